@@ -1,0 +1,10 @@
+//! `spvgraph-ir`: the typed model of SPIR-V graph modules.
+//!
+//! It owns everything the rest of spvgraph agrees on: element types and
+//! profiles ([`elem`]), the TOSA.001000.1 operator catalogue ([`tosa`]), the
+//! lossless SPIR-V codec and typed instruction model, and the text form.
+#![deny(missing_docs)]
+
+pub mod elem;
+pub mod tools;
+pub mod tosa;

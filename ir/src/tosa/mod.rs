@@ -1,0 +1,1 @@
+//! The TOSA.001000.1 operator catalogue (being written).
