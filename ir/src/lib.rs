@@ -8,3 +8,15 @@
 pub mod elem;
 pub mod tools;
 pub mod tosa;
+pub mod analysis;
+pub mod binary;
+pub mod info;
+pub mod inst;
+pub mod module;
+pub mod opname;
+pub mod scalar;
+pub mod text;
+
+pub use binary::{DecodeError, DecodeErrorKind, Endian, Header};
+pub use inst::{ExtSet, GraphDebugInst, Id, Inst};
+pub use module::Module;
