@@ -10,6 +10,7 @@ pub mod tools;
 pub mod tosa;
 pub mod analysis;
 pub mod binary;
+pub mod builder;
 pub mod info;
 pub mod inst;
 pub mod module;
