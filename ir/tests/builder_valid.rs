@@ -21,9 +21,9 @@ fn chain(n: usize) -> Module {
     let mut v = x;
     for i in 0..n {
         v = match i % 3 {
-            0 => b.tosa(TosaOp::from_opcode(14).expect("ADD"), t, vec![v, y]),
-            1 => b.tosa(TosaOp::from_opcode(31).expect("ABS"), t, vec![v]),
-            _ => b.tosa(TosaOp::from_opcode(27 + 2).expect("SUB"), t, vec![v, x]),
+            0 => b.tosa(TosaOp::Add, t, vec![v, y]),
+            1 => b.tosa(TosaOp::Abs, t, vec![v]),
+            _ => b.tosa(TosaOp::Sub, t, vec![v, x]),
         };
     }
     b.graph_output(v, 0, None);
