@@ -204,8 +204,12 @@ impl<'m> Analysis<'m> {
             Inst::TypeInt { width, signedness, .. } => {
                 Type::Scalar(ScalarKind::Int { width: *width, signed: *signedness != 0 })
             }
-            Inst::TypeFloat { width, encoding, .. } => Type::Scalar(ScalarKind::Float { width: *width, encoding: *encoding }),
-            Inst::TypeArray { element, length, .. } => Type::Array { element: *element, length: self.const_uint(*length) },
+            Inst::TypeFloat { width, encoding, .. } => {
+                Type::Scalar(ScalarKind::Float { width: *width, encoding: *encoding })
+            }
+            Inst::TypeArray { element, length, .. } => {
+                Type::Array { element: *element, length: self.const_uint(*length) }
+            }
             Inst::TypeRuntimeArray { element, .. } => Type::RuntimeArray { element: *element },
             Inst::TypeStruct { members, .. } => Type::Struct(members.clone()),
             Inst::TypePointer { storage, pointee, .. } => Type::Pointer { storage: *storage, pointee: *pointee },
@@ -322,7 +326,9 @@ impl<'m> Analysis<'m> {
             (Inst::ConstantFalse { spec: false, .. }, ScalarKind::Bool) => Some(0),
             (Inst::ConstantNull { .. }, _) => Some(0),
             (Inst::Constant { value, spec: false, .. }, ScalarKind::Int { width, .. })
-            | (Inst::Constant { value, spec: false, .. }, ScalarKind::Float { width, .. }) => Some(raw_bits(value, width)),
+            | (Inst::Constant { value, spec: false, .. }, ScalarKind::Float { width, .. }) => {
+                Some(raw_bits(value, width))
+            }
             _ => None,
         }
     }
@@ -340,8 +346,12 @@ impl<'m> Analysis<'m> {
 
     /// The TOSA operators used (each once), in opcode order.
     pub fn tosa_ops(&self) -> Vec<TosaOp> {
-        let mut ops: Vec<TosaOp> =
-            self.module.insts.iter().filter_map(|i| if let Inst::Tosa { op, .. } = i { Some(*op) } else { None }).collect();
+        let mut ops: Vec<TosaOp> = self
+            .module
+            .insts
+            .iter()
+            .filter_map(|i| if let Inst::Tosa { op, .. } = i { Some(*op) } else { None })
+            .collect();
         ops.sort_by_key(|o| o.opcode());
         ops.dedup();
         ops

@@ -94,10 +94,7 @@ impl ElemType {
 
     /// True for the floating-point types.
     pub fn is_float(self) -> bool {
-        matches!(
-            self,
-            ElemType::Fp16 | ElemType::Bf16 | ElemType::Fp32 | ElemType::Fp8E4M3 | ElemType::Fp8E5M2
-        )
+        matches!(self, ElemType::Fp16 | ElemType::Bf16 | ElemType::Fp32 | ElemType::Fp8E4M3 | ElemType::Fp8E5M2)
     }
 
     /// The element type that a SPIR-V scalar type declaration denotes, if any.

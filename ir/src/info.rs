@@ -110,7 +110,8 @@ fn describe(a: &Analysis<'_>, id: Id, depth: u32) -> String {
     }
     match a.ty(id) {
         Some(Type::Tensor(t)) => {
-            let elem = t.elem.map(ElemType::name).map(str::to_string).unwrap_or_else(|| describe(a, t.element, depth + 1));
+            let elem =
+                t.elem.map(ElemType::name).map(str::to_string).unwrap_or_else(|| describe(a, t.element, depth + 1));
             match (t.shape, t.rank, t.ranked) {
                 (Some(s), _, _) => {
                     let dims: Vec<String> = s.iter().map(|d| d.to_string()).collect();
@@ -210,7 +211,11 @@ pub fn module_info(module: &Module) -> ModuleInfo {
                         }
                     })
                     .collect();
-                info.entry_points.push(EntryPointInfo { name: name.clone(), graph: names.get(*graph), interface: iface });
+                info.entry_points.push(EntryPointInfo {
+                    name: name.clone(),
+                    graph: names.get(*graph),
+                    interface: iface,
+                });
             }
             _ => {}
         }
@@ -223,8 +228,7 @@ pub fn module_info(module: &Module) -> ModuleInfo {
             ),
             _ => (Vec::new(), Vec::new()),
         };
-        let operations =
-            g.body.iter().filter(|&&i| matches!(module.insts.get(i), Some(Inst::Tosa { .. }))).count();
+        let operations = g.body.iter().filter(|&&i| matches!(module.insts.get(i), Some(Inst::Tosa { .. }))).count();
         info.graphs.push(GraphInfo { name: names.get(g.result), inputs, outputs, operations, closed: g.end.is_some() });
     }
     info

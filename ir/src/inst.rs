@@ -620,15 +620,12 @@ impl Inst {
                 [t, r, s, k, rest @ ..] => {
                     let (ty, result, set, number) = (Id(*t), Id(*r), Id(*s), *k);
                     let typed = match ext_set(set) {
-                        ExtSet::Tosa => TosaOp::from_opcode(number).map(|op| Inst::Tosa {
-                            ty,
-                            result,
-                            set,
-                            op,
-                            args: ids(rest),
-                        }),
-                        ExtSet::GraphDebugInfo => GraphDebugInst::decode(number, rest)
-                            .map(|inst| Inst::GraphDebug { ty, result, set, inst }),
+                        ExtSet::Tosa => {
+                            TosaOp::from_opcode(number).map(|op| Inst::Tosa { ty, result, set, op, args: ids(rest) })
+                        }
+                        ExtSet::GraphDebugInfo => {
+                            GraphDebugInst::decode(number, rest).map(|inst| Inst::GraphDebug { ty, result, set, inst })
+                        }
                         ExtSet::Other => None,
                     };
                     typed.unwrap_or_else(|| Inst::ExtInst { ty, result, set, number, operands: rest.to_vec() })
@@ -753,9 +750,7 @@ impl Inst {
             Inst::ConstantCompositeReplicate { ty, result, constituent, .. } => {
                 out.extend([ty.0, result.0, constituent.0])
             }
-            Inst::GraphConstant { ty, result, graph_constant_id } => {
-                out.extend([ty.0, result.0, *graph_constant_id])
-            }
+            Inst::GraphConstant { ty, result, graph_constant_id } => out.extend([ty.0, result.0, *graph_constant_id]),
             Inst::Variable { ty, result, storage, initializer } => {
                 out.extend([ty.0, result.0, *storage]);
                 out.extend(initializer.iter().map(|i| i.0));

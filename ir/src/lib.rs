@@ -5,18 +5,18 @@
 //! lossless SPIR-V codec and typed instruction model, and the text form.
 #![deny(missing_docs)]
 
-pub mod elem;
-pub mod tools;
-pub mod tosa;
 pub mod analysis;
 pub mod binary;
 pub mod builder;
+pub mod elem;
 pub mod info;
 pub mod inst;
 pub mod module;
 pub mod opname;
 pub mod scalar;
 pub mod text;
+pub mod tools;
+pub mod tosa;
 
 pub use binary::{DecodeError, DecodeErrorKind, Endian, Header};
 pub use inst::{ExtSet, GraphDebugInst, Id, Inst};

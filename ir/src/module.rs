@@ -48,7 +48,8 @@ impl Module {
         let mut sets: HashMap<Id, ExtSet> = HashMap::new();
         for r in &raws {
             if r.opcode == spirv::Op::ExtInstImport as u16 {
-                if let Ok(Inst::ExtInstImport { result, name }) = Inst::decode(r.opcode, r.operands, |_| ExtSet::Other) {
+                if let Ok(Inst::ExtInstImport { result, name }) = Inst::decode(r.opcode, r.operands, |_| ExtSet::Other)
+                {
                     sets.insert(result, ExtSet::from_import_name(&name));
                 }
             }

@@ -135,7 +135,8 @@ fn type_name(a: &Analysis<'_>, id: Id, depth: u32) -> String {
         Some(Type::RuntimeArray { element }) => format!("_runtimearr_{}", type_name(a, element, depth + 1)),
         Some(Type::Struct(_)) => format!("_struct_{}", id.0),
         Some(Type::Pointer { storage, pointee }) => {
-            let sc = spirv::StorageClass::from_u32(storage).map(|s| format!("{s:?}")).unwrap_or_else(|| storage.to_string());
+            let sc =
+                spirv::StorageClass::from_u32(storage).map(|s| format!("{s:?}")).unwrap_or_else(|| storage.to_string());
             format!("_ptr_{sc}_{}", type_name(a, pointee, depth + 1))
         }
         Some(Type::Tensor(t)) => {
@@ -200,7 +201,9 @@ pub fn scalar_text(kind: ScalarKind, words: &[u32]) -> String {
         ScalarKind::Float { width, .. } => {
             let bits = raw_bits(words, width);
             match ElemType::from_spirv(kind) {
-                Some(e) => crate::scalar::float_bits_to_f64(e, bits).map(format_float).unwrap_or_else(|| format!("{bits:#x}")),
+                Some(e) => {
+                    crate::scalar::float_bits_to_f64(e, bits).map(format_float).unwrap_or_else(|| format!("{bits:#x}"))
+                }
                 None if width == 64 => format_float(f64::from_bits(bits)),
                 None => format!("{bits:#x}"),
             }
@@ -212,7 +215,11 @@ fn format_float(v: f64) -> String {
     if v.is_nan() {
         "nan".into()
     } else if v.is_infinite() {
-        if v > 0.0 { "inf".into() } else { "-inf".into() }
+        if v > 0.0 {
+            "inf".into()
+        } else {
+            "-inf".into()
+        }
     } else {
         format!("{v:?}")
     }
@@ -250,7 +257,9 @@ fn render_inst(a: &Analysis<'_>, n: &FriendlyNames, inst: &Inst) -> String {
     let name = opcode_name(inst.opcode());
     let spec = |s: bool, base: &str| if s { format!("OpSpec{base}") } else { format!("Op{base}") };
     match inst {
-        Inst::Capability(c) => format!("{name} {}", enum_name(&OperandKind::Capability, *c).unwrap_or_else(|| c.to_string())),
+        Inst::Capability(c) => {
+            format!("{name} {}", enum_name(&OperandKind::Capability, *c).unwrap_or_else(|| c.to_string()))
+        }
         Inst::Extension(s) => format!("{name} {s:?}"),
         Inst::ExtInstImport { name: s, .. } => format!("{name} {s:?}"),
         Inst::MemoryModel { addressing, memory } => format!(
@@ -270,7 +279,9 @@ fn render_inst(a: &Analysis<'_>, n: &FriendlyNames, inst: &Inst) -> String {
         Inst::TypeVoid { .. } | Inst::TypeBool { .. } => name,
         Inst::TypeInt { width, signedness, .. } => format!("{name} {width} {signedness}"),
         Inst::TypeFloat { width, encoding, .. } => match encoding {
-            Some(e) => format!("{name} {width} {}", enum_name(&OperandKind::FPEncoding, *e).unwrap_or_else(|| e.to_string())),
+            Some(e) => {
+                format!("{name} {width} {}", enum_name(&OperandKind::FPEncoding, *e).unwrap_or_else(|| e.to_string()))
+            }
             None => format!("{name} {width}"),
         },
         Inst::TypeArray { element, length, .. } => format!("{name} {} {}", n.get(*element), n.get(*length)),
@@ -281,7 +292,9 @@ fn render_inst(a: &Analysis<'_>, n: &FriendlyNames, inst: &Inst) -> String {
             enum_name(&OperandKind::StorageClass, *storage).unwrap_or_else(|| storage.to_string()),
             n.get(*pointee)
         ),
-        Inst::TypeTensor { element, rank, shape, .. } => format!("{name} {}{}{}", n.get(*element), opt(rank), opt(shape)),
+        Inst::TypeTensor { element, rank, shape, .. } => {
+            format!("{name} {}{}{}", n.get(*element), opt(rank), opt(shape))
+        }
         Inst::TypeGraph { num_inputs, io, .. } => format!("{name} {num_inputs} {}", ids(io)),
         Inst::ConstantTrue { ty, spec: s, .. } => format!("{} {}", spec(*s, "ConstantTrue"), n.get(*ty)),
         Inst::ConstantFalse { ty, spec: s, .. } => format!("{} {}", spec(*s, "ConstantFalse"), n.get(*ty)),
@@ -316,7 +329,9 @@ fn render_inst(a: &Analysis<'_>, n: &FriendlyNames, inst: &Inst) -> String {
         Inst::GraphSetOutput { value, output_index, element_index } => {
             format!("{name} {} {}{}", n.get(*value), n.get(*output_index), opt(element_index))
         }
-        Inst::Tosa { ty, set, op, args, .. } => format!("{name} {} {} {} {}", n.get(*ty), n.get(*set), op.name(), ids(args)),
+        Inst::Tosa { ty, set, op, args, .. } => {
+            format!("{name} {} {} {} {}", n.get(*ty), n.get(*set), op.name(), ids(args))
+        }
         Inst::GraphDebug { ty, set, inst: d, .. } => {
             format!("{name} {} {} {} {}", n.get(*ty), n.get(*set), d.name(), ids(&d.operands()))
         }
@@ -347,7 +362,10 @@ fn render_raw(n: &FriendlyNames, opcode: u16, operands: &[u32]) -> String {
                 let w = operands[at];
                 match lo.kind {
                     OperandKind::IdResult => at += 1,
-                    OperandKind::IdResultType | OperandKind::IdRef | OperandKind::IdMemorySemantics | OperandKind::IdScope => {
+                    OperandKind::IdResultType
+                    | OperandKind::IdRef
+                    | OperandKind::IdMemorySemantics
+                    | OperandKind::IdScope => {
                         parts.push(n.get(Id(w)));
                         at += 1;
                     }

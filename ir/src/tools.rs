@@ -141,7 +141,8 @@ impl Tools {
             Some(root) => Tools::from_dir(&root),
             None => {
                 let mut tools = Tools { root: None, paths: BTreeMap::new(), problem: None };
-                tools.problem = Some("no .oracles/tools.json found (run ci/setup-oracles, or set SPVGRAPH_ORACLES)".into());
+                tools.problem =
+                    Some("no .oracles/tools.json found (run ci/setup-oracles, or set SPVGRAPH_ORACLES)".into());
                 tools.apply_env_overrides();
                 tools
             }
