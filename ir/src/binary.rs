@@ -154,6 +154,17 @@ pub fn words_to_bytes(words: &[u32], endian: Endian) -> Vec<u8> {
 
 /// Reads the header and frames the instruction stream.
 pub fn split(words: &[u32]) -> Result<(Header, Vec<RawInst<'_>>), DecodeError> {
+    let (header, insts, framing) = split_partial(words)?;
+    match framing {
+        Some(e) => Err(e),
+        None => Ok((header, insts)),
+    }
+}
+
+/// Like [`split`], but keeps the instructions framed before a framing error
+/// and returns that error separately, so a caller can report whichever
+/// problem comes first in the stream.
+pub fn split_partial(words: &[u32]) -> Result<(Header, Vec<RawInst<'_>>, Option<DecodeError>), DecodeError> {
     let err = |word_offset, opcode, kind| DecodeError { word_offset, opcode, kind };
     if words.len() < 5 {
         return Err(err(0, None, DecodeErrorKind::NoHeader(words.len())));
@@ -169,16 +180,17 @@ pub fn split(words: &[u32]) -> Result<(Header, Vec<RawInst<'_>>), DecodeError> {
         let opcode = (first & 0xffff) as u16;
         let count = (first >> 16) as usize;
         if count == 0 {
-            return Err(err(at, Some(opcode), DecodeErrorKind::ZeroWordCount));
+            return Ok((header, insts, Some(err(at, Some(opcode), DecodeErrorKind::ZeroWordCount))));
         }
         let remaining = words.len() - at;
         if count > remaining {
-            return Err(err(at, Some(opcode), DecodeErrorKind::Truncated { word_count: count, remaining }));
+            let kind = DecodeErrorKind::Truncated { word_count: count, remaining };
+            return Ok((header, insts, Some(err(at, Some(opcode), kind))));
         }
         insts.push(RawInst { opcode, operands: &words[at + 1..at + count], word_offset: at });
         at += count;
     }
-    Ok((header, insts))
+    Ok((header, insts, None))
 }
 
 /// Decodes a nul-terminated, zero-padded UTF-8 literal string at the start of

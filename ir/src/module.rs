@@ -42,7 +42,7 @@ impl Module {
 
     /// Decodes a module from host-order words.
     pub fn decode_words(words: &[u32]) -> Result<Module, DecodeError> {
-        let (header, raws) = binary::split(words)?;
+        let (header, raws, framing) = binary::split_partial(words)?;
         // Sets are classified before decoding so that an OpExtInst whose
         // import comes later (an invalid layout) is still typed.
         let mut sets: HashMap<Id, ExtSet> = HashMap::new();
@@ -63,6 +63,11 @@ impl Module {
                 kind,
             })?;
             insts.push(inst);
+        }
+        // Every framed instruction precedes the framing error, so decode
+        // errors (reported above) always come first in the stream.
+        if let Some(e) = framing {
+            return Err(e);
         }
         Ok(Module { header, endian: Endian::Little, insts })
     }

@@ -174,15 +174,51 @@ fn derive_name(a: &Analysis<'_>, inst: &Inst, id: Id) -> String {
         },
         Inst::ConstantNull { ty, .. } => format!("null_{}", type_name(a, *ty, 0)),
         Inst::GraphConstant { graph_constant_id, .. } => format!("graph_constant_{graph_constant_id}"),
-        Inst::Graph { result, .. } => {
-            let ep = a.graph_entry_points.iter().find_map(|&i| match a.module.insts.get(i) {
-                Some(Inst::GraphEntryPoint { graph, name, .. }) if graph == result => Some(name.clone()),
-                _ => None,
-            });
-            ep.map(|n| sanitize(&n)).unwrap_or_else(|| format!("graph_{}", id.0))
+        Inst::Variable { result, .. } => interface_role(a, *result).unwrap_or_else(|| format!("{}", id.0)),
+        Inst::GraphInput { input_index, element_index, .. } => {
+            let graph = a.graphs.iter().find(|g| g.inputs.iter().any(|&i| a.module.insts.get(i) == Some(inst)));
+            let prefix = graph.map(|g| graph_label(a, g.result)).unwrap_or_else(|| "graph".into());
+            match (a.const_uint(*input_index), element_index.and_then(|e| a.const_uint(e))) {
+                (Some(i), Some(e)) => format!("{prefix}_in{i}_{e}"),
+                (Some(i), None) => format!("{prefix}_in{i}"),
+                _ => format!("{}", id.0),
+            }
         }
+        Inst::Graph { result, .. } => graph_label(a, *result),
         _ => format!("{}", id.0),
     }
+}
+
+/// `<entry point>_in<k>` / `_out<k>` for an interface variable.
+fn interface_role(a: &Analysis<'_>, var: Id) -> Option<String> {
+    a.graph_entry_points.iter().find_map(|&i| match a.module.insts.get(i) {
+        Some(Inst::GraphEntryPoint { graph, name, interface }) => {
+            let pos = interface.iter().position(|&v| v == var)?;
+            let n_in = a.graph(*graph).and_then(|g| match a.ty(g.ty) {
+                Some(Type::Graph { inputs, .. }) => Some(inputs.len()),
+                _ => None,
+            });
+            Some(match n_in {
+                Some(k) if pos >= k => format!("{}_iface_out{}", sanitize(name), pos - k),
+                _ => format!("{}_iface_in{pos}", sanitize(name)),
+            })
+        }
+        _ => None,
+    })
+}
+
+/// The name a graph's values are prefixed with: its entry point's name or `graph_<id>`.
+fn graph_label(a: &Analysis<'_>, graph: Id) -> String {
+    if let Some(n) = a.name(graph) {
+        return sanitize(n);
+    }
+    a.graph_entry_points
+        .iter()
+        .find_map(|&i| match a.module.insts.get(i) {
+            Some(Inst::GraphEntryPoint { graph: g, name, .. }) if *g == graph => Some(sanitize(name)),
+            _ => None,
+        })
+        .unwrap_or_else(|| format!("graph_{}", graph.0))
 }
 
 /// A scalar constant's value as text, read as its declared type.
