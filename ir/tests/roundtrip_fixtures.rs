@@ -7,7 +7,7 @@ mod support;
 use spvgraph_ir::tools::Tool;
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::{Inst, Module};
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -85,7 +85,7 @@ fn spvasm_fixtures_round_trip_and_cover_every_tosa_operator() {
     let files = spv_files(&out.join("spvasm"));
     assert!(files.len() >= 10, "expected the spvasm fixtures, found {}", files.len());
     let mut ops = BTreeSet::new();
-    let mut kinds = BTreeSet::new();
+    let mut kinds = HashSet::new();
     for f in &files {
         let m = round_trip(f);
         for inst in &m.insts {
