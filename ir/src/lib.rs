@@ -14,6 +14,7 @@ pub mod inst;
 pub mod module;
 pub mod opname;
 pub mod scalar;
+pub mod tensor;
 pub mod text;
 pub mod tools;
 pub mod tosa;
