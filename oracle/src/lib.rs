@@ -1,4 +1,6 @@
 //! `spvgraph-oracle`: the in-tree validator, round-trip and reference executor,
-//! the external oracle adapters and the differential driver.
-//!
-//! Not implemented yet: this crate is a placeholder in the workspace layout.
+//! the external oracle adapters and the differential driver, all behind the
+//! uniform [`oracle::Oracle`] interface.
+#![deny(missing_docs)]
+
+pub mod oracle;
