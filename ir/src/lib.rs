@@ -11,6 +11,7 @@ pub mod builder;
 pub mod elem;
 pub mod info;
 pub mod inst;
+pub mod mlir;
 pub mod module;
 pub mod opname;
 pub mod scalar;

@@ -3,4 +3,8 @@
 //! uniform [`oracle::Oracle`] interface.
 #![deny(missing_docs)]
 
+pub mod compliance;
+pub mod exec;
+pub mod external;
 pub mod oracle;
+pub mod validate;

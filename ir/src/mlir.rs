@@ -1,0 +1,1 @@
+//! TOSA MLIR text for a graph (being written).

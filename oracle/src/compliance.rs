@@ -1,0 +1,1 @@
+//! TOSA floating-point compliance comparison (being written).

@@ -1,0 +1,1 @@
+//! The reference TOSA executor (being written).

@@ -1,0 +1,4 @@
+//! Adapters for the external oracles, each behind [`crate::oracle::Oracle`].
+
+pub mod spirv_val;
+pub mod tosa_reference;

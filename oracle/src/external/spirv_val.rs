@@ -1,0 +1,1 @@
+//! spirv-val as an oracle (being written).

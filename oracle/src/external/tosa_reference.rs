@@ -1,0 +1,1 @@
+//! The TOSA reference model as an oracle (being written).

@@ -1,0 +1,1 @@
+//! The in-tree validator (being written).
