@@ -15,9 +15,14 @@ fn fixtures_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
 }
 
-/// Builds every fixture with the real tools; `None` when a tool is missing
-/// outside CI.
+/// Builds every fixture with the real tools, once per test process; `None`
+/// when a tool is missing outside CI.
 fn build_fixtures() -> Option<PathBuf> {
+    static BUILT: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    BUILT.get_or_init(build_fixtures_now).clone()
+}
+
+fn build_fixtures_now() -> Option<PathBuf> {
     let spirv_as = support::tool(Tool::SpirvAs)?;
     let mc = support::tool(Tool::ModelConverter)?;
     let vgf = support::tool(Tool::VgfDump)?;
