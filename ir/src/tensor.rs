@@ -192,7 +192,8 @@ impl TensorData {
             return Err(TensorError::Shape { what: format!("{elem} tensor"), got: bits.len(), shape: shape.to_vec() });
         }
         let dim = IxDyn(shape);
-        let build = |v| TensorError::Shape { what: format!("{elem} tensor ({v})"), got: bits.len(), shape: shape.to_vec() };
+        let build =
+            |v| TensorError::Shape { what: format!("{elem} tensor ({v})"), got: bits.len(), shape: shape.to_vec() };
         let t = match elem {
             ElemType::Bool => TensorData::Bool(
                 ArrayD::from_shape_vec(dim, bits.iter().map(|&b| b & 1 != 0).collect()).map_err(build)?,
