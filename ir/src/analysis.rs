@@ -9,7 +9,12 @@ use crate::elem::{ElemType, ScalarKind};
 use crate::inst::{ExtSet, Id, Inst};
 use crate::module::Module;
 use crate::tosa::TosaOp;
+use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, HashMap};
+
+/// How many references a resolution follows before giving up (tensor ranks
+/// are at most 6 and nesting is shallow in any real module).
+const MAX_DEPTH: u32 = 64;
 
 /// A resolved type declaration.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -112,6 +117,9 @@ pub struct Analysis<'m> {
     pub graphs: Vec<GraphView>,
     /// Indices of `OpGraphEntryPointARM` instructions.
     pub graph_entry_points: Vec<usize>,
+    /// Resolved types; an entry is `None` while its resolution is in
+    /// progress, so a cycle resolves to `None` and every id resolves once.
+    ty_cache: RefCell<HashMap<Id, Option<Type>>>,
 }
 
 impl<'m> Analysis<'m> {
@@ -125,6 +133,7 @@ impl<'m> Analysis<'m> {
             decorations: HashMap::new(),
             graphs: Vec::new(),
             graph_entry_points: Vec::new(),
+            ty_cache: RefCell::new(HashMap::new()),
         };
         let mut open: Option<GraphView> = None;
         for (i, inst) in module.insts.iter().enumerate() {
@@ -198,6 +207,27 @@ impl<'m> Analysis<'m> {
 
     /// Resolves a type id.
     pub fn ty(&self, id: Id) -> Option<Type> {
+        self.ty_at(id, 0)
+    }
+
+    // Type and constant declarations can refer to themselves in modules that
+    // decode but are invalid (a tensor whose element type is itself, an array
+    // whose length constant has the array type), so every resolution that
+    // follows references carries a depth and gives up past MAX_DEPTH.
+    fn ty_at(&self, id: Id, depth: u32) -> Option<Type> {
+        if let Some(cached) = self.ty_cache.borrow().get(&id) {
+            return cached.clone();
+        }
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        self.ty_cache.borrow_mut().insert(id, None);
+        let t = self.resolve_ty(id, depth + 1);
+        self.ty_cache.borrow_mut().insert(id, t.clone());
+        t
+    }
+
+    fn resolve_ty(&self, id: Id, d: u32) -> Option<Type> {
         let t = match self.def(id)? {
             Inst::TypeVoid { .. } => Type::Void,
             Inst::TypeBool { .. } => Type::Scalar(ScalarKind::Bool),
@@ -208,16 +238,16 @@ impl<'m> Analysis<'m> {
                 Type::Scalar(ScalarKind::Float { width: *width, encoding: *encoding })
             }
             Inst::TypeArray { element, length, .. } => {
-                Type::Array { element: *element, length: self.const_uint(*length) }
+                Type::Array { element: *element, length: self.const_uint_at(*length, d) }
             }
             Inst::TypeRuntimeArray { element, .. } => Type::RuntimeArray { element: *element },
             Inst::TypeStruct { members, .. } => Type::Struct(members.clone()),
             Inst::TypePointer { storage, pointee, .. } => Type::Pointer { storage: *storage, pointee: *pointee },
             Inst::TypeTensor { element, rank, shape, .. } => Type::Tensor(TensorType {
                 element: *element,
-                elem: self.scalar_kind(*element).and_then(ElemType::from_spirv),
-                rank: rank.and_then(|r| self.const_uint(r)),
-                shape: shape.and_then(|s| self.const_uint_array(s)),
+                elem: self.scalar_kind_at(*element, d).and_then(ElemType::from_spirv),
+                rank: rank.and_then(|r| self.const_uint_at(r, d)),
+                shape: shape.and_then(|s| self.const_uint_array_at(s, d)),
                 ranked: rank.is_some(),
                 shaped: shape.is_some(),
             }),
@@ -233,7 +263,11 @@ impl<'m> Analysis<'m> {
 
     /// The scalar kind of a scalar type id.
     pub fn scalar_kind(&self, id: Id) -> Option<ScalarKind> {
-        match self.ty(id)? {
+        self.scalar_kind_at(id, 0)
+    }
+
+    fn scalar_kind_at(&self, id: Id, depth: u32) -> Option<ScalarKind> {
+        match self.ty_at(id, depth)? {
             Type::Scalar(s) => Some(s),
             _ => None,
         }
@@ -255,12 +289,19 @@ impl<'m> Analysis<'m> {
     /// The value of a non-spec integer `OpConstant`, zero-extended from its
     /// declared width (`OpConstantNull` of an integer type reads as 0).
     pub fn const_uint(&self, id: Id) -> Option<u64> {
+        self.const_uint_at(id, 0)
+    }
+
+    fn const_uint_at(&self, id: Id, depth: u32) -> Option<u64> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
         match self.def(id)? {
-            Inst::Constant { ty, value, spec: false, .. } => match self.scalar_kind(*ty)? {
+            Inst::Constant { ty, value, spec: false, .. } => match self.scalar_kind_at(*ty, depth + 1)? {
                 ScalarKind::Int { width, .. } => Some(raw_bits(value, width)),
                 _ => None,
             },
-            Inst::ConstantNull { ty, .. } => match self.scalar_kind(*ty)? {
+            Inst::ConstantNull { ty, .. } => match self.scalar_kind_at(*ty, depth + 1)? {
                 ScalarKind::Int { .. } => Some(0),
                 _ => None,
             },
@@ -271,11 +312,18 @@ impl<'m> Analysis<'m> {
     /// The elements of a constant integer array (`OpConstantComposite` of an
     /// `OpTypeArray`, or `OpConstantNull`).
     pub fn const_uint_array(&self, id: Id) -> Option<Vec<u64>> {
+        self.const_uint_array_at(id, 0)
+    }
+
+    fn const_uint_array_at(&self, id: Id, depth: u32) -> Option<Vec<u64>> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
         match self.def(id)? {
             Inst::ConstantComposite { constituents, spec: false, .. } => {
-                constituents.iter().map(|&c| self.const_uint(c)).collect()
+                constituents.iter().map(|&c| self.const_uint_at(c, depth + 1)).collect()
             }
-            Inst::ConstantNull { ty, .. } => match self.ty(*ty)? {
+            Inst::ConstantNull { ty, .. } => match self.ty_at(*ty, depth + 1)? {
                 Type::Array { length: Some(n), .. } if n <= 1 << 20 => Some(vec![0; n as usize]),
                 _ => None,
             },
@@ -288,9 +336,20 @@ impl<'m> Analysis<'m> {
     /// `None` for graph constants (their data is bound by the API), spec
     /// constants, and anything malformed. `limit` bounds the element count.
     pub fn const_tensor_bits(&self, id: Id, limit: u64) -> Option<Vec<u64>> {
+        // Constituents may repeat (or contain) the same constant, so the walk
+        // is bounded by a visit budget, not only by depth.
+        let budget = Cell::new(limit.saturating_mul(2).saturating_add(1024));
+        self.const_tensor_bits_at(id, limit, 0, &budget)
+    }
+
+    fn const_tensor_bits_at(&self, id: Id, limit: u64, depth: u32, budget: &Cell<u64>) -> Option<Vec<u64>> {
+        if depth > MAX_DEPTH || budget.get() == 0 {
+            return None;
+        }
+        budget.set(budget.get() - 1);
         let inst = self.def(id)?;
         let ty = inst.result_type()?;
-        match self.ty(ty)? {
+        match self.ty_at(ty, depth + 1)? {
             Type::Scalar(kind) => self.const_scalar_bits(inst, kind).map(|b| vec![b]),
             Type::Tensor(t) => {
                 let count = t.element_count()?;
@@ -300,7 +359,7 @@ impl<'m> Analysis<'m> {
                 match inst {
                     Inst::ConstantNull { .. } => Some(vec![0; count as usize]),
                     Inst::ConstantCompositeReplicate { constituent, spec: false, .. } => {
-                        let one = self.const_tensor_bits(*constituent, limit)?;
+                        let one = self.const_tensor_bits_at(*constituent, limit, depth + 1, budget)?;
                         match one.as_slice() {
                             [b] => Some(vec![*b; count as usize]),
                             _ => None,
@@ -309,7 +368,10 @@ impl<'m> Analysis<'m> {
                     Inst::ConstantComposite { constituents, spec: false, .. } => {
                         let mut out = Vec::with_capacity(count as usize);
                         for c in constituents {
-                            out.extend(self.const_tensor_bits(*c, limit)?);
+                            out.extend(self.const_tensor_bits_at(*c, limit, depth + 1, budget)?);
+                            if out.len() as u64 > count {
+                                return None;
+                            }
                         }
                         (out.len() as u64 == count).then_some(out)
                     }
@@ -372,5 +434,52 @@ pub fn raw_bits(words: &[u32], width: u32) -> u64 {
         v
     } else {
         v & ((1u64 << width) - 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn self_referencing_declarations_resolve_to_none_instead_of_overflowing() {
+        // A tensor type whose element type is itself (found by the roundtrip fuzzer).
+        let words = [0x0723_0203, 0x0001_0600, 0x6d, 3, 6, 0x0005_1043, 111, 111, 17_825_904, 69_632];
+        let m = Module::decode_words(&words).expect("decodes");
+        let a = Analysis::new(&m);
+        assert!(matches!(a.ty(Id(111)), Some(Type::Tensor(TensorType { elem: None, .. }))));
+        // An array whose length constant has the array's own type.
+        let m = Module {
+            header: crate::binary::Header { version: 0x10600, generator: 0, bound: 10, schema: 0 },
+            endian: crate::binary::Endian::Little,
+            insts: vec![
+                Inst::TypeArray { result: Id(2), element: Id(3), length: Id(4) },
+                Inst::Constant { ty: Id(2), result: Id(4), value: vec![5], spec: false },
+                Inst::ConstantCompositeReplicate { ty: Id(2), result: Id(5), constituent: Id(5), spec: false },
+            ],
+        };
+        let a = Analysis::new(&m);
+        assert_eq!(a.ty(Id(2)), Some(Type::Array { element: Id(3), length: None }));
+        assert_eq!(a.const_tensor_bits(Id(5), 1 << 20), None);
+        let _ = crate::text::disassemble(&m);
+        let _ = crate::info::module_info(&m);
+    }
+
+    #[test]
+    fn repeated_self_constituents_do_not_explode() {
+        let m = Module {
+            header: crate::binary::Header { version: 0x10600, generator: 0, bound: 10, schema: 0 },
+            endian: crate::binary::Endian::Little,
+            insts: vec![
+                Inst::TypeInt { result: Id(1), width: 32, signedness: 0 },
+                Inst::Constant { ty: Id(1), result: Id(2), value: vec![4], spec: false },
+                Inst::TypeArray { result: Id(3), element: Id(1), length: Id(2) },
+                Inst::ConstantComposite { ty: Id(3), result: Id(4), constituents: vec![Id(2); 4], spec: false },
+                Inst::TypeTensor { result: Id(5), element: Id(1), rank: Some(Id(2)), shape: Some(Id(4)) },
+                Inst::ConstantComposite { ty: Id(5), result: Id(6), constituents: vec![Id(6); 4], spec: false },
+            ],
+        };
+        let a = Analysis::new(&m);
+        assert_eq!(a.const_tensor_bits(Id(6), 1 << 20), None);
     }
 }

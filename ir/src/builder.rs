@@ -46,6 +46,7 @@ pub struct ModuleBuilder {
     extensions: Vec<String>,
     imports: Vec<Inst>,
     import_ids: HashMap<String, Id>,
+    strings: Vec<Inst>,
     debug: Vec<Inst>,
     annotations: Vec<Inst>,
     globals: Vec<Inst>,
@@ -357,15 +358,16 @@ impl ModuleBuilder {
         self.annotations.push(Inst::Decorate { target, decoration: decoration as u32, literals: literals.to_vec() });
     }
 
-    /// `OpName`.
+    /// `OpName` (a NUL in `name` becomes `_`: literal strings end at the first NUL).
     pub fn name(&mut self, target: Id, name: &str) {
-        self.debug.push(Inst::Name { target, name: name.to_string() });
+        self.debug.push(Inst::Name { target, name: name.replace('\0', "_") });
     }
 
-    /// `OpString`.
+    /// `OpString` (kept before every `OpName`, as the layout requires; a NUL
+    /// becomes `_`).
     pub fn string(&mut self, text: &str) -> Id {
         let result = self.id();
-        self.debug.push(Inst::String { result, text: text.to_string() });
+        self.strings.push(Inst::String { result, text: text.replace('\0', "_") });
         result
     }
 
@@ -438,6 +440,7 @@ impl ModuleBuilder {
             addressing: spirv::AddressingModel::Logical as u32,
             memory: spirv::MemoryModel::Vulkan as u32,
         });
+        insts.extend(self.strings);
         insts.extend(self.debug);
         insts.extend(self.annotations);
         insts.extend(self.globals);
