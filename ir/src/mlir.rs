@@ -1,1 +1,0 @@
-//! TOSA MLIR text for a graph (being written).
