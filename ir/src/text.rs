@@ -287,7 +287,9 @@ fn enum_name(kind: &OperandKind, w: u32) -> Option<String> {
     Some(s)
 }
 
-fn render_inst(a: &Analysis<'_>, n: &FriendlyNames, inst: &Inst) -> String {
+/// Renders one instruction (without its `%result =` part) with prebuilt tables,
+/// for callers that render many instructions of one module.
+pub fn render_inst(a: &Analysis<'_>, n: &FriendlyNames, inst: &Inst) -> String {
     let ids = |v: &[Id]| v.iter().map(|&i| n.get(i)).collect::<Vec<_>>().join(" ");
     let opt = |v: &Option<Id>| v.map(|i| format!(" {}", n.get(i))).unwrap_or_default();
     let name = opcode_name(inst.opcode());
