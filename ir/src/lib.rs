@@ -14,6 +14,7 @@ pub mod inst;
 pub mod mlir;
 pub mod module;
 pub mod opname;
+pub mod rules;
 pub mod scalar;
 pub mod tensor;
 pub mod text;
