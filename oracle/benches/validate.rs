@@ -1,0 +1,109 @@
+//! The in-tree validator against in-process spirv-val on the same generated
+//! modules, and their ratios: from words (both decode the binary), and from
+//! the decoded module (what `hunt` does: the generator hands the validator a
+//! `Module`, while spirv-val always needs words).
+//!
+//! ```sh
+//! cargo bench -p spvgraph-oracle --bench validate                 # 10,000 modules
+//! VALIDATE_BENCH_MODULES=1000 cargo bench -p spvgraph-oracle --bench validate
+//! ```
+//!
+//! The modules are `spvgraph_generator::generate_from_seed(seed, &Config::default())`
+//! for seeds 0..N. Criterion reports the time per pass over all N modules;
+//! the ratio lines at the end use medians of five more passes each.
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use spvgraph_generator::{generate_from_seed, Config};
+use spvgraph_ir::Module;
+use spvgraph_oracle::external::spirv_val::SpirvVal;
+use spvgraph_oracle::oracle::{Oracle, ValidateOptions};
+use spvgraph_oracle::validate::{TargetEnv, Validator};
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+fn modules() -> Vec<(Module, Vec<u32>)> {
+    let n = std::env::var("VALIDATE_BENCH_MODULES").ok().and_then(|s| s.parse().ok()).unwrap_or(10_000u64);
+    let config = Config::default();
+    (0..n)
+        .filter_map(|seed| {
+            let m = generate_from_seed(seed, &config).module;
+            let w = m.encode_words().ok()?;
+            Some((m, w))
+        })
+        .collect()
+}
+
+/// Median wall time of `runs` passes of `f` over the modules.
+fn median(runs: usize, mut f: impl FnMut()) -> Duration {
+    let mut times: Vec<Duration> = (0..runs)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed()
+        })
+        .collect();
+    times.sort();
+    times[times.len() / 2]
+}
+
+fn bench(c: &mut Criterion) {
+    let all = modules();
+    let mods: Vec<Vec<u32>> = all.iter().map(|(_, w)| w.clone()).collect();
+    let decoded: Vec<Module> = all.into_iter().map(|(m, _)| m).collect();
+    let words: usize = mods.iter().map(Vec::len).sum();
+    eprintln!("{} generated modules, {:.0} words on average", mods.len(), words as f64 / mods.len().max(1) as f64);
+    let options = ValidateOptions::default();
+    let validator = Validator::new(options.clone()).expect("vulkan1.3");
+    let env = TargetEnv::parse(&options.target_env).expect("vulkan1.3");
+    let in_tree = |mods: &[Vec<u32>]| {
+        for w in mods {
+            black_box(validator.check_words(w).is_valid());
+        }
+    };
+    let in_tree_decoded = |mods: &[Module]| {
+        for m in mods {
+            black_box(validator.check(m).is_valid());
+        }
+    };
+    let sv = SpirvVal::discover();
+    let spirv_val = sv.available().is_ok().then_some(&sv);
+    let mut group = c.benchmark_group(format!("validate_{}_modules", mods.len()));
+    group.sample_size(10).measurement_time(Duration::from_secs(10));
+    group.bench_function("in-tree", |b| b.iter(|| in_tree(&mods)));
+    group.bench_function("in-tree-decoded", |b| b.iter(|| in_tree_decoded(&decoded)));
+    if let Some(sv) = spirv_val {
+        group.bench_function("spirv-val-in-process", |b| {
+            b.iter(|| {
+                for w in &mods {
+                    black_box(sv.validate_in_process(w, env).map(|v| v.is_valid()).unwrap_or(false));
+                }
+            })
+        });
+    } else {
+        eprintln!("spirv-val unavailable: {:?}", sv.available());
+    }
+    group.finish();
+    if let Some(sv) = spirv_val {
+        let ours = median(5, || in_tree(&mods));
+        let ours_decoded = median(5, || in_tree_decoded(&decoded));
+        let theirs = median(5, || {
+            for w in &mods {
+                black_box(sv.validate_in_process(w, env).map(|v| v.is_valid()).unwrap_or(false));
+            }
+        });
+        let per = |d: Duration| d.as_secs_f64() * 1e6 / mods.len().max(1) as f64;
+        let ratio = |d: Duration| theirs.as_secs_f64() / d.as_secs_f64().max(f64::MIN_POSITIVE);
+        eprintln!(
+            "spirv-val in-process {:.1} µs/module; in-tree from words {:.1} µs/module ({:.1}x faster), \
+             from the decoded module {:.1} µs/module ({:.1}x faster)",
+            per(theirs),
+            per(ours),
+            ratio(ours),
+            per(ours_decoded),
+            ratio(ours_decoded)
+        );
+    }
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

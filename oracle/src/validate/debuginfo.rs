@@ -1,0 +1,150 @@
+//! NonSemantic.Graph.DebugInfo: import version, instruction forms, result
+//! type, and what each operand must be. Placement is a layout rule
+//! (`layout.graph-section.outside-graph`), forward references an id rule.
+
+use super::context::Cx;
+use spvgraph_ir::inst::{ExtSet, GraphDebugInst, Id, Inst, GRAPH_DEBUG_SET_PREFIX};
+use spvgraph_ir::rules::RuleId;
+
+/// The highest version of the instruction set this validator knows.
+const VERSION: u32 = 1;
+
+fn is_string(cx: &Cx<'_>, id: Id) -> bool {
+    matches!(cx.def(id), Some(Inst::String { .. }))
+}
+
+fn check_name(cx: &mut Cx<'_>, i: usize, name: Id) {
+    if cx.def_index(name).is_some() && !is_string(cx, name) {
+        cx.at(i, RuleId::DebugInfoName, format!("Name %{} is not an OpString", name.0));
+    }
+}
+
+/// The graph ordinal a DebugGraph result describes.
+fn described_graph(cx: &Cx<'_>, debug_graph: Id) -> Result<Option<usize>, ()> {
+    match cx.def(debug_graph) {
+        Some(Inst::GraphDebug { inst: GraphDebugInst::Graph { graph, .. }, .. }) => {
+            Ok(cx.graphs.iter().position(|g| g.result == *graph))
+        }
+        Some(_) => Err(()),
+        None => Ok(None),
+    }
+}
+
+fn check_inst(cx: &mut Cx<'_>, i: usize, ty: Id, d: &GraphDebugInst) {
+    if cx.def_index(ty).is_some() && !matches!(cx.def(ty), Some(Inst::TypeVoid { .. })) {
+        cx.at(i, RuleId::DebugInfoResultType, format!("Result Type %{} is not OpTypeVoid", ty.0));
+    }
+    match d {
+        GraphDebugInst::Graph { graph, name } => {
+            if cx.def_index(*graph).is_some() && !matches!(cx.def(*graph), Some(Inst::Graph { .. })) {
+                cx.at(i, RuleId::DebugInfoGraph, format!("Graph %{} is not an OpGraphARM", graph.0));
+            }
+            check_name(cx, i, *name);
+        }
+        GraphDebugInst::Operation { debug_graph, name, instructions } => {
+            check_name(cx, i, *name);
+            let graph = match described_graph(cx, *debug_graph) {
+                Err(()) => {
+                    cx.at(
+                        i,
+                        RuleId::DebugInfoOperation,
+                        format!("DebugGraph %{} is not a DebugGraph result", debug_graph.0),
+                    );
+                    return;
+                }
+                Ok(g) => g,
+            };
+            let Some(graph) = graph else { return };
+            for id in instructions {
+                let Some(at) = cx.def_index(*id) else { continue };
+                let inside = cx.graph_at(at) == Some(graph) && !matches!(cx.insts.get(at), Some(Inst::Graph { .. }));
+                if !inside {
+                    cx.at(
+                        i,
+                        RuleId::DebugInfoOperation,
+                        format!(
+                            "instruction %{} is not within the graph that DebugGraph %{} describes",
+                            id.0, debug_graph.0
+                        ),
+                    );
+                    return;
+                }
+            }
+        }
+        GraphDebugInst::Tensor { tensor, name, index } => {
+            check_name(cx, i, *name);
+            let Some(tty) = cx.type_of(*tensor) else { return };
+            let members = match cx.def(tty) {
+                Some(Inst::TypeTensor { .. }) => None,
+                Some(Inst::TypeStruct { members, .. })
+                    if !members.is_empty()
+                        && members.iter().all(|m| matches!(cx.def(*m), Some(Inst::TypeTensor { .. }))) =>
+                {
+                    Some(members.len())
+                }
+                _ => {
+                    cx.at(
+                        i,
+                        RuleId::DebugInfoTensor,
+                        format!("Tensor %{} is neither a tensor nor a composite of tensors", tensor.0),
+                    );
+                    return;
+                }
+            };
+            match (members, index) {
+                (None, Some(_)) => cx.at(i, RuleId::DebugInfoTensor, "Index is given but Tensor is not a composite"),
+                (Some(_), None) => cx.at(i, RuleId::DebugInfoTensor, "Tensor is a composite but Index is missing"),
+                (Some(n), Some(idx)) => {
+                    let constant = cx.def(*idx).is_some_and(Inst::is_constant);
+                    match cx.const_uint(*idx) {
+                        Some(v) if v < n as u64 => {}
+                        Some(v) => {
+                            cx.at(i, RuleId::DebugInfoTensor, format!("Index {v} is past the composite's {n} members"))
+                        }
+                        None if !constant => {
+                            cx.at(i, RuleId::DebugInfoTensor, format!("Index %{} is not a constant instruction", idx.0))
+                        }
+                        None => {}
+                    }
+                }
+                (None, None) => {}
+            }
+        }
+    }
+}
+
+/// Runs the DebugInfo checks.
+pub fn check(cx: &mut Cx<'_>) {
+    // Nothing to check without an import of the set (any version).
+    if !cx.sets.iter().any(|(_, k)| *k == ExtSet::GraphDebugInfo) {
+        return;
+    }
+    let insts = cx.insts;
+    for (i, inst) in insts.iter().enumerate() {
+        match inst {
+            Inst::ExtInstImport { name, .. } => {
+                if let Some(ver) = name.strip_prefix(GRAPH_DEBUG_SET_PREFIX) {
+                    let ok = ver.parse::<u32>().is_ok_and(|v| (1..=VERSION).contains(&v))
+                        && !ver.starts_with('0')
+                        && !ver.starts_with('+');
+                    if !ok {
+                        cx.at(
+                            i,
+                            RuleId::DebugInfoVersion,
+                            format!("version \"{ver}\" is not an integer from 1 to {VERSION}"),
+                        );
+                    }
+                }
+            }
+            Inst::ExtInst { set, number, .. } if cx.set_kind(*set) == Some(ExtSet::GraphDebugInfo) => cx.at(
+                i,
+                RuleId::DebugInfoInstruction,
+                format!(
+                    "instruction number {number} with these operands is not a NonSemantic.Graph.DebugInfo instruction"
+                ),
+            ),
+            Inst::GraphDebug { ty, inst: d, .. } => check_inst(cx, i, *ty, d),
+            _ => {}
+        }
+    }
+}

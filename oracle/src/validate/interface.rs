@@ -1,0 +1,185 @@
+//! Graph entry points and interface variables, and the Vulkan rules about
+//! them (descriptor decorations, runtime arrays, shaped interfaces,
+//! addressing model).
+
+use super::context::Cx;
+use super::graph::graph_io;
+use spirv::{Decoration, StorageClass};
+use spvgraph_ir::inst::{Id, Inst};
+use spvgraph_ir::rules::RuleId;
+
+/// The ids decorated with `decoration`, sorted.
+fn decorated(cx: &Cx<'_>, decoration: Decoration) -> Vec<Id> {
+    let mut ids: Vec<Id> = cx
+        .insts
+        .iter()
+        .filter_map(|inst| match inst {
+            Inst::Decorate { target, decoration: d, .. } if *d == decoration as u32 => Some(*target),
+            _ => None,
+        })
+        .collect();
+    ids.sort_unstable();
+    ids
+}
+
+/// Whether a type is a tensor or an array of tensors (what UniformConstant
+/// graph resources are).
+fn is_tensor_resource(cx: &Cx<'_>, ty: Id) -> bool {
+    match cx.def(ty) {
+        Some(Inst::TypeTensor { .. }) => true,
+        Some(Inst::TypeArray { element, .. } | Inst::TypeRuntimeArray { element, .. }) => {
+            matches!(cx.def(*element), Some(Inst::TypeTensor { .. }))
+        }
+        _ => false,
+    }
+}
+
+/// The tensor type behind an interface type (the element of an array).
+fn interface_tensor(cx: &Cx<'_>, ty: Id) -> Option<Id> {
+    match cx.def(ty)? {
+        Inst::TypeTensor { .. } => Some(ty),
+        Inst::TypeArray { element, .. } | Inst::TypeRuntimeArray { element, .. } => Some(*element),
+        _ => None,
+    }
+}
+
+fn check_entry_point(cx: &mut Cx<'_>, i: usize, graph: Id, interface: &[Id]) {
+    let io = match cx.def(graph) {
+        Some(Inst::Graph { ty, .. }) => graph_io(cx, *ty),
+        Some(_) => {
+            cx.at(i, RuleId::GraphEntryPointNotAGraph, format!("Graph %{} is not an OpGraphARM", graph.0));
+            return;
+        }
+        None => return,
+    };
+    let Some((inputs, outputs)) = io else { return };
+    let expected: Vec<Id> = inputs.iter().chain(outputs.iter()).copied().collect();
+    if interface.len() != expected.len() {
+        cx.at(
+            i,
+            RuleId::GraphEntryPointInterfaceCount,
+            format!(
+                "the Interface list has {} variables but the graph has {} inputs and {} outputs",
+                interface.len(),
+                inputs.len(),
+                outputs.len()
+            ),
+        );
+    }
+    for (k, (var, want)) in interface.iter().zip(&expected).enumerate() {
+        let pointee = match cx.def(*var) {
+            Some(Inst::Variable { ty, storage, .. }) if *storage == StorageClass::UniformConstant as u32 => {
+                match cx.def(*ty) {
+                    Some(Inst::TypePointer { pointee, .. }) => Some(*pointee),
+                    _ => None,
+                }
+            }
+            Some(_) => {
+                cx.at(
+                    i,
+                    RuleId::GraphEntryPointInterfaceVariable,
+                    format!("Interface %{} is not an OpVariable in the UniformConstant storage class", var.0),
+                );
+                continue;
+            }
+            None => continue,
+        };
+        if let Some(p) = pointee {
+            if p != *want {
+                let role = if k < inputs.len() { "input" } else { "output" };
+                cx.at(
+                    i,
+                    RuleId::GraphEntryPointInterfaceType,
+                    format!(
+                        "Interface %{} points to type %{} but the graph's {role} type at this position is %{}",
+                        var.0, p.0, want.0
+                    ),
+                );
+            }
+        }
+    }
+    if cx.vulkan() {
+        for ty in &expected {
+            let shaped = interface_tensor(cx, *ty).and_then(|t| cx.tensor(t)).is_some_and(|t| t.ranked && t.shaped);
+            if !shaped {
+                cx.at(
+                    i,
+                    RuleId::VulkanInterfaceShaped,
+                    format!("graph I/O type %{} is not a ranked and shaped tensor (or array of them)", ty.0),
+                );
+                break;
+            }
+        }
+    }
+}
+
+/// Runs the entry-point and interface checks.
+pub fn check(cx: &mut Cx<'_>) {
+    let insts = cx.insts;
+    let mut names: Vec<(&str, usize)> = Vec::new();
+    let mut any_entry_point = false;
+    let (sets, bindings) = if cx.vulkan() {
+        (decorated(cx, Decoration::DescriptorSet), decorated(cx, Decoration::Binding))
+    } else {
+        (Vec::new(), Vec::new())
+    };
+    for (i, inst) in insts.iter().enumerate() {
+        match inst {
+            Inst::GraphEntryPoint { graph, name, interface } => {
+                any_entry_point = true;
+                check_entry_point(cx, i, *graph, interface);
+                match names.iter().find(|(n, _)| *n == name.as_str()) {
+                    Some((_, first)) => {
+                        let first = *first;
+                        cx.at(
+                            i,
+                            RuleId::GraphEntryPointDuplicateName,
+                            format!("graph entry point name \"{name}\" is already used by instruction {first}"),
+                        );
+                    }
+                    None => names.push((name.as_str(), i)),
+                }
+            }
+            Inst::Variable { ty, result, storage, .. } if cx.vulkan() => {
+                let Some(Inst::TypePointer { pointee, .. }) = cx.def(*ty) else { continue };
+                let pointee = *pointee;
+                if matches!(cx.def(pointee), Some(Inst::TypeRuntimeArray { .. })) {
+                    cx.at(
+                        i,
+                        RuleId::VulkanRuntimeArrayVariable,
+                        "under Vulkan a variable cannot have an OpTypeRuntimeArray type",
+                    );
+                }
+                if *storage == StorageClass::UniformConstant as u32
+                    && is_tensor_resource(cx, pointee)
+                    && !(sets.binary_search(result).is_ok() && bindings.binary_search(result).is_ok())
+                {
+                    cx.at(
+                        i,
+                        RuleId::VulkanDescriptorSetBinding,
+                        "a UniformConstant tensor variable must be decorated with DescriptorSet and Binding",
+                    );
+                }
+            }
+            Inst::MemoryModel { addressing, .. } if cx.vulkan() => {
+                let ok = *addressing == spirv::AddressingModel::Logical as u32
+                    || *addressing == spirv::AddressingModel::PhysicalStorageBuffer64 as u32;
+                if !ok {
+                    cx.at(
+                        i,
+                        RuleId::VulkanAddressingModel,
+                        format!("addressing model {addressing} is not Logical or PhysicalStorageBuffer64"),
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+    if !any_entry_point && cx.has_capability(spirv::Capability::GraphARM) {
+        cx.report(
+            RuleId::GraphEntryPointMissing,
+            None,
+            "the GraphARM capability is declared but there is no OpGraphEntryPointARM",
+        );
+    }
+}

@@ -1,0 +1,266 @@
+//! `spvgraph validate [OPTIONS] FILE...`: the in-tree validator (and/or
+//! spirv-val) on module files.
+//!
+//! Diagnostics go to stderr as `FILE: word N: <instruction>: [rule] message`
+//! (warnings say `warning:` before the rule), followed once per broken rule
+//! by its spec text and source; a one-line verdict per file goes to stdout.
+//! `--json` prints one JSON document with everything on stdout instead.
+//! Exit status: 0 every file valid, 1 any invalid, 2 usage or I/O error.
+
+use super::{input, Outcome};
+use anyhow::Context;
+use serde_json::{json, Value};
+use spvgraph_ir::elem::Profile;
+use spvgraph_ir::rules::RuleId;
+use spvgraph_oracle::external::spirv_val::SpirvVal;
+use spvgraph_oracle::oracle::{Diagnostic, Level, Oracle, ValidateOptions, Verdict};
+use spvgraph_oracle::validate::{Report, TargetEnv, Validator};
+use std::path::{Path, PathBuf};
+
+/// Which validator(s) to run.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum Which {
+    /// The in-tree validator (every rule of the catalogue).
+    InTree,
+    /// spirv-val (in process when libSPIRV-Tools-shared.so is found).
+    SpirvVal,
+    /// Both; a file is valid only if both accept it.
+    Both,
+}
+
+/// TOSA level for level-limit warnings.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum LevelArg {
+    /// Level 8K.
+    #[value(name = "8k")]
+    EightK,
+    /// No level (the large limits).
+    None,
+}
+
+/// Arguments of `validate`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// SPIR-V module files.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Target environment, with spirv-val's names (vulkan1.0-vulkan1.4,
+    /// vulkan1.1spv1.4, spv1.0-spv1.6 or universal1.0-universal1.6, opencl*, opengl*).
+    #[arg(long, default_value = "vulkan1.3", value_parser = parse_env)]
+    target_env: String,
+    /// TOSA level: `8k` reports level-limit violations as warnings.
+    #[arg(long, value_enum, default_value = "8k")]
+    level: LevelArg,
+    /// The TOSA profiles and extensions the consumer supports, comma-separated
+    /// (PRO-INT, PRO-FP, EXT-INT16, EXT-BF16, EXT-FP8E4M3, EXT-FP8E5M2,
+    /// EXT-FFT, EXT-DOUBLEROUND, EXT-INEXACTROUND); default: all.
+    #[arg(long, value_delimiter = ',', value_parser = parse_profile)]
+    profiles: Option<Vec<Profile>>,
+    /// Profiles or extensions to leave out (repeatable, or comma-separated).
+    #[arg(long = "no-profile", value_delimiter = ',', value_parser = parse_profile)]
+    no_profile: Vec<Profile>,
+    /// Which validator to run.
+    #[arg(long, value_enum, default_value = "in-tree")]
+    oracle: Which,
+    /// Print one JSON document on stdout instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+fn parse_env(s: &str) -> Result<String, String> {
+    match TargetEnv::parse(s) {
+        Some(e) => Ok(e.name.to_string()),
+        None => {
+            Err(format!("unknown target environment (known: {})", TargetEnv::names().collect::<Vec<_>>().join(", ")))
+        }
+    }
+}
+
+fn parse_profile(s: &str) -> Result<Profile, String> {
+    Profile::from_name(s.trim())
+        .ok_or_else(|| format!("unknown profile or extension (known: {})", Profile::ALL.map(|p| p.name()).join(", ")))
+}
+
+impl Args {
+    fn options(&self) -> ValidateOptions {
+        let mut profiles = self.profiles.clone().unwrap_or_else(|| Profile::ALL.to_vec());
+        profiles.retain(|p| !self.no_profile.contains(p));
+        let level = match self.level {
+            LevelArg::EightK => Level::EightK,
+            LevelArg::None => Level::None,
+        };
+        ValidateOptions { target_env: self.target_env.clone(), level, profiles }
+    }
+}
+
+/// The outcome for one file.
+struct FileResult {
+    in_tree: Option<Report>,
+    spirv_val: Option<Verdict>,
+}
+
+impl FileResult {
+    fn valid(&self) -> bool {
+        self.in_tree.as_ref().is_none_or(Report::is_valid) && self.spirv_val.as_ref().is_none_or(Verdict::is_valid)
+    }
+}
+
+fn words_of(path: &Path, bytes: &[u8]) -> Vec<u32> {
+    // Undecodable files still go to spirv-val as little-endian words (it
+    // reports their header problems itself); decodable ones in host order.
+    match input::decode(path, bytes).ok().and_then(|m| m.encode_words().ok()) {
+        Some(w) => w,
+        None => bytes.chunks(4).map(|c| c.iter().rev().fold(0u32, |a, &b| (a << 8) | u32::from(b))).collect(),
+    }
+}
+
+/// Validates every file.
+pub fn run(args: Args) -> anyhow::Result<Outcome> {
+    let options = args.options();
+    let validator = Validator::new(options.clone())?;
+    let spirv_val = match args.oracle {
+        Which::InTree => None,
+        Which::SpirvVal | Which::Both => {
+            let sv = SpirvVal::discover();
+            sv.available().context("--oracle needs spirv-val")?;
+            Some(sv)
+        }
+    };
+    let mut results = Vec::new();
+    for path in &args.files {
+        let bytes = input::read_bytes(path)?;
+        let in_tree = (args.oracle != Which::SpirvVal).then(|| validator.check_bytes(&bytes));
+        let spirv_val = match &spirv_val {
+            Some(sv) => Some(sv.validate(&words_of(path, &bytes), &options)?),
+            None => None,
+        };
+        results.push((path, FileResult { in_tree, spirv_val }));
+    }
+    if args.json {
+        let files: Vec<Value> = results.iter().map(|(p, r)| json_file(p, r)).collect();
+        let doc = json!({
+            "target_env": options.target_env,
+            "level": match options.level { Level::EightK => "8k", Level::None => "none" },
+            "profiles": options.profiles.iter().map(|p| p.name()).collect::<Vec<_>>(),
+            "files": files,
+        });
+        println!("{}", serde_json::to_string_pretty(&doc)?);
+    } else {
+        for (path, r) in &results {
+            print_file(path, r);
+        }
+    }
+    let invalid = results.iter().filter(|(_, r)| !r.valid()).count();
+    if invalid > 0 {
+        if !args.json && results.len() > 1 {
+            eprintln!("{invalid} of {} file(s) invalid", results.len());
+        }
+        Ok(Outcome::CheckFailed)
+    } else {
+        Ok(Outcome::Success)
+    }
+}
+
+fn location(file: &str, word: Option<usize>, instruction: Option<&str>) -> String {
+    let mut s = file.to_string();
+    if let Some(w) = word {
+        s.push_str(&format!(": word {w}"));
+    }
+    if let Some(i) = instruction {
+        s.push_str(&format!(": {i}"));
+    }
+    s
+}
+
+fn print_file(path: &Path, r: &FileResult) {
+    let file = path.display().to_string();
+    if let Some(report) = &r.in_tree {
+        for f in &report.findings {
+            let label = if f.is_error() { "" } else { "warning: " };
+            eprintln!(
+                "{}: {label}[{}] {}",
+                location(&file, f.word_offset, f.instruction.as_deref()),
+                f.rule,
+                f.message
+            );
+        }
+        for rule in report.rules() {
+            let info = rule.info();
+            eprintln!(
+                "{file}: note: [{}] {} ({}; {}): {}",
+                info.name,
+                info.severity.label(),
+                info.source.name(),
+                info.reference,
+                info.spec
+            );
+        }
+        for n in &report.not_checked {
+            eprintln!("{file}: note: not checked: {n}");
+        }
+    }
+    if let Some(Verdict::Invalid(ds)) = &r.spirv_val {
+        for d in ds {
+            let guess = d.rule.as_deref().map(|g| format!(" (rule: {g})")).unwrap_or_default();
+            eprintln!("{}: [spirv-val] {}{guess}", location(&file, d.word_offset, d.instruction.as_deref()), d.message);
+        }
+    }
+    let mut verdict = if r.valid() { "valid".to_string() } else { "invalid".to_string() };
+    if let Some(report) = &r.in_tree {
+        let (e, w) = (report.errors().count(), report.warnings().count());
+        if e + w > 0 {
+            verdict.push_str(&format!(" ({e} error(s), {w} warning(s))"));
+        }
+    }
+    if let (Some(report), Some(sv)) = (&r.in_tree, &r.spirv_val) {
+        if report.is_valid() != sv.is_valid() {
+            let (a, b) = (
+                if report.is_valid() { "accepts" } else { "rejects" },
+                if sv.is_valid() { "accepts" } else { "rejects" },
+            );
+            verdict.push_str(&format!("; the in-tree validator {a} it but spirv-val {b} it"));
+        }
+    }
+    println!("{file}: {verdict}");
+}
+
+fn json_diagnostic(d: &Diagnostic) -> Value {
+    json!({ "rule": d.rule, "message": d.message, "word_offset": d.word_offset, "instruction": d.instruction })
+}
+
+fn json_file(path: &Path, r: &FileResult) -> Value {
+    let mut v = json!({ "file": path.display().to_string(), "valid": r.valid() });
+    if let Some(report) = &r.in_tree {
+        let rules: serde_json::Map<String, Value> = report
+            .rules()
+            .into_iter()
+            .map(|rule: RuleId| {
+                let i = rule.info();
+                (
+                    i.name.to_string(),
+                    json!({
+                        "severity": i.severity.label(),
+                        "source": i.source.name(),
+                        "reference": i.reference,
+                        "spec": i.spec,
+                        "spirv_val_checks": i.spirv_val_checks,
+                    }),
+                )
+            })
+            .collect();
+        v["in_tree"] = json!({
+            "valid": report.is_valid(),
+            "findings": report.findings,
+            "not_checked": report.not_checked,
+            "rules": rules,
+        });
+    }
+    if let Some(sv) = &r.spirv_val {
+        let diags: Vec<Value> = match sv {
+            Verdict::Valid => Vec::new(),
+            Verdict::Invalid(ds) => ds.iter().map(json_diagnostic).collect(),
+        };
+        v["spirv_val"] = json!({ "valid": sv.is_valid(), "diagnostics": diags });
+    }
+    v
+}
