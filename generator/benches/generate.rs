@@ -1,0 +1,30 @@
+//! Modules per second for 10-node graphs on one core (criterion).
+//!
+//! `cargo bench -p spvgraph-generator --bench generate`; the throughput line
+//! reports elements = modules, so criterion prints modules/s directly.
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use spvgraph_generator::{generate_from_seed, Config};
+use std::hint::black_box;
+
+fn ten_node_config() -> Config {
+    Config { min_graphs: 1, max_graphs: 1, min_nodes: 10, max_nodes: 10, ..Config::default() }
+}
+
+fn bench(c: &mut Criterion) {
+    let config = ten_node_config();
+    let mut group = c.benchmark_group("generate");
+    group.throughput(Throughput::Elements(1));
+    let mut seed = 0u64;
+    group.bench_function("10-node graph module", |b| {
+        b.iter(|| {
+            seed = seed.wrapping_add(1);
+            let case = generate_from_seed(black_box(seed), &config);
+            black_box(case.module.encode_words().map(|w| w.len()).unwrap_or(0))
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

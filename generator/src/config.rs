@@ -1,0 +1,603 @@
+//! What to generate: operators, profiles, sizes, and the probability of every
+//! optional construct.
+//!
+//! `Config` derives [`arbitrary::Arbitrary`] (a fuzzer can draw a whole
+//! configuration, wasm-smith style: random profile subsets give swarm
+//! testing) and serde (config files, manifests). Every field can also be set
+//! from the command line with `--set path=value` ([`Config::set`]).
+
+use arbitrary::{Arbitrary, Unstructured};
+use serde::{Deserialize, Serialize};
+use spvgraph_ir::elem::Profile;
+use spvgraph_ir::tosa::{TosaOp, MAX_RANK};
+
+/// Generation parameters.
+#[derive(Clone, Debug, PartialEq, Arbitrary, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    /// Operators that may be used; empty means all 66.
+    #[arbitrary(with = arbitrary_ops)]
+    pub allow_ops: Vec<TosaOp>,
+    /// Operators never used (applied after `allow_ops`).
+    #[arbitrary(with = arbitrary_ops)]
+    pub deny_ops: Vec<TosaOp>,
+    /// Enabled TOSA profiles and extensions (`"PRO-INT"`, `"EXT-BF16"`, ...):
+    /// a type row is used only if it is available with these.
+    #[serde(with = "profile_names")]
+    #[arbitrary(with = arbitrary_profiles)]
+    pub profiles: Vec<Profile>,
+    /// Fewest graphs per module (at least 1).
+    #[arbitrary(with = |u: &mut Unstructured| u.int_in_range(1..=2))]
+    pub min_graphs: u32,
+    /// Most graphs per module.
+    #[arbitrary(with = |u: &mut Unstructured| u.int_in_range(1..=4))]
+    pub max_graphs: u32,
+    /// Fewest TOSA operations per graph (0 allows pass-through graphs).
+    #[arbitrary(with = |u: &mut Unstructured| u.int_in_range(0..=4))]
+    pub min_nodes: u32,
+    /// Most TOSA operations per graph.
+    #[arbitrary(with = |u: &mut Unstructured| u.int_in_range(1..=24))]
+    pub max_nodes: u32,
+    /// Largest rank of a free-rank tensor (1..=6, TOSA level 8K's MAX_RANK).
+    /// Operators whose operands have a fixed larger rank (CONV3D: 5) are not
+    /// used when it is smaller.
+    #[arbitrary(with = |u: &mut Unstructured| u.int_in_range(1..=MAX_RANK))]
+    pub max_rank: u32,
+    /// Largest dimension of a freshly chosen shape (results may grow past it,
+    /// e.g. TILE, CONCAT, PAD, RESIZE, within `max_tensor_elements`).
+    #[arbitrary(with = |u: &mut Unstructured| u.int_in_range(1..=32))]
+    pub max_dim: u32,
+    /// Most elements in any one tensor.
+    #[arbitrary(with = |u: &mut Unstructured| u.int_in_range(16..=1 << 14))]
+    pub max_tensor_elements: u64,
+    /// Most elements over all tensors of one graph; no operation is added
+    /// once it is reached.
+    #[arbitrary(with = |u: &mut Unstructured| u.int_in_range(64..=1 << 17))]
+    pub max_graph_elements: u64,
+    /// Most graph inputs (interface tensors) per graph; further leaves
+    /// become constants.
+    #[arbitrary(with = |u: &mut Unstructured| u.int_in_range(1..=12))]
+    pub max_graph_inputs: u32,
+    /// Most graph outputs per graph.
+    #[arbitrary(with = |u: &mut Unstructured| u.int_in_range(1..=12))]
+    pub max_graph_outputs: u32,
+    /// Largest tensor written as an inline `OpConstantComposite`; larger
+    /// constants become `OpGraphConstantARM` (or null/replicated).
+    #[arbitrary(with = |u: &mut Unstructured| u.int_in_range(1..=600))]
+    pub max_inline_elements: u64,
+    /// Most inputs of one CONCAT (TOSA 8K allows 64).
+    #[arbitrary(with = |u: &mut Unstructured| u.int_in_range(1..=8))]
+    pub max_concat_inputs: u32,
+    /// Probabilities of the optional constructs.
+    pub probs: Probabilities,
+}
+
+/// The probability (0..=1) of each optional construct.
+#[derive(Clone, Debug, PartialEq, Arbitrary, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Probabilities {
+    /// A tensor operand reuses an existing value (fan-out, DAGs) instead of a fresh leaf.
+    #[arbitrary(with = arbitrary_prob)]
+    pub reuse_value: f64,
+    /// A fresh data leaf is a constant rather than a graph input.
+    #[arbitrary(with = arbitrary_prob)]
+    pub constant_leaf: f64,
+    /// A fresh weight or bias leaf (convolutions, MATMUL B) is a constant.
+    #[arbitrary(with = arbitrary_prob)]
+    pub weight_constant: f64,
+    /// A constant tensor (leaf or CTC input) is an `OpGraphConstantARM`.
+    #[arbitrary(with = arbitrary_prob)]
+    pub graph_constant: f64,
+    /// A constant whose data may be all zero is, and is written `OpConstantNull`.
+    #[arbitrary(with = arbitrary_prob)]
+    pub null_constant: f64,
+    /// A constant whose data may be uniform is, and is written
+    /// `OpConstantCompositeReplicateEXT`.
+    #[arbitrary(with = arbitrary_prob)]
+    pub replicate_constant: f64,
+    /// An attribute tensor (kernel, stride, pad, perms, shape_t inputs) is an
+    /// `OpGraphConstantARM`. Legal (it is a constant instruction) but
+    /// consumers read these only from inline constants; 0 by default.
+    #[arbitrary(with = arbitrary_prob)]
+    pub attribute_graph_constant: f64,
+    /// An i8 zero point (or RESCALE zero point) is non-zero.
+    #[arbitrary(with = arbitrary_prob)]
+    pub nonzero_zero_point: f64,
+    /// Graph inputs of one tensor type are grouped into a tensor-array input
+    /// read with ElementIndex.
+    #[arbitrary(with = arbitrary_prob)]
+    pub tensor_array_input: f64,
+    /// Graph outputs of one tensor type are grouped into a tensor-array output.
+    #[arbitrary(with = arbitrary_prob)]
+    pub tensor_array_output: f64,
+    /// A tensor-array input has one more element that the graph never reads.
+    #[arbitrary(with = arbitrary_prob)]
+    pub unread_array_element: f64,
+    /// A graph input's interface type is ranked-only or unranked. spirv-val
+    /// 2025.5 accepts it, but Vulkan (VUID-StandaloneSpirv-OpTypeGraphARM-09919/09920,
+    /// added after 2025.5) requires shaped graph interfaces and TOSA needs
+    /// static shapes, so it is 0 by default.
+    #[arbitrary(with = arbitrary_prob)]
+    pub unshaped_input: f64,
+    /// Given an unshaped input, it is ranked (else unranked).
+    #[arbitrary(with = arbitrary_prob)]
+    pub ranked_unshaped: f64,
+    /// A graph is exported a second time under another entry-point name.
+    #[arbitrary(with = arbitrary_prob)]
+    pub alias_entry_point: f64,
+    /// An alias entry point shares the interface variables of the first.
+    #[arbitrary(with = arbitrary_prob)]
+    pub shared_interface: f64,
+    /// An alias entry point reuses the name of another entry point. Accepted
+    /// by spirv-val 2025.5 but invalid under SPV_ARM_graph revision 3, so 0
+    /// by default.
+    #[arbitrary(with = arbitrary_prob)]
+    pub duplicate_entry_point_name: f64,
+    /// A graph input is also written straight to an output.
+    #[arbitrary(with = arbitrary_prob)]
+    pub output_from_input: f64,
+    /// A constant is written straight to an output.
+    #[arbitrary(with = arbitrary_prob)]
+    pub output_from_constant: f64,
+    /// A value that other operations consume is also a graph output.
+    #[arbitrary(with = arbitrary_prob)]
+    pub output_inner_value: f64,
+    /// A graph carries NonSemantic.Graph.DebugInfo (inside its body, the
+    /// placement spirv-val 2025.5 accepts).
+    #[arbitrary(with = arbitrary_prob)]
+    pub debug_info: f64,
+    /// Given debug info, an operation gets a DebugOperation.
+    #[arbitrary(with = arbitrary_prob)]
+    pub debug_operation: f64,
+    /// Given debug info, a value gets a DebugTensor.
+    #[arbitrary(with = arbitrary_prob)]
+    pub debug_tensor: f64,
+    /// An id (graph, variable, value, constant) gets an `OpName`.
+    #[arbitrary(with = arbitrary_prob)]
+    pub op_name: f64,
+    /// Descriptor bindings are permuted instead of numbered in interface order.
+    #[arbitrary(with = arbitrary_prob)]
+    pub shuffle_bindings: f64,
+    /// `OpGraphInputARM`s appear in a permuted order.
+    #[arbitrary(with = arbitrary_prob)]
+    pub shuffle_inputs: f64,
+    /// Both results of FFT2D/RFFT2D are extracted (else one of the two).
+    #[arbitrary(with = arbitrary_prob)]
+    pub fft_both_results: f64,
+    /// Per element of a leaf whose domain admits them: a special value (NaN,
+    /// ±Inf, ±0, subnormals, extremes). 0 by default ("on request").
+    #[arbitrary(with = arbitrary_prob)]
+    pub special_values: f64,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            allow_ops: Vec::new(),
+            deny_ops: Vec::new(),
+            profiles: Profile::ALL.to_vec(),
+            min_graphs: 1,
+            max_graphs: 3,
+            min_nodes: 1,
+            max_nodes: 12,
+            max_rank: MAX_RANK,
+            max_dim: 8,
+            max_tensor_elements: 2048,
+            max_graph_elements: 32768,
+            max_graph_inputs: 8,
+            max_graph_outputs: 8,
+            max_inline_elements: 64,
+            max_concat_inputs: 4,
+            probs: Probabilities::default(),
+        }
+    }
+}
+
+impl Default for Probabilities {
+    fn default() -> Probabilities {
+        Probabilities {
+            reuse_value: 0.7,
+            constant_leaf: 0.2,
+            weight_constant: 0.7,
+            graph_constant: 0.3,
+            null_constant: 0.15,
+            replicate_constant: 0.15,
+            attribute_graph_constant: 0.0,
+            nonzero_zero_point: 0.5,
+            tensor_array_input: 0.15,
+            tensor_array_output: 0.15,
+            unread_array_element: 0.3,
+            unshaped_input: 0.0,
+            ranked_unshaped: 0.5,
+            alias_entry_point: 0.1,
+            shared_interface: 0.5,
+            duplicate_entry_point_name: 0.0,
+            output_from_input: 0.05,
+            output_from_constant: 0.05,
+            output_inner_value: 0.1,
+            debug_info: 0.2,
+            debug_operation: 0.6,
+            debug_tensor: 0.3,
+            op_name: 0.3,
+            shuffle_bindings: 0.1,
+            shuffle_inputs: 0.1,
+            fft_both_results: 0.8,
+            special_values: 0.0,
+        }
+    }
+}
+
+/// A configuration that cannot produce a module.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ConfigError {
+    /// A numeric field is out of its range.
+    #[error("config field {field} = {value} {requirement}")]
+    Range {
+        /// Field path.
+        field: String,
+        /// The value.
+        value: String,
+        /// What it must satisfy.
+        requirement: &'static str,
+    },
+    /// No operator is both allowed and available with the enabled profiles.
+    #[error("no operator is allowed and has a type row under the enabled profiles {profiles:?}")]
+    NoOperator {
+        /// Enabled profiles.
+        profiles: Vec<String>,
+    },
+    /// `--set` named no field, or its value has the wrong type.
+    #[error("cannot set {path}: {reason}")]
+    Set {
+        /// The field path given.
+        path: String,
+        /// Why.
+        reason: String,
+    },
+}
+
+impl Config {
+    /// The operators generation may use: allowed, not denied, with at least
+    /// one type row under the enabled profiles, and whose fixed ranks fit
+    /// `max_rank`. In opcode order.
+    pub fn usable_ops(&self) -> Vec<TosaOp> {
+        TosaOp::ALL
+            .into_iter()
+            .filter(|op| self.allow_ops.is_empty() || self.allow_ops.contains(op))
+            .filter(|op| !self.deny_ops.contains(op))
+            .filter(|op| op.spec().rows_for(&self.profiles).next().is_some())
+            .filter(|op| fixed_rank_needed(*op) <= self.max_rank.min(MAX_RANK))
+            .collect()
+    }
+
+    /// Checks ranges and that some operator is usable.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let range = |field: &str, value: String, requirement: &'static str| ConfigError::Range {
+            field: field.to_string(),
+            value,
+            requirement,
+        };
+        if self.min_graphs < 1 || self.min_graphs > self.max_graphs || self.max_graphs > 64 {
+            return Err(range(
+                "min_graphs/max_graphs",
+                format!("{}..{}", self.min_graphs, self.max_graphs),
+                "must satisfy 1 <= min <= max <= 64",
+            ));
+        }
+        if self.min_nodes > self.max_nodes || self.max_nodes > 4096 {
+            return Err(range(
+                "min_nodes/max_nodes",
+                format!("{}..{}", self.min_nodes, self.max_nodes),
+                "must satisfy min <= max <= 4096",
+            ));
+        }
+        if !(1..=MAX_RANK).contains(&self.max_rank) {
+            return Err(range("max_rank", self.max_rank.to_string(), "must be in 1..=6 (TOSA level 8K)"));
+        }
+        if !(1..=16383).contains(&self.max_dim) {
+            return Err(range("max_dim", self.max_dim.to_string(), "must be in 1..=16383"));
+        }
+        if self.max_tensor_elements < 1 || self.max_tensor_elements > 1 << 28 {
+            return Err(range("max_tensor_elements", self.max_tensor_elements.to_string(), "must be in 1..=2^28"));
+        }
+        if self.max_graph_elements < self.max_tensor_elements {
+            return Err(range(
+                "max_graph_elements",
+                self.max_graph_elements.to_string(),
+                "must be >= max_tensor_elements",
+            ));
+        }
+        if self.max_graph_inputs < 1 || self.max_graph_outputs < 1 {
+            return Err(range(
+                "max_graph_inputs/max_graph_outputs",
+                format!("{}/{}", self.max_graph_inputs, self.max_graph_outputs),
+                "must be >= 1",
+            ));
+        }
+        if !(1..=64).contains(&self.max_concat_inputs) {
+            return Err(range(
+                "max_concat_inputs",
+                self.max_concat_inputs.to_string(),
+                "must be in 1..=64 (TOSA level 8K)",
+            ));
+        }
+        for (name, p) in self.probs.entries() {
+            if !(0.0..=1.0).contains(&p) {
+                return Err(range(&format!("probs.{name}"), p.to_string(), "must be in 0..=1"));
+            }
+        }
+        if self.usable_ops().is_empty() {
+            return Err(ConfigError::NoOperator {
+                profiles: self.profiles.iter().map(|p| p.name().to_string()).collect(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Sets one field from text: `path` is a field name, `probs.<name>` for a
+    /// probability; `value` is JSON (`0.5`, `["ADD","SUB"]`) or, failing
+    /// that, a bare string. Lists also accept comma-separated names
+    /// (`profiles=PRO-INT,EXT-FFT`).
+    pub fn set(&mut self, path: &str, value: &str) -> Result<(), ConfigError> {
+        let err = |reason: String| ConfigError::Set { path: path.to_string(), reason };
+        let mut tree = serde_json::to_value(&*self).map_err(|e| err(e.to_string()))?;
+        let parsed = parse_value(value);
+        let mut slot = &mut tree;
+        for key in path.split('.') {
+            let serde_json::Value::Object(map) = slot else { return Err(err("not a field".into())) };
+            slot = map.get_mut(key).ok_or_else(|| err(format!("no field {key:?}")))?;
+        }
+        let parsed = match (&*slot, parsed) {
+            (serde_json::Value::Array(_), serde_json::Value::String(s)) => serde_json::Value::Array(
+                s.split(',')
+                    .filter(|x| !x.trim().is_empty())
+                    .map(|x| serde_json::Value::String(x.trim().into()))
+                    .collect(),
+            ),
+            (_, p) => p,
+        };
+        *slot = parsed;
+        *self = serde_json::from_value(tree).map_err(|e| err(e.to_string()))?;
+        Ok(())
+    }
+}
+
+fn parse_value(text: &str) -> serde_json::Value {
+    serde_json::from_str(text).unwrap_or_else(|_| serde_json::Value::String(text.to_string()))
+}
+
+/// The largest fixed operand rank of an operator (1 for free-rank operators).
+fn fixed_rank_needed(op: TosaOp) -> u32 {
+    op.spec()
+        .operands
+        .iter()
+        .filter_map(|o| match o.form {
+            spvgraph_ir::tosa::Form::Tensor { rank: spvgraph_ir::tosa::RankReq::Exact(n), .. } => Some(n),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(1)
+}
+
+impl Probabilities {
+    /// Every probability with its field name.
+    pub fn entries(&self) -> Vec<(&'static str, f64)> {
+        let p = self;
+        vec![
+            ("reuse_value", p.reuse_value),
+            ("constant_leaf", p.constant_leaf),
+            ("weight_constant", p.weight_constant),
+            ("graph_constant", p.graph_constant),
+            ("null_constant", p.null_constant),
+            ("replicate_constant", p.replicate_constant),
+            ("attribute_graph_constant", p.attribute_graph_constant),
+            ("nonzero_zero_point", p.nonzero_zero_point),
+            ("tensor_array_input", p.tensor_array_input),
+            ("tensor_array_output", p.tensor_array_output),
+            ("unread_array_element", p.unread_array_element),
+            ("unshaped_input", p.unshaped_input),
+            ("ranked_unshaped", p.ranked_unshaped),
+            ("alias_entry_point", p.alias_entry_point),
+            ("shared_interface", p.shared_interface),
+            ("duplicate_entry_point_name", p.duplicate_entry_point_name),
+            ("output_from_input", p.output_from_input),
+            ("output_from_constant", p.output_from_constant),
+            ("output_inner_value", p.output_inner_value),
+            ("debug_info", p.debug_info),
+            ("debug_operation", p.debug_operation),
+            ("debug_tensor", p.debug_tensor),
+            ("op_name", p.op_name),
+            ("shuffle_bindings", p.shuffle_bindings),
+            ("shuffle_inputs", p.shuffle_inputs),
+            ("fft_both_results", p.fft_both_results),
+            ("special_values", p.special_values),
+        ]
+    }
+}
+
+impl Probabilities {
+    /// Every probability, mutably (for normalization).
+    pub(crate) fn as_mut_slice(&mut self) -> Vec<&mut f64> {
+        let p = self;
+        vec![
+            &mut p.reuse_value,
+            &mut p.constant_leaf,
+            &mut p.weight_constant,
+            &mut p.graph_constant,
+            &mut p.null_constant,
+            &mut p.replicate_constant,
+            &mut p.attribute_graph_constant,
+            &mut p.nonzero_zero_point,
+            &mut p.tensor_array_input,
+            &mut p.tensor_array_output,
+            &mut p.unread_array_element,
+            &mut p.unshaped_input,
+            &mut p.ranked_unshaped,
+            &mut p.alias_entry_point,
+            &mut p.shared_interface,
+            &mut p.duplicate_entry_point_name,
+            &mut p.output_from_input,
+            &mut p.output_from_constant,
+            &mut p.output_inner_value,
+            &mut p.debug_info,
+            &mut p.debug_operation,
+            &mut p.debug_tensor,
+            &mut p.op_name,
+            &mut p.shuffle_bindings,
+            &mut p.shuffle_inputs,
+            &mut p.fft_both_results,
+            &mut p.special_values,
+        ]
+    }
+}
+
+fn arbitrary_prob(u: &mut Unstructured) -> arbitrary::Result<f64> {
+    Ok(f64::from(u.int_in_range(0u8..=100)?) / 100.0)
+}
+
+fn arbitrary_ops(u: &mut Unstructured) -> arbitrary::Result<Vec<TosaOp>> {
+    // Mostly empty (all operators / none denied), sometimes a small subset.
+    if u.ratio(3u8, 4)? {
+        return Ok(Vec::new());
+    }
+    let n = u.int_in_range(1usize..=8)?;
+    let mut ops = Vec::with_capacity(n);
+    for _ in 0..n {
+        ops.push(*u.choose(&TosaOp::ALL)?);
+    }
+    ops.sort();
+    ops.dedup();
+    Ok(ops)
+}
+
+fn arbitrary_profiles(u: &mut Unstructured) -> arbitrary::Result<Vec<Profile>> {
+    let mut out = Vec::new();
+    for p in Profile::ALL {
+        if u.ratio(2u8, 3)? {
+            out.push(p);
+        }
+    }
+    // At least one base profile, so that some operator is always usable.
+    if !out.contains(&Profile::ProInt) && !out.contains(&Profile::ProFp) {
+        out.insert(0, *u.choose(&[Profile::ProInt, Profile::ProFp])?);
+    }
+    Ok(out)
+}
+
+/// Profiles serialize as their TOSA names (`"PRO-INT"`), not Rust variant names.
+mod profile_names {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use spvgraph_ir::elem::Profile;
+
+    pub fn serialize<S: Serializer>(profiles: &[Profile], s: S) -> Result<S::Ok, S::Error> {
+        profiles.iter().map(|p| p.name()).collect::<Vec<_>>().serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Profile>, D::Error> {
+        let names = Vec::<String>::deserialize(d)?;
+        names
+            .iter()
+            .map(|n| {
+                Profile::from_name(n).ok_or_else(|| {
+                    serde::de::Error::custom(format!("unknown profile {n:?} (expected e.g. PRO-INT, EXT-BF16)"))
+                })
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_is_valid_and_uses_every_operator() {
+        let c = Config::default();
+        assert_eq!(c.validate(), Ok(()));
+        assert_eq!(c.usable_ops().len(), 66);
+    }
+
+    #[test]
+    fn arbitrary_configs_are_valid() {
+        let bytes: Vec<u8> = (0..4096u32).map(|i| (i.wrapping_mul(2654435761) >> 13) as u8).collect();
+        for start in 0..64 {
+            let mut u = Unstructured::new(&bytes[start * 37..]);
+            let c = Config::arbitrary(&mut u).expect("enough bytes");
+            let mut c = c;
+            // min/max pairs are drawn independently; the generator orders them.
+            c.max_graphs = c.max_graphs.max(c.min_graphs);
+            c.max_nodes = c.max_nodes.max(c.min_nodes);
+            c.max_graph_elements = c.max_graph_elements.max(c.max_tensor_elements);
+            match c.validate() {
+                Ok(()) | Err(ConfigError::NoOperator { .. }) => {}
+                Err(e) => panic!("{e}"),
+            }
+        }
+    }
+
+    #[test]
+    fn serde_round_trip_with_profile_names() {
+        let c = Config { profiles: vec![Profile::ProInt, Profile::ExtFft], ..Config::default() };
+        let text = serde_json::to_string(&c).expect("serialize");
+        assert!(text.contains("\"PRO-INT\"") && text.contains("\"EXT-FFT\""), "{text}");
+        let back: Config = serde_json::from_str(&text).expect("deserialize");
+        assert_eq!(back, c);
+        let partial: Config =
+            serde_json::from_str(r#"{"max_nodes": 3, "probs": {"debug_info": 1.0}}"#).expect("partial");
+        assert_eq!(partial.max_nodes, 3);
+        assert_eq!(partial.probs.debug_info, 1.0);
+        assert_eq!(partial.min_graphs, Config::default().min_graphs);
+        assert!(serde_json::from_str::<Config>(r#"{"max_nodez": 3}"#).is_err());
+    }
+
+    #[test]
+    fn set_reaches_every_field() {
+        let mut c = Config::default();
+        c.set("max_nodes", "5").expect("number");
+        c.set("probs.special_values", "0.25").expect("nested");
+        c.set("profiles", "PRO-FP,EXT-BF16").expect("comma list");
+        c.set("allow_ops", r#"["ADD","CONV2D"]"#).expect("json list");
+        assert_eq!(c.max_nodes, 5);
+        assert_eq!(c.probs.special_values, 0.25);
+        assert_eq!(c.profiles, vec![Profile::ProFp, Profile::ExtBf16]);
+        assert_eq!(c.allow_ops, vec![TosaOp::Add, TosaOp::Conv2d]);
+        assert!(c.set("nope", "1").is_err());
+        assert!(c.set("max_nodes", "many").is_err());
+        assert!(c.set("profiles", "PRO-NOPE").is_err());
+        // Every field named by serialization is settable.
+        let tree = serde_json::to_value(Config::default()).expect("tree");
+        let serde_json::Value::Object(map) = tree else { panic!("object") };
+        for (k, v) in map {
+            let mut c = Config::default();
+            if let serde_json::Value::Object(inner) = v {
+                for (k2, v2) in inner {
+                    c.set(&format!("{k}.{k2}"), &v2.to_string()).expect("nested field");
+                }
+            } else {
+                c.set(&k, &v.to_string()).expect("field");
+            }
+        }
+    }
+
+    #[test]
+    fn probability_lists_name_every_field() {
+        let tree = serde_json::to_value(Probabilities::default()).expect("tree");
+        let n = tree.as_object().map_or(0, |m| m.len());
+        let mut p = Probabilities::default();
+        assert_eq!(p.entries().len(), n);
+        assert_eq!(p.as_mut_slice().len(), n);
+        for (name, _) in Probabilities::default().entries() {
+            assert!(tree.get(name).is_some(), "{name}");
+        }
+    }
+
+    #[test]
+    fn validation_names_the_field() {
+        let c = Config { max_rank: 7, ..Config::default() };
+        assert!(c.validate().err().map(|e| e.to_string()).unwrap_or_default().contains("max_rank"));
+        let c = Config { allow_ops: vec![TosaOp::Fft2d], profiles: vec![Profile::ProInt], ..Config::default() };
+        assert!(matches!(c.validate(), Err(ConfigError::NoOperator { .. })));
+        let c = Config { allow_ops: vec![TosaOp::Conv3d], max_rank: 4, ..Config::default() };
+        assert!(matches!(c.validate(), Err(ConfigError::NoOperator { .. })));
+    }
+}

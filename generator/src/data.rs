@@ -1,0 +1,273 @@
+//! Tensor data drawn from a [`Domain`]: graph inputs, graph constants and
+//! inline constants all come from here, so every operand whose operator has a
+//! REQUIRE on its values gets data that keeps the result defined.
+//!
+//! Following the TOSA conformance data generator, values are drawn from a
+//! magnitude window (`scale`) inside the domain rather than from the whole
+//! type range, so chained integer arithmetic has headroom; on request a
+//! fraction of the elements are special values (NaN, ±Inf, ±0, subnormals,
+//! extremes) wherever the domain admits them.
+
+use crate::floats;
+use crate::prng::SplitMix64;
+use crate::range::Domain;
+use spvgraph_ir::elem::ElemType;
+use spvgraph_ir::tensor::TensorData;
+
+/// How to fill a tensor.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Fill {
+    /// Independent values.
+    Random,
+    /// Every element zero (false, +0.0).
+    Zero,
+    /// Every element the same random value.
+    Uniform,
+}
+
+/// What data to draw.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DataSpec {
+    /// The values allowed.
+    pub domain: Domain,
+    /// Typical magnitude: values come from `[-scale, scale]` inside the domain.
+    pub scale: f64,
+    /// Per-element probability of a special value.
+    pub specials: f64,
+    /// Fill pattern.
+    pub fill: Fill,
+}
+
+impl DataSpec {
+    #[cfg(test)]
+    /// Random data from `domain` with magnitude `scale`, no specials.
+    pub fn new(domain: Domain, scale: f64) -> DataSpec {
+        DataSpec { domain, scale, specials: 0.0, fill: Fill::Random }
+    }
+}
+
+/// Draws a tensor of `elem` with `shape` (row-major).
+pub fn generate(rng: &mut SplitMix64, elem: ElemType, shape: &[u32], spec: &DataSpec) -> TensorData {
+    let dims: Vec<usize> = shape.iter().map(|&d| d as usize).collect();
+    let count: usize = dims.iter().product();
+    let bits = match spec.fill {
+        Fill::Zero => vec![0; count],
+        Fill::Uniform => vec![one_value(rng, elem, spec); count],
+        Fill::Random => match spec.domain {
+            Domain::Indices { k, unique } => indices(rng, shape, k, unique),
+            _ => (0..count).map(|_| one_value(rng, elem, spec)).collect(),
+        },
+    };
+    match TensorData::from_bits(elem, &dims, &bits) {
+        Ok(t) => t,
+        // `bits` has exactly `count` entries, so this cannot happen.
+        Err(_) => TensorData::zeros(elem, &dims),
+    }
+}
+
+fn one_value(rng: &mut SplitMix64, elem: ElemType, spec: &DataSpec) -> u64 {
+    match spec.domain {
+        Domain::Bool => rng.below(2),
+        Domain::Int { lo, hi, nonzero, except } => {
+            let v = int_value(rng, (lo, hi), spec.scale, spec.specials);
+            fix_exclusions(v, lo, hi, nonzero, except) as u64
+        }
+        Domain::Indices { k, .. } => rng.below(u64::from(k.max(1))),
+        Domain::Float { lo, hi, nan } => float_value(rng, elem, (lo, hi, nan), spec.scale, spec.specials),
+    }
+}
+
+fn int_value(rng: &mut SplitMix64, (lo, hi): (i64, i64), scale: f64, specials: f64) -> i64 {
+    if rng.chance(specials) {
+        let picks = [lo, hi, 0, 1, -1, lo.saturating_add(1), hi.saturating_sub(1)];
+        let v = picks[rng.below(picks.len() as u64) as usize];
+        if (lo..=hi).contains(&v) {
+            return v;
+        }
+    }
+    let s = if scale.is_finite() && scale >= 1.0 { scale.min(9.0e18) as i64 } else { 1 };
+    let (a, b) = (lo.max(-s), hi.min(s));
+    if a <= b {
+        rng.range_i64(a, b)
+    } else {
+        rng.range_i64(lo, hi)
+    }
+}
+
+/// Moves a value off 0 / `except`, staying inside `lo..=hi`.
+fn fix_exclusions(v: i64, lo: i64, hi: i64, nonzero: bool, except: Option<i64>) -> i64 {
+    let bad = |x: i64| (nonzero && x == 0) || except == Some(x) || x < lo || x > hi;
+    if !bad(v) {
+        return v;
+    }
+    for d in 1..=3i64 {
+        for c in [v.saturating_add(d), v.saturating_sub(d)] {
+            if !bad(c) {
+                return c;
+            }
+        }
+    }
+    // Domains are built with room for at least a few admissible values.
+    [hi, lo, 1, 2, -2].into_iter().find(|&c| !bad(c)).unwrap_or(hi)
+}
+
+fn indices(rng: &mut SplitMix64, shape: &[u32], k: u32, unique: bool) -> Vec<u64> {
+    let count: usize = shape.iter().map(|&d| d as usize).product();
+    let k = u64::from(k.max(1));
+    if !unique {
+        return (0..count).map(|_| rng.below(k)).collect();
+    }
+    let w = shape.last().map_or(1, |&d| d as usize);
+    let rows = count.checked_div(w).unwrap_or(0);
+    let mut out = Vec::with_capacity(count);
+    let mut pool: Vec<u64> = (0..k).collect();
+    for _ in 0..rows {
+        // Partial Fisher–Yates: the first `w` entries become a random distinct pick.
+        for i in 0..w.min(pool.len()) {
+            let j = i + rng.below((pool.len() - i) as u64) as usize;
+            pool.swap(i, j);
+        }
+        out.extend(pool.iter().take(w).copied());
+        // W <= K is a generator invariant; pad defensively so shapes still match.
+        out.extend(std::iter::repeat_n(0, w.saturating_sub(pool.len())));
+    }
+    out
+}
+
+fn float_value(rng: &mut SplitMix64, elem: ElemType, (lo, hi, nan): (f64, f64, bool), scale: f64, sp: f64) -> u64 {
+    if rng.chance(sp) {
+        let cands = float_specials(elem, lo, hi, nan);
+        if !cands.is_empty() {
+            return cands[rng.below(cands.len() as u64) as usize];
+        }
+    }
+    let max = floats::max_finite(elem);
+    let s = if scale.is_finite() && scale > 0.0 { scale.min(max) } else { max };
+    let (mut a, mut b) = (lo.max(-s), hi.min(s));
+    if a > b {
+        (a, b) = (lo.max(-max), hi.min(max));
+    }
+    let v = a + (b - a) * rng.unit();
+    inside(elem, floats::encode(elem, v), lo.max(-max), hi.min(max))
+}
+
+/// `bits`, nudged one representable step at a time until it lies in `lo..=hi`.
+fn inside(elem: ElemType, mut bits: u64, lo: f64, hi: f64) -> u64 {
+    for _ in 0..8 {
+        let v = floats::decode(elem, bits);
+        if v >= lo && v <= hi {
+            return bits;
+        }
+        bits = step(elem, bits, v < lo);
+    }
+    // Bounds built by the generator are representable; fall back to one of them.
+    let l = floats::encode(elem, lo);
+    if floats::decode(elem, l) >= lo {
+        l
+    } else {
+        floats::encode(elem, hi)
+    }
+}
+
+/// The next representable value up (`up`) or down, on sign–magnitude bits.
+fn step(elem: ElemType, bits: u64, up: bool) -> u64 {
+    let width = elem.storage_bits();
+    let sign = 1u64 << (width - 1);
+    let (neg, mag) = (bits & sign != 0, bits & (sign - 1));
+    match (neg, up) {
+        (false, true) => mag + 1,
+        (true, false) => sign | (mag + 1),
+        (false, false) if mag == 0 => sign | 1,
+        (false, false) => mag - 1,
+        (true, true) if mag <= 1 => 0,
+        (true, true) => sign | (mag - 1),
+    }
+}
+
+fn float_specials(elem: ElemType, lo: f64, hi: f64, nan: bool) -> Vec<u64> {
+    let max = floats::max_finite(elem);
+    let sub = floats::min_subnormal(elem);
+    let norm = floats::min_normal(elem);
+    let mut values = vec![0.0, -0.0, sub, -sub, norm, -norm, norm - sub, max, -max, 1.0, -1.0];
+    if floats::has_inf(elem) {
+        values.extend([f64::INFINITY, f64::NEG_INFINITY]);
+    }
+    let mut out: Vec<u64> = values
+        .into_iter()
+        .filter(|&v| v >= lo && v <= hi)
+        .map(|v| floats::encode(elem, v))
+        .filter(|&b| {
+            let v = floats::decode(elem, b);
+            v >= lo && v <= hi
+        })
+        .collect();
+    if nan {
+        out.push(floats::nan_bits(elem));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::range::Range;
+
+    fn draw(elem: ElemType, domain: Domain, specials: f64) -> TensorData {
+        let mut rng = SplitMix64::new(99);
+        generate(&mut rng, elem, &[4, 64], &DataSpec { domain, scale: 100.0, specials, fill: Fill::Random })
+    }
+
+    #[test]
+    fn data_stays_in_its_domain() {
+        let cases = [
+            (ElemType::I32, Domain::Int { lo: -50, hi: 50, nonzero: true, except: Some(-1) }),
+            (ElemType::I8, Domain::ints(0, 7)),
+            (ElemType::Fp16, Domain::floats(0.0, f64::INFINITY)),
+            (ElemType::Fp8E4M3, Domain::floats(0.015625, 16.0)),
+            (ElemType::Bf16, Domain::any(ElemType::Bf16)),
+            (ElemType::Fp8E5M2, Domain::floats(-3.0, 3.0)),
+        ];
+        for (elem, d) in cases {
+            for specials in [0.0, 0.5] {
+                let t = draw(elem, d, specials);
+                assert!(d.admits_data(&t), "{elem} {d:?} {:?}", Range::of_data(&t));
+            }
+        }
+        let t = draw(ElemType::I32, Domain::Int { lo: -5, hi: 5, nonzero: true, except: Some(-1) }, 0.5);
+        assert!(t.to_bits().iter().all(|&b| b != 0 && b as i64 != -1));
+    }
+
+    #[test]
+    fn specials_appear_when_admitted() {
+        let t = draw(ElemType::Fp32, Domain::any(ElemType::Fp32), 0.5);
+        let v = t.to_f64();
+        assert!(v.iter().any(|x| x.is_nan()));
+        assert!(v.iter().any(|x| x.is_infinite()));
+        assert!(v.iter().any(|x| *x == 0.0 && x.is_sign_negative()));
+    }
+
+    #[test]
+    fn unique_indices_are_distinct_per_row() {
+        let mut rng = SplitMix64::new(3);
+        let spec = DataSpec::new(Domain::Indices { k: 9, unique: true }, 1.0);
+        let t = generate(&mut rng, ElemType::I32, &[5, 9], &spec);
+        for row in t.to_bits().chunks(9) {
+            let mut r = row.to_vec();
+            r.sort_unstable();
+            r.dedup();
+            assert_eq!(r.len(), 9);
+            assert!(r.iter().all(|&i| i < 9));
+        }
+    }
+
+    #[test]
+    fn zero_and_uniform_fills() {
+        let mut rng = SplitMix64::new(5);
+        let mut spec = DataSpec::new(Domain::any(ElemType::Fp16), 10.0);
+        spec.fill = Fill::Zero;
+        assert!(generate(&mut rng, ElemType::Fp16, &[3, 2], &spec).to_bits().iter().all(|&b| b == 0));
+        spec.fill = Fill::Uniform;
+        let b = generate(&mut rng, ElemType::Fp16, &[3, 2], &spec).to_bits();
+        assert!(b.windows(2).all(|w| w[0] == w[1]));
+    }
+}

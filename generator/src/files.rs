@@ -1,0 +1,275 @@
+//! Writing a case to disk in the corpus format: `STEM.spv`, optionally
+//! `STEM.spvasm` and `STEM.mlir`, one `.npy` per input tensor and graph
+//! constant, and the `STEM.json` manifest that names them all.
+
+use crate::case::{Case, InterfaceSlot, RowUse};
+use serde::{Deserialize, Serialize};
+use spvgraph_ir::elem::ElemType;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The JSON manifest of a case.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// The seed the case was generated from.
+    pub seed: Option<u64>,
+    /// What every conforming validator must say (`"valid"` for generated cases).
+    pub expect: String,
+    /// The module file.
+    pub spv: String,
+    /// Its disassembly, when written.
+    pub spvasm: Option<String>,
+    /// TOSA MLIR of the first entry point's graph, when written.
+    pub mlir: Option<String>,
+    /// Entry points whose graph the MLIR printer could not print (should be empty).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mlir_errors: Vec<String>,
+    /// TOSA operator names used, in opcode order.
+    pub ops: Vec<String>,
+    /// Type rows used.
+    pub type_rows: Vec<RowUseRecord>,
+    /// Every input file, per entry point in module order, each in InputIndex
+    /// order (tensor arrays in ElementIndex order).
+    pub inputs: Vec<InputRecord>,
+    /// GraphConstantID → data file.
+    pub graph_constants: BTreeMap<u32, String>,
+    /// Every graph entry point with its interface.
+    pub entry_points: Vec<EntryPointRecord>,
+    /// Constructs reached beyond type rows.
+    pub features: Vec<String>,
+}
+
+/// A type row in a manifest.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RowUseRecord {
+    /// Operator name.
+    pub op: String,
+    /// Row index in the catalogue.
+    pub row: usize,
+    /// Slot types.
+    pub types: Vec<String>,
+    /// Profiles (any of).
+    pub profiles: Vec<String>,
+    /// Extensions also needed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also: Vec<String>,
+    /// Attribute value the row is tied to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub qualifier: Option<String>,
+}
+
+impl From<&RowUse> for RowUseRecord {
+    fn from(r: &RowUse) -> Self {
+        RowUseRecord {
+            op: r.op.name().to_string(),
+            row: r.row,
+            types: r.types.clone(),
+            profiles: r.profiles.clone(),
+            also: r.also.clone(),
+            qualifier: r.qualifier.clone(),
+        }
+    }
+}
+
+/// One input data file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct InputRecord {
+    /// Entry-point position (in `entry_points`).
+    pub entry_point: usize,
+    /// The `.npy` file.
+    pub file: String,
+    /// InputIndex.
+    pub index: u32,
+    /// ElementIndex (tensor arrays).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub element: Option<u32>,
+    /// Element type (bf16/fp8 files hold raw bits).
+    pub elem: ElemType,
+    /// Shape.
+    pub shape: Vec<u32>,
+    /// Whether the graph reads it (unread tensor-array elements are still bound).
+    pub used: bool,
+}
+
+/// One entry point.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EntryPointRecord {
+    /// Entry-point name.
+    pub name: String,
+    /// Graph index in module order.
+    pub graph: usize,
+    /// TOSA MLIR of this entry point's graph (written for the first entry
+    /// point of each graph).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mlir: Option<String>,
+    /// Input files in InputIndex order.
+    pub inputs: Vec<String>,
+    /// Input interface slots, same order.
+    pub input_slots: Vec<SlotRecord>,
+    /// Output interface slots in OutputIndex order.
+    pub outputs: Vec<SlotRecord>,
+}
+
+/// An interface tensor: index, element, type, shape, descriptor binding.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SlotRecord {
+    /// InputIndex / OutputIndex.
+    pub index: u32,
+    /// ElementIndex.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub element: Option<u32>,
+    /// Element type.
+    pub elem: ElemType,
+    /// Shape.
+    pub shape: Vec<u32>,
+    /// DescriptorSet.
+    pub descriptor_set: u32,
+    /// Binding.
+    pub binding: u32,
+}
+
+impl From<&InterfaceSlot> for SlotRecord {
+    fn from(s: &InterfaceSlot) -> Self {
+        SlotRecord {
+            index: s.index,
+            element: s.element,
+            elem: s.elem,
+            shape: s.shape.clone(),
+            descriptor_set: s.descriptor_set,
+            binding: s.binding,
+        }
+    }
+}
+
+/// Optional extra files.
+#[derive(Clone, Debug, Default)]
+pub struct Extras {
+    /// Write `STEM.spvasm` (spvgraph's disassembly).
+    pub spvasm: bool,
+    /// Write TOSA MLIR (`spvgraph_ir::mlir::module_to_mlir`) for the first
+    /// entry point of every graph: `STEM.mlir` for the first, `STEM.epN.mlir`
+    /// for the others.
+    pub mlir: bool,
+}
+
+/// A failure writing a case, naming the file.
+#[derive(Debug, thiserror::Error)]
+pub enum FilesError {
+    /// A file could not be written.
+    #[error("{path}: {reason}")]
+    Write {
+        /// The file.
+        path: String,
+        /// Why.
+        reason: String,
+    },
+    /// The module does not encode.
+    #[error("{stem}: cannot encode the module: {reason}")]
+    Encode {
+        /// The case.
+        stem: String,
+        /// Why.
+        reason: String,
+    },
+}
+
+fn write(path: &Path, bytes: &[u8]) -> Result<(), FilesError> {
+    std::fs::write(path, bytes)
+        .map_err(|e| FilesError::Write { path: path.display().to_string(), reason: e.to_string() })
+}
+
+/// Writes `case` into `dir` as `STEM.*`; returns the manifest written.
+pub fn write_case(dir: &Path, stem: &str, case: &Case, extras: &Extras) -> Result<Manifest, FilesError> {
+    let file = |suffix: &str| -> (PathBuf, String) {
+        let name = format!("{stem}{suffix}");
+        (dir.join(&name), name)
+    };
+    let bytes =
+        case.module.encode_bytes().map_err(|e| FilesError::Encode { stem: stem.into(), reason: e.to_string() })?;
+    let (spv_path, spv) = file(".spv");
+    write(&spv_path, &bytes)?;
+    let spvasm = if extras.spvasm {
+        let (p, name) = file(".spvasm");
+        write(&p, spvgraph_ir::text::disassemble(&case.module).as_bytes())?;
+        Some(name)
+    } else {
+        None
+    };
+    let mut mlir_files: Vec<Option<String>> = vec![None; case.entry_points.len()];
+    let mut mlir_errors = Vec::new();
+    if extras.mlir {
+        let mut graphs_done = std::collections::BTreeSet::new();
+        for (i, ep) in case.entry_points.iter().enumerate() {
+            if !graphs_done.insert(ep.graph) {
+                continue;
+            }
+            match spvgraph_ir::mlir::module_to_mlir(&case.module, &ep.name, &case.graph_constants) {
+                Ok(text) => {
+                    let (p, name) = file(&if i == 0 { ".mlir".to_string() } else { format!(".ep{i}.mlir") });
+                    write(&p, text.as_bytes())?;
+                    mlir_files[i] = Some(name);
+                }
+                Err(e) => mlir_errors.push(format!("{}: {e}", ep.name)),
+            }
+        }
+    }
+    let mlir = mlir_files.first().cloned().flatten();
+    let npy_err =
+        |e: spvgraph_ir::tensor::TensorError| FilesError::Write { path: String::new(), reason: e.to_string() };
+    let mut inputs = Vec::new();
+    let mut entry_points = Vec::new();
+    for (i, ep) in case.entry_points.iter().enumerate() {
+        let mut files = Vec::new();
+        for t in &ep.inputs {
+            let suffix = match t.slot.element {
+                Some(e) => format!(".ep{i}.in{}.e{e}.npy", t.slot.index),
+                None => format!(".ep{i}.in{}.npy", t.slot.index),
+            };
+            let (p, name) = file(&suffix);
+            t.data.write_npy(&p).map_err(npy_err)?;
+            inputs.push(InputRecord {
+                entry_point: i,
+                file: name.clone(),
+                index: t.slot.index,
+                element: t.slot.element,
+                elem: t.slot.elem,
+                shape: t.slot.shape.clone(),
+                used: t.slot.used,
+            });
+            files.push(name);
+        }
+        entry_points.push(EntryPointRecord {
+            name: ep.name.clone(),
+            graph: ep.graph,
+            mlir: mlir_files.get(i).cloned().flatten(),
+            inputs: files,
+            input_slots: ep.inputs.iter().map(|t| SlotRecord::from(&t.slot)).collect(),
+            outputs: ep.outputs.iter().map(SlotRecord::from).collect(),
+        });
+    }
+    let mut graph_constants = BTreeMap::new();
+    for (id, data) in &case.graph_constants {
+        let (p, name) = file(&format!(".gc{id}.npy"));
+        data.write_npy(&p).map_err(npy_err)?;
+        graph_constants.insert(*id, name);
+    }
+    let manifest = Manifest {
+        seed: case.meta.seed,
+        expect: "valid".into(),
+        spv,
+        spvasm,
+        mlir,
+        mlir_errors,
+        ops: case.meta.ops.iter().map(|o| o.name().to_string()).collect(),
+        type_rows: case.meta.type_rows.iter().map(RowUseRecord::from).collect(),
+        inputs,
+        graph_constants,
+        entry_points,
+        features: case.meta.features.iter().cloned().collect(),
+    };
+    let (json_path, _) = file(".json");
+    let text = serde_json::to_string_pretty(&manifest)
+        .map_err(|e| FilesError::Write { path: json_path.display().to_string(), reason: e.to_string() })?;
+    write(&json_path, format!("{text}\n").as_bytes())?;
+    Ok(manifest)
+}

