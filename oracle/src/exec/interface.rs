@@ -1,0 +1,152 @@
+//! Choosing the graph to run and describing its interface: the flat list of
+//! inputs (InputIndex order, tensor arrays expanded in ElementIndex order),
+//! outputs, and the graph constants its body uses.
+
+use super::error::{ExecError, Location};
+use spvgraph_ir::analysis::{Analysis, GraphView, Type};
+use spvgraph_ir::elem::ElemType;
+use spvgraph_ir::{Id, Inst};
+use std::collections::BTreeMap;
+
+/// One tensor of a graph's interface.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Port {
+    /// InputIndex/OutputIndex (or GraphConstantID for graph constants).
+    pub index: u32,
+    /// ElementIndex, for an element of a tensor-array input or output.
+    pub element: Option<u32>,
+    /// Element type.
+    pub elem: ElemType,
+    /// Shape.
+    pub shape: Vec<usize>,
+}
+
+impl Port {
+    /// A short description: `input 1[2]: fp32 [1, 8, 8, 4]`.
+    pub fn describe(&self, role: &str) -> String {
+        let element = self.element.map(|e| format!("[{e}]")).unwrap_or_default();
+        format!("{role} {}{element}: {} {:?}", self.index, self.elem, self.shape)
+    }
+}
+
+/// What a graph consumes and produces.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Interface {
+    /// The entry point chosen (`None` when the module has a graph but no entry point).
+    pub entry_point: Option<String>,
+    /// The graph's result id.
+    pub graph: Id,
+    /// Inputs in the order `run` takes them.
+    pub inputs: Vec<Port>,
+    /// Outputs in the order `run` returns them.
+    pub outputs: Vec<Port>,
+    /// Graph constants used by the graph body, by GraphConstantID.
+    pub graph_constants: Vec<Port>,
+}
+
+fn invalid(reason: impl Into<String>) -> ExecError {
+    ExecError::Invalid { location: Location::default(), reason: reason.into() }
+}
+
+/// The graph named by `entry` (`None`: the first entry point, or the first
+/// graph when the module declares none).
+pub(crate) fn select<'a>(
+    a: &'a Analysis<'_>,
+    entry: Option<&str>,
+) -> Result<(&'a GraphView, Option<String>), ExecError> {
+    let entry_points: Vec<(Id, &str)> = a
+        .graph_entry_points
+        .iter()
+        .filter_map(|&i| match a.module.insts.get(i) {
+            Some(Inst::GraphEntryPoint { graph, name, .. }) => Some((*graph, name.as_str())),
+            _ => None,
+        })
+        .collect();
+    let (graph, name) = match entry {
+        Some(want) => match entry_points.iter().find(|(_, n)| *n == want) {
+            Some(&(g, n)) => (g, Some(n.to_string())),
+            None => {
+                let names: Vec<&str> = entry_points.iter().map(|(_, n)| *n).collect();
+                return Err(ExecError::Request(format!(
+                    "no graph entry point named {want:?} (the module has {names:?})"
+                )));
+            }
+        },
+        None => match entry_points.first() {
+            Some(&(g, n)) => (g, Some(n.to_string())),
+            None => match a.graphs.first() {
+                Some(g) => (g.result, None),
+                None => return Err(invalid("the module has no graph")),
+            },
+        },
+    };
+    let view =
+        a.graph(graph).ok_or_else(|| invalid(format!("entry point names {graph}, which is not an OpGraphARM")))?;
+    if view.end.is_none() {
+        return Err(invalid(format!("graph {graph} has no OpGraphEndARM")));
+    }
+    Ok((view, name))
+}
+
+/// Element type and shape of a shaped tensor type.
+pub(crate) fn tensor_of(a: &Analysis<'_>, ty: Id) -> Option<(ElemType, Vec<usize>)> {
+    let t = a.tensor_type(ty)?;
+    let shape = t.shape?.iter().map(|&d| usize::try_from(d).ok()).collect::<Option<Vec<_>>>()?;
+    Some((t.elem?, shape))
+}
+
+/// The ports of one side of a graph type.
+fn ports(a: &Analysis<'_>, types: &[Id], role: &str) -> Result<Vec<Port>, ExecError> {
+    let mut out = Vec::new();
+    for (i, &ty) in types.iter().enumerate() {
+        let index = i as u32;
+        let bad = || {
+            invalid(format!("graph {role} {i} must be a shaped tensor or an array of them (TOSA needs static shapes)"))
+        };
+        match a.ty(ty) {
+            Some(Type::Tensor(_)) => {
+                let (elem, shape) = tensor_of(a, ty).ok_or_else(bad)?;
+                out.push(Port { index, element: None, elem, shape });
+            }
+            Some(Type::Array { element, length: Some(n) }) => {
+                let (elem, shape) = tensor_of(a, element).ok_or_else(bad)?;
+                for e in 0..n.min(u64::from(u32::MAX)) as u32 {
+                    out.push(Port { index, element: Some(e), elem, shape: shape.clone() });
+                }
+            }
+            _ => return Err(bad()),
+        }
+    }
+    Ok(out)
+}
+
+/// The interface of the graph chosen by `entry`.
+pub(crate) fn describe(a: &Analysis<'_>, entry: Option<&str>) -> Result<Interface, ExecError> {
+    let (view, entry_point) = select(a, entry)?;
+    let (ins, outs) = match a.ty(view.ty) {
+        Some(Type::Graph { inputs, outputs }) => (inputs, outputs),
+        _ => return Err(invalid(format!("graph {} does not have an OpTypeGraphARM type", view.result))),
+    };
+    let mut constants = BTreeMap::new();
+    // Graph constants reach a graph as operator operands or as outputs directly.
+    let used =
+        view.body.iter().chain(&view.outputs).filter_map(|&i| a.module.insts.get(i)).flat_map(|inst| match inst {
+            Inst::Tosa { args, .. } => args.clone(),
+            Inst::GraphSetOutput { value, .. } => vec![*value],
+            _ => Vec::new(),
+        });
+    for arg in used {
+        if let Some(Inst::GraphConstant { ty, graph_constant_id, .. }) = a.def(arg) {
+            let (elem, shape) = tensor_of(a, *ty)
+                .ok_or_else(|| invalid(format!("graph constant {graph_constant_id} must have a shaped tensor type")))?;
+            constants.insert(*graph_constant_id, Port { index: *graph_constant_id, element: None, elem, shape });
+        }
+    }
+    Ok(Interface {
+        entry_point,
+        graph: view.result,
+        inputs: ports(a, &ins, "input")?,
+        outputs: ports(a, &outs, "output")?,
+        graph_constants: constants.into_values().collect(),
+    })
+}

@@ -1,0 +1,274 @@
+//! `spvgraph run`: outputs and their dtypes, and the exit status contract
+//! (0 outputs written, 1 graph refused, 2 usage or I/O error).
+
+use spvgraph_ir::builder::ModuleBuilder;
+use spvgraph_ir::elem::ElemType;
+use spvgraph_ir::tensor::TensorData;
+use spvgraph_ir::tosa::TosaOp;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_spvgraph"))
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("spvgraph-run-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("scratch");
+    d
+}
+
+fn exec(cmd: &mut Command) -> (i32, String, String) {
+    let Output { status, stdout, stderr } = cmd.output().expect("run spvgraph");
+    (status.code().unwrap_or(-1), String::from_utf8_lossy(&stdout).into(), String::from_utf8_lossy(&stderr).into())
+}
+
+/// Entry "main": out0 = NEGATE(x) (i8 [2,3]), out1 = CAST(y) to bf16, out2 =
+/// MUL(y, graph constant 5) (fp32 [2]); entry "plus": ADD of two i32 [2]
+/// (the declared result shape is `sum_shape`, [2] when valid).
+fn module(sum_shape: &[u32]) -> Vec<u8> {
+    let mut b = ModuleBuilder::new();
+    let t8 = b.type_tensor(ElemType::I8, Some(&[2, 3]));
+    let tf = b.type_tensor(ElemType::Fp32, Some(&[2]));
+    let tb = b.type_tensor(ElemType::Bf16, Some(&[2]));
+    let ti = b.type_tensor(ElemType::I32, Some(&[2]));
+    let ts = b.type_tensor(ElemType::I32, Some(sum_shape));
+    let g1ty = b.type_graph(&[t8, tf], &[t8, tb, tf]);
+    let g2ty = b.type_graph(&[ti, ti], &[ts]);
+    let v1: Vec<_> =
+        [t8, tf, t8, tb, tf].iter().enumerate().map(|(i, &t)| b.interface_variable(t, 0, i as u32)).collect();
+    let v2: Vec<_> = [ti, ti, ts].iter().enumerate().map(|(i, &t)| b.interface_variable(t, 1, i as u32)).collect();
+    let zp_ty = b.type_tensor(ElemType::I8, Some(&[1]));
+    let zp = b.const_null(zp_ty);
+    let gc = b.graph_constant(tf, 5);
+    let g1 = b.begin_graph(g1ty);
+    b.graph_entry_point(g1, "main", v1);
+    let x = b.graph_input(t8, 0, None);
+    let y = b.graph_input(tf, 1, None);
+    let n = b.tosa(TosaOp::Negate, t8, vec![x, zp, zp]);
+    let c = b.tosa(TosaOp::Cast, tb, vec![y]);
+    let m = b.tosa(TosaOp::Mul, tf, vec![y, gc, zp]);
+    b.graph_output(n, 0, None);
+    b.graph_output(c, 1, None);
+    b.graph_output(m, 2, None);
+    b.end_graph();
+    let g2 = b.begin_graph(g2ty);
+    b.graph_entry_point(g2, "plus", v2);
+    let p = b.graph_input(ti, 0, None);
+    let q = b.graph_input(ti, 1, None);
+    let s = b.tosa(TosaOp::Add, ts, vec![p, q]);
+    b.graph_output(s, 0, None);
+    b.end_graph();
+    b.finish().encode_bytes().expect("encode")
+}
+
+fn write(dir: &Path, name: &str, t: &TensorData) -> PathBuf {
+    let p = dir.join(name);
+    t.write_npy(&p).expect("write npy");
+    p
+}
+
+fn i8s(shape: &[usize], v: &[i8]) -> TensorData {
+    TensorData::from_bits(ElemType::I8, shape, &v.iter().map(|&x| x as u64).collect::<Vec<_>>()).expect("shape")
+}
+
+fn f32s(v: &[f32]) -> TensorData {
+    let bits: Vec<u64> = v.iter().map(|x| u64::from(x.to_bits())).collect();
+    TensorData::from_bits(ElemType::Fp32, &[v.len()], &bits).expect("shape")
+}
+
+fn i32s(v: &[i32]) -> TensorData {
+    TensorData::from_bits(ElemType::I32, &[v.len()], &v.iter().map(|&x| x as u64).collect::<Vec<_>>()).expect("shape")
+}
+
+/// The dtype descriptor in a `.npy` header.
+fn descr(path: &Path) -> String {
+    let bytes = std::fs::read(path).expect("read npy");
+    let header = String::from_utf8_lossy(&bytes[..bytes.len().min(128)]).to_string();
+    let at = header.find("'descr': '").map(|i| i + 10).expect("descr");
+    header[at..].split('\'').next().unwrap_or_default().to_string()
+}
+
+struct Setup {
+    dir: PathBuf,
+    module: PathBuf,
+    x: PathBuf,
+    y: PathBuf,
+    gc: PathBuf,
+}
+
+fn setup(name: &str) -> Setup {
+    let dir = scratch(name);
+    let module_path = dir.join("m.spv");
+    std::fs::write(&module_path, module(&[2])).expect("write module");
+    let x = write(&dir, "x.npy", &i8s(&[2, 3], &[1, -128, 127, 0, 5, -5]));
+    let y = write(&dir, "y.npy", &f32s(&[1.0 + 1.0 / 256.0, -2.5]));
+    let gc = write(&dir, "gc.npy", &f32s(&[4.0, 0.5]));
+    Setup { dir, module: module_path, x, y, gc }
+}
+
+#[test]
+fn run_writes_outputs_with_their_dtypes() {
+    let s = setup("ok");
+    let out = s.dir.join("out");
+    let gc = format!("5={}", s.gc.display());
+    let (code, stdout, stderr) = exec(
+        bin()
+            .arg("run")
+            .arg(&s.module)
+            .arg("--input")
+            .arg(&s.x)
+            .arg("--input")
+            .arg(&s.y)
+            .args(["--graph-constant", &gc])
+            .arg("--output-dir")
+            .arg(&out),
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("out0.npy: i8 [2, 3] (int8)"), "{stdout}");
+    let o0 = TensorData::read_npy(&out.join("out0.npy"), ElemType::I8).expect("out0");
+    assert_eq!(o0.to_bits().into_iter().map(|b| b as i64).collect::<Vec<_>>(), vec![-1, 127, -127, 0, -5, 5]);
+    assert_eq!(descr(&out.join("out0.npy")), "|i1");
+    // bf16 is written as its uint16 bit patterns: 1 + 2^-8 ties to 1.0 (0x3f80), -2.5 is 0xc020.
+    assert_eq!(descr(&out.join("out1.npy")), "<u2");
+    let o1 = TensorData::read_npy(&out.join("out1.npy"), ElemType::Bf16).expect("out1");
+    assert_eq!(o1.to_bits(), vec![0x3f80, 0xc020]);
+    assert_eq!(descr(&out.join("out2.npy")), "<f4");
+    let o2 = TensorData::read_npy(&out.join("out2.npy"), ElemType::Fp32).expect("out2");
+    assert_eq!(o2.to_f64(), vec![4.015_625, -1.25]);
+}
+
+#[test]
+fn entry_point_selects_the_graph() {
+    let s = setup("entry");
+    let a = write(&s.dir, "a.npy", &i32s(&[40, -1]));
+    let b = write(&s.dir, "b.npy", &i32s(&[2, 1]));
+    let out = s.dir.join("out");
+    let (code, _, stderr) = exec(
+        bin()
+            .arg("run")
+            .arg(&s.module)
+            .args(["--entry", "plus"])
+            .arg("--input")
+            .arg(&a)
+            .arg("--input")
+            .arg(&b)
+            .arg("--output-dir")
+            .arg(&out),
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let o = TensorData::read_npy(&out.join("out0.npy"), ElemType::I32).expect("out0");
+    assert_eq!(o.to_bits(), vec![42, 0]);
+    assert!(!out.join("out1.npy").exists());
+}
+
+#[test]
+fn refused_graphs_exit_1() {
+    let s = setup("refused");
+    let out = s.dir.join("out");
+    // Unpredictable: i32 overflow in ADD.
+    let a = write(&s.dir, "a.npy", &i32s(&[i32::MAX, 0]));
+    let b = write(&s.dir, "b.npy", &i32s(&[1, 0]));
+    let (code, _, stderr) = exec(
+        bin()
+            .arg("run")
+            .arg(&s.module)
+            .args(["--entry", "plus"])
+            .arg("--input")
+            .arg(&a)
+            .arg("--input")
+            .arg(&b)
+            .arg("--output-dir")
+            .arg(&out),
+    );
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("unpredictable") && stderr.contains("ADD") && stderr.contains("[0]"), "{stderr}");
+    // Over the memory budget.
+    let gc = format!("5={}", s.gc.display());
+    let (code, _, stderr) = exec(
+        bin()
+            .arg("run")
+            .arg(&s.module)
+            .arg("--input")
+            .arg(&s.x)
+            .arg("--input")
+            .arg(&s.y)
+            .args(["--graph-constant", &gc, "--memory-budget", "64"])
+            .arg("--output-dir")
+            .arg(&out),
+    );
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("over-budget") && stderr.contains("64"), "{stderr}");
+    // Invalid: the declared ADD result shape is not the broadcast shape.
+    let bad = s.dir.join("bad.spv");
+    std::fs::write(&bad, module(&[3])).expect("write");
+    let (code, _, stderr) = exec(
+        bin()
+            .arg("run")
+            .arg(&bad)
+            .args(["--entry", "plus"])
+            .arg("--input")
+            .arg(&a)
+            .arg("--input")
+            .arg(&b)
+            .arg("--output-dir")
+            .arg(&out),
+    );
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("invalid") && stderr.contains("word"), "{stderr}");
+    // A file that does not decode is refused as invalid too.
+    let junk = s.dir.join("junk.spv");
+    std::fs::write(&junk, [1u8, 2, 3, 4, 5, 6, 7, 8]).expect("write");
+    let (code, _, _) = exec(bin().arg("run").arg(&junk).arg("--output-dir").arg(&out));
+    assert_eq!(code, 1);
+    assert!(!out.join("out0.npy").exists(), "nothing is written for a refused graph");
+}
+
+#[test]
+fn usage_and_io_errors_exit_2() {
+    let s = setup("usage");
+    let out = s.dir.join("out");
+    let gc = format!("5={}", s.gc.display());
+    let base = || {
+        let mut c = bin();
+        c.arg("run").arg(&s.module).arg("--output-dir").arg(&out);
+        c
+    };
+    // Missing module file.
+    let (code, _, stderr) = exec(bin().arg("run").arg(s.dir.join("nope.spv")).arg("--output-dir").arg(&out));
+    assert_eq!(code, 2, "{stderr}");
+    // Wrong number of inputs.
+    let (code, _, stderr) = exec(base().arg("--input").arg(&s.x).args(["--graph-constant", &gc]));
+    assert_eq!(code, 2);
+    assert!(stderr.contains("takes 2 inputs"), "{stderr}");
+    // Wrong shape: names the input, the expected and the actual shape.
+    let wrong = write(&s.dir, "wrong.npy", &i8s(&[3, 2], &[0; 6]));
+    let (code, _, stderr) =
+        exec(base().arg("--input").arg(&wrong).arg("--input").arg(&s.y).args(["--graph-constant", &gc]));
+    assert_eq!(code, 2);
+    assert!(stderr.contains("input 0") && stderr.contains("[3, 2]") && stderr.contains("[2, 3]"), "{stderr}");
+    // Wrong dtype.
+    let (code, _, stderr) =
+        exec(base().arg("--input").arg(&s.y).arg("--input").arg(&s.y).args(["--graph-constant", &gc]));
+    assert_eq!(code, 2);
+    assert!(stderr.contains("int8") || stderr.contains("i8"), "{stderr}");
+    // Missing graph-constant data, an unknown graph constant, a bad size, an unknown entry point.
+    let (code, _, stderr) = exec(base().arg("--input").arg(&s.x).arg("--input").arg(&s.y));
+    assert_eq!(code, 2);
+    assert!(stderr.contains("graph constant 5"), "{stderr}");
+    let (code, _, _) = exec(
+        base()
+            .arg("--input")
+            .arg(&s.x)
+            .arg("--input")
+            .arg(&s.y)
+            .args(["--graph-constant", &format!("9={}", s.gc.display())]),
+    );
+    assert_eq!(code, 2);
+    let (code, _, _) = exec(base().args(["--memory-budget", "lots"]));
+    assert_eq!(code, 2);
+    let (code, _, stderr) = exec(base().args(["--entry", "missing"]));
+    assert_eq!(code, 2);
+    assert!(stderr.contains("missing") && stderr.contains("plus"), "{stderr}");
+}
