@@ -1,9 +1,13 @@
 //! Argument parsing and dispatch; one module per subcommand.
 
+mod diff_exec;
 mod dis;
+mod generate;
 mod info;
 mod input;
 mod roundtrip;
+mod run;
+mod validate;
 
 use clap::{Parser, Subcommand};
 
@@ -25,20 +29,38 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Differential sweep: the executor against the TOSA reference model on
+    /// generated graphs per operator × type row, with the TOSA compliance
+    /// rules; prints a per-row table (cases, pass, fail).
+    DiffExec(diff_exec::Args),
     /// Print a readable, spirv-dis-like listing with friendly names.
     Dis(dis::Args),
+    /// Generate valid-by-construction graph modules with their input data,
+    /// TOSA MLIR and manifests; `--coverage` and `--check-spirv-val` check them.
+    Generate(generate::Args),
     /// Summarise a module: graphs, entry points, interfaces and bindings,
     /// graph constants, operator histogram.
     Info(info::Args),
     /// Decode and re-encode each file; fail naming the first differing word.
     Roundtrip(roundtrip::Args),
+    /// Run a graph on the reference executor: inputs and graph constants from
+    /// `.npy` files, outputs written as DIR/out0.npy, DIR/out1.npy, ...
+    Run(run::Args),
+    /// Validate modules against every rule of the catalogue (layout, graphs,
+    /// tensors, debug info, all 66 TOSA operators); `--oracle spirv-val|both`
+    /// runs spirv-val too.
+    Validate(validate::Args),
 }
 
 /// Runs the parsed command.
 pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
     match cli.command {
+        Command::DiffExec(a) => diff_exec::run(a),
         Command::Dis(a) => dis::run(a),
+        Command::Generate(a) => generate::run(a),
         Command::Info(a) => info::run(a),
         Command::Roundtrip(a) => roundtrip::run(a),
+        Command::Run(a) => run::run(a),
+        Command::Validate(a) => validate::run(a),
     }
 }

@@ -1,1 +1,788 @@
-//! The TOSA reference model as an oracle (being written).
+//! The TOSA reference model (`tosa-tools`) as an executing oracle.
+//!
+//! A graph goes: SPIR-V module → TOSA MLIR ([`spvgraph_ir::mlir::module_to_mlir`])
+//! → `tosa-opt --tosa-serialize` (a TOSA flatbuffer) → `tosa_reference_model`
+//! with the inputs as `.npy` files → output `.npy` files → [`TensorData`].
+//!
+//! Conventions of the pinned tools, found by running them:
+//!
+//! * `tosa-opt` names the function arguments `TosaInput_<i>` and the results
+//!   `TosaOutput_<j>` in order; the MLIR printer keeps InputIndex/OutputIndex
+//!   order, so `ExecRequest::inputs[i]` is `TosaInput_<i>`.
+//! * The model checks each `.npy` file's dtype against the tensor type:
+//!   bf16 must be `<V2`, fp8e4m3 `<V1` and fp8e5m2 `|u1` (raw bits); bool
+//!   `|b1`, i48 `<i8`, the rest the usual numpy types. Outputs use the same
+//!   dtypes. In precise mode (`--precise_mode=1`) every floating-point output
+//!   is `<f8`.
+//! * Exit status 0 = valid result, 1 = UNPREDICTABLE (a REQUIRE failed),
+//!   2 = ERROR (an ERROR_IF failed); anything else is a crash. On a crash it
+//!   starts `gdb` for a backtrace unless `TOSA_MODEL_NO_BACKTRACE` is set.
+//! * With a test descriptor whose `test_requirements.bounds_file_required`
+//!   is true, precise mode evaluates the graph a second time on absolute
+//!   values and writes `bounds_<ofm_file>`: the bounds tensor of the
+//!   compliance rules ([`crate::compliance`]).
+//!
+//! Every run works in its own scratch directory, removed afterwards, and
+//! every tool runs under a time limit.
+
+use crate::compliance::{judge, ReferenceTensor};
+pub use crate::compliance::{Agreement, PreciseOutcome, PreciseOutput, RowTally, SweepTally};
+use crate::oracle::{ExecOutcome, ExecRequest, Oracle, OracleError, Refusal};
+use spvgraph_ir::analysis::{Analysis, Type};
+use spvgraph_ir::elem::ElemType;
+use spvgraph_ir::inst::Inst;
+use spvgraph_ir::tensor::TensorData;
+use spvgraph_ir::tools::{Tool, Tools};
+use spvgraph_ir::Module;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+const NAME: &str = "tosa-reference-model";
+
+/// The TOSA reference model behind the [`Oracle`] interface.
+#[derive(Clone, Debug)]
+pub struct TosaReferenceModel {
+    tools: Result<(PathBuf, PathBuf), String>,
+    timeout: Duration,
+    level: Option<String>,
+}
+
+/// A graph ready for the model: its MLIR text and its outputs' element types.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PreparedGraph {
+    /// TOSA MLIR of the entry point.
+    pub mlir: String,
+    /// Element type of every output, in OutputIndex order (arrays flattened).
+    pub outputs: Vec<ElemType>,
+}
+
+impl Default for TosaReferenceModel {
+    fn default() -> Self {
+        TosaReferenceModel::discover()
+    }
+}
+
+impl TosaReferenceModel {
+    /// The default time limit per tool run.
+    pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
+
+    /// Finds `tosa-opt` and `tosa_reference_model` through [`Tools::discover`].
+    pub fn discover() -> TosaReferenceModel {
+        let tools = Tools::discover();
+        let found = (|| {
+            let opt = tools.get(Tool::TosaOpt).map_err(|e| e.to_string())?.to_path_buf();
+            let model = tools.get(Tool::TosaReferenceModel).map_err(|e| e.to_string())?.to_path_buf();
+            Ok((opt, model))
+        })();
+        TosaReferenceModel {
+            tools: found.map_err(|e: String| format!("{e} (tosa-tools: run ci/setup-oracles)")),
+            timeout: Self::DEFAULT_TIMEOUT,
+            level: None,
+        }
+    }
+
+    /// Uses these two executables.
+    pub fn with_tools(tosa_opt: PathBuf, reference_model: PathBuf) -> TosaReferenceModel {
+        TosaReferenceModel { tools: Ok((tosa_opt, reference_model)), timeout: Self::DEFAULT_TIMEOUT, level: None }
+    }
+
+    /// Sets the time limit of each tool run.
+    pub fn with_timeout(mut self, timeout: Duration) -> TosaReferenceModel {
+        self.timeout = timeout;
+        self
+    }
+
+    /// Sets the model's `--tosa_level` (`EIGHTK` or `NONE`; the model's default is used otherwise).
+    pub fn with_level(mut self, level: &str) -> TosaReferenceModel {
+        self.level = Some(level.to_string());
+        self
+    }
+
+    fn paths(&self) -> Result<(&Path, &Path), OracleError> {
+        match &self.tools {
+            Ok((opt, model)) => Ok((opt.as_path(), model.as_path())),
+            Err(reason) => Err(OracleError::Unavailable { oracle: NAME.into(), reason: reason.clone() }),
+        }
+    }
+
+    /// Decodes the request's module and prints its entry point as MLIR.
+    pub fn prepare(&self, request: &ExecRequest<'_>) -> Result<Result<PreparedGraph, String>, OracleError> {
+        let module = match Module::decode_words(request.module) {
+            Ok(m) => m,
+            Err(e) => return Ok(Err(format!("the module does not decode: {e}"))),
+        };
+        let analysis = Analysis::new(&module);
+        let entry = match entry_point(&analysis, request.entry_point) {
+            Ok(e) => e,
+            Err(reason) => return Ok(Err(reason)),
+        };
+        let outputs = match output_types(&analysis, &entry) {
+            Ok(o) => o,
+            Err(reason) => return Ok(Err(reason)),
+        };
+        let mlir = spvgraph_ir::mlir::module_to_mlir(&module, &entry, request.graph_constants)
+            .map_err(|e| failed(format!("entry point {entry:?} has no TOSA MLIR form: {e}")))?;
+        Ok(Ok(PreparedGraph { mlir, outputs }))
+    }
+
+    /// Runs TOSA MLIR text on `inputs` (`TosaInput_<i>` in order); `outputs`
+    /// are the element types of the results, in order.
+    pub fn run_mlir(
+        &self,
+        mlir: &str,
+        inputs: &[TensorData],
+        outputs: &[ElemType],
+    ) -> Result<ExecOutcome, OracleError> {
+        let dir = Scratch::new()?;
+        match self.run_in(&dir, mlir, inputs, outputs, false)? {
+            Run::Refused(kind, reason) => Ok(ExecOutcome::Refused { kind, reason }),
+            Run::Done => {
+                let mut result = Vec::with_capacity(outputs.len());
+                for (j, &elem) in outputs.iter().enumerate() {
+                    let path = dir.path().join("out").join(format!("out{j}.npy"));
+                    match read_npy(&path, elem).map_err(failed)? {
+                        ReferenceTensor::Typed(t) => result.push(t),
+                        ReferenceTensor::Precise { .. } => {
+                            return Err(failed(format!("{}: fp64 data outside precise mode", path.display())))
+                        }
+                    }
+                }
+                Ok(ExecOutcome::Outputs(result))
+            }
+        }
+    }
+
+    /// Like [`TosaReferenceModel::run_mlir`] in precise mode: floating-point
+    /// results in fp64, with the bounds tensor of each output.
+    pub fn run_mlir_precise(
+        &self,
+        mlir: &str,
+        inputs: &[TensorData],
+        outputs: &[ElemType],
+    ) -> Result<PreciseOutcome, OracleError> {
+        let dir = Scratch::new()?;
+        match self.run_in(&dir, mlir, inputs, outputs, true)? {
+            Run::Refused(kind, reason) => Ok(PreciseOutcome::Refused { kind, reason }),
+            Run::Done => {
+                let mut result = Vec::with_capacity(outputs.len());
+                for (j, &elem) in outputs.iter().enumerate() {
+                    let out = dir.path().join("out");
+                    let reference = read_npy(&out.join(format!("out{j}.npy")), elem).map_err(failed)?;
+                    let bounds_path = out.join(format!("bounds_out{j}.npy"));
+                    let bounds =
+                        if bounds_path.is_file() { Some(read_npy(&bounds_path, elem).map_err(failed)?) } else { None };
+                    result.push(PreciseOutput { reference, bounds });
+                }
+                Ok(PreciseOutcome::Outputs(result))
+            }
+        }
+    }
+
+    /// The precise-mode answer for a request: fp64 references and bounds
+    /// tensors for [`crate::compliance::compare`].
+    pub fn execute_precise(&self, request: &ExecRequest<'_>) -> Result<PreciseOutcome, OracleError> {
+        self.paths()?;
+        match self.prepare(request)? {
+            Err(reason) => Ok(PreciseOutcome::Refused { kind: Refusal::Invalid, reason }),
+            Ok(g) => self.run_mlir_precise(&g.mlir, request.inputs, &g.outputs),
+        }
+    }
+
+    fn run_in(
+        &self,
+        dir: &Scratch,
+        mlir: &str,
+        inputs: &[TensorData],
+        outputs: &[ElemType],
+        precise: bool,
+    ) -> Result<Run, OracleError> {
+        // The bounds pass is only useful, and only works, where a compliance
+        // mode reads it: the model aborts ("getFpMinimum") when asked for the
+        // bounds of an integer dot product. Floating-point outputs and
+        // RESCALE (INEXACT_ROUND gives its upper limit) need it.
+        let bounds = precise && (outputs.iter().any(|e| e.is_float()) || mlir.contains("tosa.rescale"));
+        match self.run_once(dir, mlir, inputs, outputs, precise, bounds) {
+            Err(OracleError::Failed { reason, .. }) if bounds && reason.contains("getFpMinimum") => {
+                self.run_once(dir, mlir, inputs, outputs, precise, false)
+            }
+            other => other,
+        }
+    }
+
+    fn run_once(
+        &self,
+        dir: &Scratch,
+        mlir: &str,
+        inputs: &[TensorData],
+        outputs: &[ElemType],
+        precise: bool,
+        bounds: bool,
+    ) -> Result<Run, OracleError> {
+        let (opt, model) = self.paths()?;
+        let d = dir.path();
+        let mlir_path = d.join("graph.mlir");
+        let tosa_path = d.join("graph.tosa");
+        write_file(&mlir_path, mlir.as_bytes())?;
+        let mut cmd = Command::new(opt);
+        cmd.arg(&mlir_path)
+            .arg(format!("--tosa-serialize=tosa-flatbuffer-filename={}", tosa_path.display()))
+            .args(["-o", "/dev/null"]);
+        let ser = run_tool(cmd, d, "tosa-opt", self.timeout)?;
+        if !ser.success() {
+            let text = ser.stderr_tail();
+            // MLIR's TOSA verifier reports operation errors as "'tosa.x' op ...":
+            // those are statements about the graph. Anything else (parse
+            // errors, crashes) means this harness produced something wrong.
+            if text.contains("' op ") {
+                return Ok(Run::Refused(Refusal::Invalid, format!("tosa-opt rejected the graph: {text}")));
+            }
+            return Err(failed(format!("tosa-opt failed ({}): {text}", ser.status_text())));
+        }
+        // The serializer names results after the operators that produce them,
+        // and a result that is a graph input keeps the input's name, so the
+        // names come from the flatbuffer rather than from their positions.
+        let flatbuffer = std::fs::read(&tosa_path).map_err(|e| failed(format!("{}: {e}", tosa_path.display())))?;
+        let (in_names, out_names) = flatbuffer_io_names(&flatbuffer)
+            .map_err(|e| failed(format!("{}: cannot read the graph's inputs and outputs: {e}", tosa_path.display())))?;
+        if in_names.len() != inputs.len() || out_names.len() != outputs.len() {
+            return Err(failed(format!(
+                "the serialized graph has {} inputs and {} outputs, the request {} and {}",
+                in_names.len(),
+                out_names.len(),
+                inputs.len(),
+                outputs.len()
+            )));
+        }
+        let mut ifm_files = Vec::with_capacity(inputs.len());
+        for (i, t) in inputs.iter().enumerate() {
+            let p = d.join(format!("in{i}.npy"));
+            write_npy(&p, t)?;
+            ifm_files.push(p.display().to_string());
+        }
+        let out_dir = d.join("out");
+        // A retry must not read files left by the first attempt.
+        let _ = std::fs::remove_dir_all(&out_dir);
+        std::fs::create_dir_all(&out_dir).map_err(|e| failed(format!("{}: {e}", out_dir.display())))?;
+        let desc = serde_json::json!({
+            "tosa_file": tosa_path.display().to_string(),
+            "ifm_name": in_names,
+            "ifm_file": ifm_files,
+            "ofm_name": out_names,
+            "ofm_file": (0..outputs.len()).map(|j| format!("out{j}.npy")).collect::<Vec<_>>(),
+            "test_requirements": { "profiles_supported": ["tosa-pro-int", "tosa-pro-fp"], "bounds_file_required": bounds },
+        });
+        let desc_path = d.join("desc.json");
+        write_file(&desc_path, desc.to_string().as_bytes())?;
+        let mut cmd = Command::new(model);
+        cmd.arg("--test_desc").arg(&desc_path).arg("--output_dir").arg(&out_dir);
+        if precise {
+            cmd.arg("--precise_mode=1");
+        }
+        if let Some(level) = &self.level {
+            cmd.args(["--tosa_level", level]);
+        }
+        cmd.env("TOSA_MODEL_NO_BACKTRACE", "1");
+        let run = run_tool(cmd, d, "tosa_reference_model", self.timeout)?;
+        match run.code {
+            Some(0) => Ok(Run::Done),
+            Some(1) => Ok(Run::Refused(Refusal::Unpredictable, run.stderr_tail())),
+            Some(2) => Ok(Run::Refused(Refusal::Invalid, run.stderr_tail())),
+            // After a failed REQUIRE the model keeps evaluating and can then
+            // crash (INTDIV by zero dies of SIGFPE, exit 248): the graph
+            // status it had already set is the answer, and unpredictable
+            // dominates an error.
+            _ if run.stderr.contains("REQUIRE() fails") || run.stderr.contains("LEVEL_CHECK() fails") => {
+                let reason = format!("{} (the model then stopped: {})", run.stderr_tail(), run.status_text());
+                Ok(Run::Refused(Refusal::Unpredictable, reason))
+            }
+            _ if run.stderr.contains("ERROR_IF() fails") => {
+                let reason = format!("{} (the model then stopped: {})", run.stderr_tail(), run.status_text());
+                Ok(Run::Refused(Refusal::Invalid, reason))
+            }
+            _ => Err(failed(format!("tosa_reference_model crashed ({}): {}", run.status_text(), run.stderr_tail()))),
+        }
+    }
+}
+
+impl Oracle for TosaReferenceModel {
+    fn name(&self) -> &str {
+        NAME
+    }
+
+    fn available(&self) -> Result<(), OracleError> {
+        self.paths().map(|_| ())
+    }
+
+    fn execute(&self, request: &ExecRequest<'_>) -> Result<ExecOutcome, OracleError> {
+        self.paths()?;
+        match self.prepare(request)? {
+            Err(reason) => Ok(ExecOutcome::Refused { kind: Refusal::Invalid, reason }),
+            Ok(g) => self.run_mlir(&g.mlir, request.inputs, &g.outputs),
+        }
+    }
+}
+
+/// Runs `request` on `candidate` and on the reference model (precise mode)
+/// and judges the candidate ([`crate::compliance::judge`]).
+pub fn check_against_reference(
+    model: &TosaReferenceModel,
+    candidate: &dyn Oracle,
+    request: &ExecRequest<'_>,
+) -> Result<Agreement, OracleError> {
+    let reference = model.execute_precise(request)?;
+    judge(request, &reference, candidate.name(), candidate.execute(request))
+}
+
+enum Run {
+    Done,
+    Refused(Refusal, String),
+}
+
+fn failed(reason: impl Into<String>) -> OracleError {
+    OracleError::Failed { oracle: NAME.into(), reason: reason.into() }
+}
+
+fn write_file(path: &Path, bytes: &[u8]) -> Result<(), OracleError> {
+    std::fs::write(path, bytes).map_err(|e| failed(format!("{}: cannot write: {e}", path.display())))
+}
+
+/// The name of the requested entry point, or of the first one.
+fn entry_point(a: &Analysis<'_>, wanted: Option<&str>) -> Result<String, String> {
+    let names: Vec<&str> = a
+        .graph_entry_points
+        .iter()
+        .filter_map(|&i| match a.module.insts.get(i) {
+            Some(Inst::GraphEntryPoint { name, .. }) => Some(name.as_str()),
+            _ => None,
+        })
+        .collect();
+    match wanted {
+        Some(w) if names.contains(&w) => Ok(w.to_string()),
+        Some(w) => Err(format!("no OpGraphEntryPointARM named {w:?} (the module has {names:?})")),
+        None => names.first().map(|n| n.to_string()).ok_or_else(|| "the module has no OpGraphEntryPointARM".into()),
+    }
+}
+
+/// Element types of the entry point's outputs, tensor arrays flattened.
+fn output_types(a: &Analysis<'_>, entry: &str) -> Result<Vec<ElemType>, String> {
+    let graph = a.graph_entry_points.iter().find_map(|&i| match a.module.insts.get(i) {
+        Some(Inst::GraphEntryPoint { name, graph, .. }) if name == entry => Some(*graph),
+        _ => None,
+    });
+    let graph = graph.ok_or_else(|| format!("no entry point {entry:?}"))?;
+    let view = a.graph(graph).ok_or_else(|| format!("entry point {entry:?} names {graph}, which is not a graph"))?;
+    let Some(Type::Graph { outputs, .. }) = a.ty(view.ty) else {
+        return Err(format!("the type of graph {graph} is not an OpTypeGraphARM"));
+    };
+    let mut elems = Vec::new();
+    for ty in outputs {
+        let (tensor, count) = match a.ty(ty) {
+            Some(Type::Array { element, length: Some(n) }) => (element, n),
+            _ => (ty, 1),
+        };
+        let elem = a
+            .tensor_type(tensor)
+            .and_then(|t| t.elem)
+            .ok_or_else(|| format!("output type {ty} is not a tensor of a TOSA element type"))?;
+        for _ in 0..count.min(1 << 16) {
+            elems.push(elem);
+        }
+    }
+    Ok(elems)
+}
+
+// ---- scratch directories and processes -------------------------------------
+
+/// A directory removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new() -> Result<Scratch, OracleError> {
+        static COUNTER: AtomicU64 = AtomicU64::new(0);
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
+        let dir = std::env::temp_dir().join(format!("spvgraph-tosa-ref-{}-{n}-{nanos}", std::process::id()));
+        std::fs::create_dir_all(&dir).map_err(|e| failed(format!("{}: cannot create: {e}", dir.display())))?;
+        Ok(Scratch(dir))
+    }
+
+    fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[derive(Debug)]
+struct ToolRun {
+    code: Option<i32>,
+    stderr: String,
+}
+
+impl ToolRun {
+    fn success(&self) -> bool {
+        self.code == Some(0)
+    }
+
+    fn status_text(&self) -> String {
+        match self.code {
+            Some(c) => format!("exit status {c}"),
+            None => "killed by a signal".into(),
+        }
+    }
+
+    /// The end of the tool's diagnostics, without the model's debugger chatter.
+    fn stderr_tail(&self) -> String {
+        let lines: Vec<&str> = self.stderr.lines().map(str::trim_end).filter(|l| !l.is_empty()).collect();
+        let start = lines.len().saturating_sub(12);
+        let text = lines[start..].join("\n");
+        if text.len() > 4000 {
+            let cut = text.char_indices().map(|(i, _)| i).take_while(|&i| i <= 4000).last().unwrap_or(0);
+            format!("{}…", &text[..cut])
+        } else {
+            text
+        }
+    }
+}
+
+/// Runs `cmd` with stdout/stderr in files of `dir`, killing it after `timeout`.
+fn run_tool(mut cmd: Command, dir: &Path, label: &str, timeout: Duration) -> Result<ToolRun, OracleError> {
+    let open = |suffix: &str| {
+        let p = dir.join(format!("{label}.{suffix}"));
+        std::fs::File::create(&p).map_err(|e| failed(format!("{}: {e}", p.display())))
+    };
+    cmd.stdin(Stdio::null()).stdout(open("stdout")?).stderr(open("stderr")?).current_dir(dir);
+    let mut child = cmd.spawn().map_err(|e| failed(format!("cannot start {label}: {e}")))?;
+    let start = Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if start.elapsed() >= timeout => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(failed(format!("{label} did not finish within {} s", timeout.as_secs_f64())));
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(2)),
+            Err(e) => return Err(failed(format!("waiting for {label}: {e}"))),
+        }
+    };
+    let mut stderr = String::new();
+    if let Ok(mut f) = std::fs::File::open(dir.join(format!("{label}.stderr"))) {
+        let mut bytes = Vec::new();
+        let _ = f.read_to_end(&mut bytes);
+        stderr = String::from_utf8_lossy(&bytes).into_owned();
+    }
+    Ok(ToolRun { code: status.code(), stderr })
+}
+
+// ---- the serialized graph's input and output names ----------------------------
+
+/// The input and output tensor names of the `main` block of a TOSA flatbuffer
+/// (schema `tosa.fbs`: `TosaGraph.regions[].blocks[]` with `name`, `inputs`
+/// and `outputs` as fields 0, 3 and 4 of `TosaBasicBlock`).
+pub fn flatbuffer_io_names(buf: &[u8]) -> Result<(Vec<String>, Vec<String>), String> {
+    let fb = Flatbuffer(buf);
+    let root = fb.deref(0)?;
+    let regions = fb.field(root, 1)?.ok_or("the graph has no regions")?;
+    let mut first = None;
+    for region in fb.tables(regions)? {
+        let Some(blocks) = fb.field(region, 1)? else { continue };
+        for block in fb.tables(blocks)? {
+            let name = match fb.field(block, 0)? {
+                Some(n) => fb.string(n)?,
+                None => String::new(),
+            };
+            let names = |i: usize| -> Result<Vec<String>, String> {
+                match fb.field(block, i)? {
+                    Some(v) => fb.tables(v)?.into_iter().map(|s| fb.string(s)).collect(),
+                    None => Ok(Vec::new()),
+                }
+            };
+            let io = (names(3)?, names(4)?);
+            if name == "main" {
+                return Ok(io);
+            }
+            first.get_or_insert(io);
+        }
+    }
+    first.ok_or_else(|| "the graph has no basic block".into())
+}
+
+/// Bounds-checked reads of a flatbuffer.
+struct Flatbuffer<'b>(&'b [u8]);
+
+impl Flatbuffer<'_> {
+    fn u32_at(&self, at: usize) -> Result<u32, String> {
+        let b = self.0.get(at..at.checked_add(4).ok_or("offset overflow")?).ok_or("flatbuffer truncated")?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+
+    fn u16_at(&self, at: usize) -> Result<u16, String> {
+        let b = self.0.get(at..at.checked_add(2).ok_or("offset overflow")?).ok_or("flatbuffer truncated")?;
+        Ok(u16::from_le_bytes([b[0], b[1]]))
+    }
+
+    /// Follows the unsigned offset stored at `at`.
+    fn deref(&self, at: usize) -> Result<usize, String> {
+        at.checked_add(self.u32_at(at)? as usize).ok_or_else(|| "offset overflow".into())
+    }
+
+    /// The position of the offset-valued field `index` of the table at `table`, followed.
+    fn field(&self, table: usize, index: usize) -> Result<Option<usize>, String> {
+        let vtable = (table as i64) - i64::from(self.u32_at(table)? as i32);
+        let vtable = usize::try_from(vtable).map_err(|_| "bad vtable offset")?;
+        let vtable_len = usize::from(self.u16_at(vtable)?);
+        let slot = 4 + 2 * index;
+        if slot + 2 > vtable_len {
+            return Ok(None);
+        }
+        match self.u16_at(vtable + slot)? {
+            0 => Ok(None),
+            off => self.deref(table + usize::from(off)).map(Some),
+        }
+    }
+
+    /// The element positions of a vector of tables or strings.
+    fn tables(&self, vector: usize) -> Result<Vec<usize>, String> {
+        let len = self.u32_at(vector)? as usize;
+        if len > self.0.len() / 4 {
+            return Err("vector longer than the buffer".into());
+        }
+        (0..len).map(|i| self.deref(vector + 4 + 4 * i)).collect()
+    }
+
+    fn string(&self, at: usize) -> Result<String, String> {
+        let len = self.u32_at(at)? as usize;
+        let bytes = self.0.get(at + 4..at + 4 + len).ok_or("string past the end of the buffer")?;
+        String::from_utf8(bytes.to_vec()).map_err(|_| "a name is not UTF-8".into())
+    }
+}
+
+// ---- .npy files in the model's dtypes -----------------------------------------
+
+/// The numpy `descr` the model expects for an element type.
+pub fn model_dtype(elem: ElemType) -> &'static str {
+    match elem {
+        ElemType::Bool => "|b1",
+        ElemType::I8 => "|i1",
+        ElemType::I16 => "<i2",
+        ElemType::I32 => "<i4",
+        ElemType::I48 => "<i8",
+        ElemType::Fp16 => "<f2",
+        ElemType::Bf16 => "<V2",
+        ElemType::Fp32 => "<f4",
+        ElemType::Fp8E4M3 => "<V1",
+        ElemType::Fp8E5M2 => "|u1",
+    }
+}
+
+/// Writes a tensor as a version-1 `.npy` file in the model's dtype.
+pub fn write_npy(path: &Path, t: &TensorData) -> Result<(), OracleError> {
+    let elem = t.elem();
+    let width = (elem.storage_bits() / 8) as usize;
+    let shape = t.shape();
+    let dims = match shape {
+        [] => String::new(),
+        [d] => format!("{d},"),
+        _ => shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", "),
+    };
+    let mut header = format!("{{'descr': '{}', 'fortran_order': False, 'shape': ({dims}), }}", model_dtype(elem));
+    // Magic (6) + version (2) + length (2) + header + '\n', padded to 64 bytes.
+    let unpadded = 10 + header.len() + 1;
+    header.push_str(&" ".repeat((64 - unpadded % 64) % 64));
+    header.push('\n');
+    let len = u16::try_from(header.len()).map_err(|_| failed(format!("{}: .npy header too long", path.display())))?;
+    let mut bytes = Vec::with_capacity(header.len() + 10 + t.len() * width);
+    bytes.extend_from_slice(b"\x93NUMPY\x01\x00");
+    bytes.extend_from_slice(&len.to_le_bytes());
+    bytes.extend_from_slice(header.as_bytes());
+    for b in t.to_bits() {
+        bytes.extend_from_slice(&b.to_le_bytes()[..width]);
+    }
+    let mut f = std::fs::File::create(path).map_err(|e| failed(format!("{}: cannot write: {e}", path.display())))?;
+    f.write_all(&bytes).map_err(|e| failed(format!("{}: cannot write: {e}", path.display())))
+}
+
+/// Reads a `.npy` file the model wrote for an output of type `elem`: `<f8`
+/// data (precise mode) becomes [`ReferenceTensor::Precise`], anything else
+/// must be `elem`'s dtype and becomes [`ReferenceTensor::Typed`].
+pub fn read_npy(path: &Path, elem: ElemType) -> Result<ReferenceTensor, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    parse_npy(&bytes, elem).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn parse_npy(bytes: &[u8], elem: ElemType) -> Result<ReferenceTensor, String> {
+    if bytes.len() < 10 || &bytes[..6] != b"\x93NUMPY" {
+        return Err("not a .npy file".into());
+    }
+    let (header_len, start): (usize, usize) = match bytes[6] {
+        1 => (usize::from(u16::from_le_bytes([bytes[8], bytes[9]])), 10),
+        2 | 3 if bytes.len() >= 12 => (u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize, 12),
+        v => return Err(format!("unsupported .npy version {v}")),
+    };
+    let end = start.checked_add(header_len).filter(|&e| e <= bytes.len()).ok_or("truncated .npy header")?;
+    let header = std::str::from_utf8(&bytes[start..end]).map_err(|_| "the .npy header is not text")?;
+    let descr = dict_value(header, "descr").ok_or("the .npy header has no descr")?;
+    let descr = descr.trim_matches(|c| c == '\'' || c == '"');
+    if dict_value(header, "fortran_order").is_some_and(|v| v.starts_with("True")) {
+        return Err("Fortran-ordered data".into());
+    }
+    let shape_text = dict_value(header, "shape").ok_or("the .npy header has no shape")?;
+    let shape = parse_shape(shape_text)?;
+    let count = shape.iter().try_fold(1usize, |acc, &d| acc.checked_mul(d)).ok_or("shape too large")?;
+    let data = &bytes[end..];
+    let kind = descr.trim_start_matches(['<', '|', '=']);
+    if kind == "f8" && elem.is_float() {
+        let values = words(data, 8, count)?.into_iter().map(f64::from_bits).collect();
+        return Ok(ReferenceTensor::Precise { shape, values });
+    }
+    let expected = model_dtype(elem).trim_start_matches(['<', '|', '=']);
+    if kind != expected {
+        return Err(format!("dtype {descr} where {} ({elem}) was expected", model_dtype(elem)));
+    }
+    let width = (elem.storage_bits() / 8) as usize;
+    let bits = words(data, width, count)?;
+    let bits = if elem == ElemType::Bool { bits.into_iter().map(|b| u64::from(b != 0)).collect() } else { bits };
+    TensorData::from_bits(elem, &shape, &bits).map(ReferenceTensor::Typed).map_err(|e| e.to_string())
+}
+
+/// `count` little-endian values of `width` bytes.
+fn words(data: &[u8], width: usize, count: usize) -> Result<Vec<u64>, String> {
+    let need = count.checked_mul(width).ok_or("shape too large")?;
+    if data.len() != need {
+        return Err(format!("{} data bytes where {need} were expected", data.len()));
+    }
+    Ok(data
+        .chunks_exact(width)
+        .map(|c| {
+            let mut b = [0u8; 8];
+            b[..width].copy_from_slice(c);
+            u64::from_le_bytes(b)
+        })
+        .collect())
+}
+
+/// The text after `'key':` in a numpy header dict, up to the next top-level comma.
+fn dict_value<'h>(header: &'h str, key: &str) -> Option<&'h str> {
+    let at = header.find(&format!("'{key}'"))?;
+    let rest = header[at + key.len() + 2..].trim_start().strip_prefix(':')?.trim_start();
+    let mut depth = 0i32;
+    for (i, c) in rest.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' | '}' if depth == 0 => return Some(rest[..i].trim()),
+            _ => {}
+        }
+    }
+    Some(rest.trim())
+}
+
+fn parse_shape(text: &str) -> Result<Vec<usize>, String> {
+    let inner = text.trim().strip_prefix('(').and_then(|t| t.strip_suffix(')')).ok_or("shape is not a tuple")?;
+    inner
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| s.trim_end_matches('L').parse::<usize>().map_err(|_| format!("bad dimension {s:?}")))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn roundtrip(t: &TensorData) -> TensorData {
+        let dir = Scratch::new().expect("scratch");
+        let p = dir.path().join("t.npy");
+        write_npy(&p, t).expect("write");
+        match read_npy(&p, t.elem()).expect("read") {
+            ReferenceTensor::Typed(back) => back,
+            other => panic!("expected typed data, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn every_element_type_survives_the_model_dtypes() {
+        for elem in ElemType::ALL {
+            let bits: Vec<u64> = (0..6u64).map(|i| if elem == ElemType::Bool { i % 2 } else { i * 37 + 1 }).collect();
+            let t = TensorData::from_bits(elem, &[2, 3], &bits).expect("tensor");
+            let back = roundtrip(&t);
+            assert_eq!(back.to_bits(), t.to_bits(), "{elem}");
+            assert_eq!(back.shape(), &[2, 3]);
+        }
+        let one = TensorData::from_bits(ElemType::I32, &[4], &[1, 2, 3, 4]).expect("tensor");
+        assert_eq!(roundtrip(&one).shape(), &[4]);
+    }
+
+    #[test]
+    fn headers_are_checked() {
+        assert!(parse_npy(b"nope", ElemType::I8).is_err());
+        let dir = Scratch::new().expect("scratch");
+        let p = dir.path().join("t.npy");
+        let t = TensorData::from_bits(ElemType::I16, &[2], &[1, 2]).expect("tensor");
+        write_npy(&p, &t).expect("write");
+        let e = read_npy(&p, ElemType::Bf16).err().unwrap_or_default();
+        assert!(e.contains("<i2") && e.contains("<V2"), "{e}");
+        let mut bytes = std::fs::read(&p).expect("read");
+        bytes.pop();
+        assert!(parse_npy(&bytes, ElemType::I16).is_err(), "truncated data");
+    }
+
+    #[test]
+    fn scratch_directories_are_removed() {
+        let path = {
+            let s = Scratch::new().expect("scratch");
+            std::fs::write(s.path().join("x"), b"x").expect("write");
+            s.path().to_path_buf()
+        };
+        assert!(!path.exists());
+    }
+
+    #[test]
+    fn missing_tools_make_the_oracle_unavailable() {
+        let o = TosaReferenceModel { tools: Err("not installed".into()), timeout: Duration::from_secs(1), level: None };
+        match o.available() {
+            Err(OracleError::Unavailable { oracle, reason }) => {
+                assert_eq!(oracle, NAME);
+                assert!(reason.contains("not installed"));
+            }
+            other => panic!("expected Unavailable, got {other:?}"),
+        }
+        let r = o.run_mlir("", &[], &[]);
+        assert!(matches!(r, Err(OracleError::Unavailable { .. })));
+    }
+
+    #[test]
+    fn flatbuffer_reading_never_panics() {
+        let mut state = 0x1234_5678u32;
+        for len in 0..200usize {
+            let bytes: Vec<u8> = (0..len)
+                .map(|_| {
+                    state = state.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                    (state >> 16) as u8
+                })
+                .collect();
+            let _ = flatbuffer_io_names(&bytes);
+        }
+        assert!(flatbuffer_io_names(&[]).is_err());
+    }
+
+    #[test]
+    fn a_hung_tool_is_killed() {
+        let dir = Scratch::new().expect("scratch");
+        let mut cmd = Command::new("sleep");
+        cmd.arg("10");
+        let start = Instant::now();
+        let r = run_tool(cmd, dir.path(), "sleep", Duration::from_millis(100));
+        assert!(matches!(r, Err(OracleError::Failed { ref reason, .. }) if reason.contains("did not finish")), "{r:?}");
+        assert!(start.elapsed() < Duration::from_secs(5));
+    }
+}

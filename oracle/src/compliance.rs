@@ -1,1 +1,0 @@
-//! TOSA floating-point compliance comparison (being written).

@@ -1,0 +1,228 @@
+//! The [`OpContext`] of each output of a graph, read from the module and the
+//! run's data: which operator produced it, and the facts its accuracy rule
+//! needs (dot-product length and accumulator, REDUCE_PRODUCT length, RESIZE
+//! `max |input|`, RESCALE rounding, inf/NaN inputs).
+//!
+//! Operand data is found where the graph gets it: graph inputs (from the
+//! run's inputs), tensor constants, and graph constants. Operands computed by
+//! other operators have no data here; the facts that need it then take their
+//! cautious value (a bias counts as non-zero) or stay unknown (RESIZE's
+//! `max |input|`, which [`OpContext::mode`] then reports as missing).
+
+use super::context::{DotInfo, OpContext};
+use spvgraph_ir::analysis::{Analysis, Type};
+use spvgraph_ir::elem::ElemType;
+use spvgraph_ir::tensor::TensorData;
+use spvgraph_ir::tosa::{AccType, Accuracy, RoundingMode, ShapeRule, TosaOp};
+use spvgraph_ir::{Id, Inst, Module};
+use std::collections::BTreeMap;
+
+/// The largest constant read for its values.
+const CONSTANT_LIMIT: u64 = 1 << 24;
+
+/// One entry per graph output (OutputIndex order, tensor arrays flattened in
+/// ElementIndex order): the context of the operator that produced it, or
+/// `None` when the output is not an operator result (a graph input or a
+/// constant passed through), which is compared exactly.
+pub fn output_contexts(
+    module: &Module,
+    entry: Option<&str>,
+    inputs: &[TensorData],
+    graph_constants: &BTreeMap<u32, TensorData>,
+) -> Result<Vec<Option<OpContext>>, String> {
+    let a = Analysis::new(module);
+    let graph = select_graph(&a, entry)?;
+    let view = a.graph(graph).ok_or_else(|| format!("{graph} is not a complete graph"))?;
+    let Some(Type::Graph { inputs: input_types, .. }) = a.ty(view.ty) else {
+        return Err(format!("the type of graph {graph} is not an OpTypeGraphARM"));
+    };
+    let mut first_position = Vec::with_capacity(input_types.len());
+    let mut next = 0usize;
+    for ty in &input_types {
+        first_position.push(next);
+        next += match a.ty(*ty) {
+            Some(Type::Array { length: Some(n), .. }) => usize::try_from(n).unwrap_or(0),
+            _ => 1,
+        };
+    }
+    let data = Data { a: &a, inputs, graph_constants, first_position };
+    let mut outputs: Vec<(u64, u64, Id)> = view
+        .outputs
+        .iter()
+        .filter_map(|&i| match module.insts.get(i) {
+            Some(Inst::GraphSetOutput { value, output_index, element_index }) => {
+                let index = a.const_uint(*output_index)?;
+                let element = element_index.and_then(|e| a.const_uint(e)).unwrap_or(0);
+                Some((index, element, *value))
+            }
+            _ => None,
+        })
+        .collect();
+    outputs.sort_by_key(|&(i, e, _)| (i, e));
+    Ok(outputs.into_iter().map(|(_, _, value)| data.context_of(value)).collect())
+}
+
+fn select_graph(a: &Analysis<'_>, entry: Option<&str>) -> Result<Id, String> {
+    let mut names = Vec::new();
+    for &i in &a.graph_entry_points {
+        if let Some(Inst::GraphEntryPoint { graph, name, .. }) = a.module.insts.get(i) {
+            if entry.is_none_or(|e| e == name) {
+                return Ok(*graph);
+            }
+            names.push(name.as_str());
+        }
+    }
+    match entry {
+        Some(e) => Err(format!("no OpGraphEntryPointARM named {e:?} (the module has {names:?})")),
+        None => a.graphs.first().map(|g| g.result).ok_or_else(|| "the module has no graph".into()),
+    }
+}
+
+struct Data<'a, 'm> {
+    a: &'a Analysis<'m>,
+    inputs: &'a [TensorData],
+    graph_constants: &'a BTreeMap<u32, TensorData>,
+    first_position: Vec<usize>,
+}
+
+impl Data<'_, '_> {
+    fn context_of(&self, value: Id) -> Option<OpContext> {
+        match self.a.def(value)? {
+            Inst::Tosa { ty, op, args, .. } => self.op_context(*op, args, self.tensor_elem(*ty)?),
+            Inst::CompositeExtract { ty, composite, .. } => match self.a.def(*composite)? {
+                Inst::Tosa { op, args, .. } => self.op_context(*op, args, self.tensor_elem(*ty)?),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    fn tensor_elem(&self, ty: Id) -> Option<ElemType> {
+        self.a.tensor_type(ty)?.elem
+    }
+
+    fn shape(&self, value: Id) -> Option<Vec<u64>> {
+        self.a.tensor_type(self.a.type_of(value)?)?.shape
+    }
+
+    fn elem(&self, value: Id) -> Option<ElemType> {
+        let ty = self.a.type_of(value)?;
+        match self.a.ty(ty)? {
+            Type::Tensor(t) => t.elem,
+            Type::Scalar(s) => ElemType::from_spirv(s),
+            _ => None,
+        }
+    }
+
+    /// The values of a tensor operand, when the graph gets them from outside.
+    fn data(&self, value: Id) -> Option<TensorData> {
+        match self.a.def(value)? {
+            Inst::GraphInput { input_index, element_index, .. } => {
+                let index = usize::try_from(self.a.const_uint(*input_index)?).ok()?;
+                let element = match element_index {
+                    Some(e) => usize::try_from(self.a.const_uint(*e)?).ok()?,
+                    None => 0,
+                };
+                self.inputs.get(self.first_position.get(index)? + element).cloned()
+            }
+            Inst::GraphConstant { graph_constant_id, .. } => self.graph_constants.get(graph_constant_id).cloned(),
+            _ => {
+                let t = self.a.tensor_type(self.a.type_of(value)?)?;
+                let bits = self.a.const_tensor_bits(value, CONSTANT_LIMIT)?;
+                let shape: Vec<usize> = t.shape?.iter().map(|&d| usize::try_from(d).ok()).collect::<Option<_>>()?;
+                TensorData::from_bits(t.elem?, &shape, &bits).ok()
+            }
+        }
+    }
+
+    fn operand(&self, op: TosaOp, args: &[Id], name: &str) -> Option<Id> {
+        let (i, _) = op.spec().operand_named(name)?;
+        args.get(i).copied()
+    }
+
+    fn scalar(&self, op: TosaOp, args: &[Id], name: &str) -> Option<u64> {
+        let id = self.operand(op, args, name)?;
+        self.a.const_tensor_bits(id, 1)?.first().copied()
+    }
+
+    fn dim(&self, op: TosaOp, args: &[Id], name: &str, axis: usize) -> Option<u64> {
+        self.shape(self.operand(op, args, name)?)?.get(axis).copied()
+    }
+
+    fn op_context(&self, op: TosaOp, args: &[Id], output: ElemType) -> Option<OpContext> {
+        let spec = op.spec();
+        let tensor_inputs: Vec<Id> = spec.inputs().filter_map(|(i, _)| args.get(i).copied()).collect();
+        let input = tensor_inputs.first().and_then(|&v| self.elem(v)).unwrap_or(output);
+        let mut ctx = OpContext::new(op, input, output);
+        match spec.accuracy {
+            Accuracy::DotProduct => {
+                let special = tensor_inputs
+                    .iter()
+                    .filter_map(|&v| self.data(v))
+                    .any(|t| t.elem().is_float() && t.to_f64().iter().any(|x| !x.is_finite()));
+                ctx = ctx.with_special_inputs(special);
+                if let Some(dot) = self.dot_info(op, args, output) {
+                    ctx = ctx.with_dot(dot);
+                }
+            }
+            Accuracy::Product => {
+                let axis = usize::try_from(self.scalar(op, args, "axis")?).ok()?;
+                ctx = ctx.with_reduce_n(self.dim(op, args, "input", axis)?);
+            }
+            Accuracy::Relative => {
+                if let Some(t) = self.operand(op, args, "input").and_then(|v| self.data(v)) {
+                    ctx = ctx.with_max_abs_input(t.to_f64().iter().fold(0.0f64, |m, x| m.max(x.abs())));
+                }
+            }
+            Accuracy::InexactRound => {
+                let rounding = RoundingMode::from_u32(u32::try_from(self.scalar(op, args, "rounding_mode")?).ok()?)?;
+                let unsigned = self.scalar(op, args, "output_unsigned")? != 0;
+                ctx = ctx.with_rescale(rounding, unsigned);
+            }
+            _ => {}
+        }
+        Some(ctx)
+    }
+
+    /// KS, the accumulator type and whether the bias is non-zero (§5.4).
+    fn dot_info(&self, op: TosaOp, args: &[Id], output: ElemType) -> Option<DotInfo> {
+        let spec = op.spec();
+        let weight = |axes: &[usize]| -> Option<u64> {
+            let s = self.shape(self.operand(op, args, "weight")?)?;
+            axes.iter().map(|&i| s.get(i).copied()).product()
+        };
+        let ks = match spec.shape {
+            ShapeRule::Conv2d | ShapeRule::TransposeConv2d => weight(&[1, 2, 3])?,
+            ShapeRule::Conv3d => weight(&[1, 2, 3, 4])?,
+            ShapeRule::DepthwiseConv2d => weight(&[0, 1])?,
+            ShapeRule::Matmul => self.dim(op, args, "A", 2)?,
+            ShapeRule::Pool2d => {
+                let k = self.a.const_tensor_bits(self.operand(op, args, "kernel")?, 2)?;
+                k.iter().map(|&v| v & 0xffff_ffff).product()
+            }
+            ShapeRule::Reduce => {
+                let axis = usize::try_from(self.scalar(op, args, "axis")?).ok()?;
+                self.dim(op, args, "input", axis)?
+            }
+            ShapeRule::Fft2d => 2 * self.dim(op, args, "input_real", 1)? * self.dim(op, args, "input_real", 2)?,
+            ShapeRule::Rfft2d => self.dim(op, args, "input_real", 1)? * self.dim(op, args, "input_real", 2)?,
+            _ => return None,
+        };
+        let acc = match self.scalar(op, args, "acc_type") {
+            Some(v) => AccType::from_u32(u32::try_from(v).ok()?)?.elem(),
+            // No acc_type: MATMUL accumulates in its output type, REDUCE_SUM
+            // too (bf16 in fp32), FFTs in fp32.
+            None => match spec.shape {
+                ShapeRule::Reduce if output == ElemType::Bf16 => ElemType::Fp32,
+                ShapeRule::Fft2d | ShapeRule::Rfft2d => ElemType::Fp32,
+                _ => output,
+            },
+        };
+        let bias_nonzero = match self.operand(op, args, "bias") {
+            None => false,
+            Some(b) => self.data(b).is_none_or(|t| t.to_f64().iter().any(|&x| x != 0.0)),
+        };
+        let summed_before_division = spec.shape == ShapeRule::Pool2d;
+        Some(DotInfo { ks, acc, bias_nonzero, test_set: -1, summed_before_division })
+    }
+}

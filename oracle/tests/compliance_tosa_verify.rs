@@ -1,0 +1,315 @@
+//! Cross-check: our compliance verdicts agree with `tosa_verify`, the TOSA
+//! reference model's own verifier, on real fp64 references and bounds from
+//! precise runs, for candidates perturbed across each mode's bound.
+//! Skipped with a notice when tosa-tools is missing (a failure under `CI=true`).
+
+use ndarray::{ArrayD, IxDyn};
+use ndarray_npy::WriteNpyExt;
+use spvgraph_ir::elem::ElemType;
+use spvgraph_ir::tensor::TensorData;
+use spvgraph_ir::tools::{Tool, Tools};
+use spvgraph_ir::tosa::TosaOp;
+use spvgraph_oracle::compliance::{compare, DotInfo, FpFormat, Mode, OpContext};
+use spvgraph_oracle::external::tosa_reference::{write_npy, PreciseOutcome, PreciseOutput, TosaReferenceModel};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+struct Tooling {
+    model: TosaReferenceModel,
+    verify: PathBuf,
+    dir: PathBuf,
+}
+
+fn tooling(name: &str) -> Option<Tooling> {
+    let tools = Tools::discover();
+    for t in [Tool::TosaOpt, Tool::TosaReferenceModel, Tool::TosaVerify] {
+        if let Err(e) = tools.get(t) {
+            assert!(!Tools::required(), "CI=true and {e}");
+            eprintln!("skipping: {e}");
+            return None;
+        }
+    }
+    let verify = tools.get(Tool::TosaVerify).ok()?.to_path_buf();
+    let dir = std::env::temp_dir().join(format!("spvgraph-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    Some(Tooling { model: TosaReferenceModel::discover(), verify, dir })
+}
+
+impl Drop for Tooling {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+impl Tooling {
+    fn precise(&self, mlir: &str, inputs: &[TensorData], out: ElemType) -> PreciseOutput {
+        match self.model.run_mlir_precise(mlir, inputs, &[out]).expect("runs") {
+            PreciseOutcome::Outputs(mut o) => o.remove(0),
+            PreciseOutcome::Refused { kind, reason } => panic!("refused ({kind:?}): {reason}"),
+        }
+    }
+
+    /// `tosa_verify`'s verdict: true for compliant (exit 0), false for non-compliant (exit 2).
+    fn verify(&self, mode: &Mode, out: &PreciseOutput, candidate: &TensorData) -> bool {
+        let d = &self.dir;
+        let shape = out.reference.shape().to_vec();
+        write_f64(&d.join("ref.npy"), &shape, &out.reference.values());
+        write_npy(&d.join("imp.npy"), candidate).expect("write candidate");
+        let mut cmd = Command::new(&self.verify);
+        if let Some(b) = &out.bounds {
+            write_f64(&d.join("bnd.npy"), &shape, &b.values());
+            cmd.arg("--bnd_result_file").arg(d.join("bnd.npy"));
+        }
+        let desc = serde_json::json!({
+            "tosa_file": "unused.tosa", "ifm_name": [], "ifm_file": [],
+            "ofm_name": ["TosaOutput_0"], "ofm_file": ["out.npy"],
+            "meta": { "compliance": { "version": "1.0", "tensors": {
+                "TosaOutput_0": mode.verify_config(candidate.elem(), &shape) } } },
+        });
+        std::fs::write(d.join("desc.json"), desc.to_string()).expect("write desc");
+        let out = cmd
+            .arg("--test_desc")
+            .arg(d.join("desc.json"))
+            .args(["--ofm_name", "TosaOutput_0"])
+            .arg("--imp_result_file")
+            .arg(d.join("imp.npy"))
+            .arg("--ref_result_file")
+            .arg(d.join("ref.npy"))
+            .env("TOSA_MODEL_NO_BACKTRACE", "1")
+            .output()
+            .expect("run tosa_verify");
+        match out.status.code() {
+            Some(0) => true,
+            Some(2) => false,
+            other => panic!("tosa_verify error {other:?}: {}", String::from_utf8_lossy(&out.stderr)),
+        }
+    }
+
+    /// Checks that both verifiers agree on each candidate; returns the verdicts.
+    fn agree(&self, ctx: &OpContext, out: &PreciseOutput, candidates: &[TensorData]) -> Vec<bool> {
+        let mode = ctx.mode().expect("mode");
+        candidates
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let ours = compare(ctx, &out.reference, c, out.bounds.as_ref()).expect("comparable");
+                let theirs = self.verify(&mode, out, c);
+                assert_eq!(ours.pass, theirs, "{} candidate {i}: ours {ours}, tosa_verify {theirs}", ctx.op);
+                ours.pass
+            })
+            .collect()
+    }
+}
+
+fn write_f64(path: &Path, shape: &[usize], values: &[f64]) {
+    let a = ArrayD::from_shape_vec(IxDyn(shape), values.to_vec()).expect("shape");
+    let f = std::fs::File::create(path).expect("create");
+    a.write_npy(std::io::BufWriter::new(f)).expect("write npy");
+}
+
+fn typed(elem: ElemType, shape: &[usize], values: &[f64]) -> TensorData {
+    let f = FpFormat::of(elem).expect("float");
+    let bits: Vec<u64> = values
+        .iter()
+        .map(|&v| {
+            let r = f.round(v);
+            match elem {
+                ElemType::Fp32 => u64::from((r as f32).to_bits()),
+                ElemType::Fp16 => u64::from(half::f16::from_f64(r).to_bits()),
+                ElemType::Bf16 => u64::from(half::bf16::from_f64(r).to_bits()),
+                _ => panic!("test helper covers fp32/fp16/bf16"),
+            }
+        })
+        .collect();
+    TensorData::from_bits(elem, shape, &bits).expect("shape")
+}
+
+/// Candidates moved `k` output ulps away from the reference, for each `k`.
+fn shifted(out: &PreciseOutput, elem: ElemType, ks: &[f64]) -> Vec<TensorData> {
+    let f = FpFormat::of(elem).expect("float");
+    let shape = out.reference.shape().to_vec();
+    let refs = out.reference.values();
+    ks.iter().map(|&k| typed(elem, &shape, &refs.iter().map(|&r| r + k * f.ulp(r)).collect::<Vec<_>>())).collect()
+}
+
+fn series(n: usize, seed: u32, lo: f32, hi: f32) -> Vec<f32> {
+    let mut s = seed;
+    (0..n)
+        .map(|_| {
+            s = s.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            lo + (hi - lo) * ((s >> 8) as f32 / (1 << 24) as f32)
+        })
+        .collect()
+}
+
+fn f32s(shape: &[usize], v: &[f32]) -> TensorData {
+    TensorData::Fp32(ArrayD::from_shape_vec(IxDyn(shape), v.to_vec()).expect("shape"))
+}
+
+#[test]
+fn ulp_modes_agree() {
+    let Some(t) = tooling("verify-ulp") else { return };
+    let mlir = r#"
+func.func @main(%a: tensor<64xf32>, %b: tensor<64xf32>) -> tensor<64xf32> {
+  %0 = tosa.add %a, %b : (tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>
+  return %0 : tensor<64xf32>
+}
+"#;
+    let inputs = [f32s(&[64], &series(64, 1, -100.0, 100.0)), f32s(&[64], &series(64, 2, -1.0, 1.0))];
+    let out = t.precise(mlir, &inputs, ElemType::Fp32);
+    let ctx = OpContext::new(TosaOp::Add, ElemType::Fp32, ElemType::Fp32);
+    // Shifting then rounding lands within 0.5 ulp of the shifted value, so only
+    // the unshifted candidate is certain to pass and shifts of 1+ to fail.
+    let v = t.agree(&ctx, &out, &shifted(&out, ElemType::Fp32, &[0.0, 0.4, 0.6, 1.0, -1.0, 3.0]));
+    assert!(v[0] && !v[3] && !v[4] && !v[5], "{v:?}");
+    // CAST fp32 → bf16: 1 ulp below the magnitude, 0.5 above.
+    let cast = r#"
+func.func @main(%a: tensor<64xf32>) -> tensor<64xbf16> {
+  %0 = tosa.cast %a : (tensor<64xf32>) -> tensor<64xbf16>
+  return %0 : tensor<64xbf16>
+}
+"#;
+    let positive = [f32s(&[64], &series(64, 3, 1.0, 50.0))];
+    let out = t.precise(cast, &positive, ElemType::Bf16);
+    let ctx = OpContext::new(TosaOp::Cast, ElemType::Fp32, ElemType::Bf16);
+    let v = t.agree(&ctx, &out, &shifted(&out, ElemType::Bf16, &[0.0, -0.9, 0.9, -1.6, 1.6]));
+    assert!(v[0] && !v[3], "{v:?}");
+}
+
+#[test]
+fn abs_error_and_precomputed_modes_agree() {
+    let Some(t) = tooling("verify-abs") else { return };
+    let unary = |op: &str| {
+        format!(
+            "func.func @main(%a: tensor<64xf32>) -> tensor<64xf32> {{\n  %0 = tosa.{op} %a : (tensor<64xf32>) -> tensor<64xf32>\n  return %0 : tensor<64xf32>\n}}\n"
+        )
+    };
+    let x = [f32s(&[64], &series(64, 4, -4.0, 4.0))];
+    let positive = [f32s(&[64], &series(64, 5, 0.01, 20.0))];
+    for (op, name, inputs) in [
+        (TosaOp::Exp, "exp", &x),
+        (TosaOp::Sin, "sin", &x),
+        (TosaOp::Cos, "cos", &x),
+        (TosaOp::Tanh, "tanh", &x),
+        (TosaOp::Sigmoid, "sigmoid", &x),
+        (TosaOp::Log, "log", &positive),
+    ] {
+        let out = t.precise(&unary(name), inputs, ElemType::Fp32);
+        let ctx = OpContext::new(op, ElemType::Fp32, ElemType::Fp32);
+        let v = t.agree(&ctx, &out, &shifted(&out, ElemType::Fp32, &[0.0, 2.0, 8.0, 40.0, 5000.0, -1e6]));
+        assert!(v[0], "{op}: the rounded reference passes");
+        assert!(!v[5], "{op}: a million ulps off fails");
+    }
+    let pow = r#"
+func.func @main(%a: tensor<64xf32>, %b: tensor<64xf32>) -> tensor<64xf32> {
+  %0 = tosa.pow %a, %b : (tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>
+  return %0 : tensor<64xf32>
+}
+"#;
+    let inputs = [f32s(&[64], &series(64, 6, 0.1, 8.0)), f32s(&[64], &series(64, 7, -3.0, 3.0))];
+    let out = t.precise(pow, &inputs, ElemType::Fp32);
+    let ctx = OpContext::new(TosaOp::Pow, ElemType::Fp32, ElemType::Fp32);
+    let v = t.agree(&ctx, &out, &shifted(&out, ElemType::Fp32, &[0.0, 3.0, 10.0, 30.0, 100.0]));
+    assert!(v[0] && !v[4], "{v:?}");
+}
+
+#[test]
+fn dot_product_mode_agrees() {
+    let Some(t) = tooling("verify-dot") else { return };
+    let mlir = r#"
+func.func @main(%a: tensor<1x8x16xf32>, %b: tensor<1x16x8xf32>) -> tensor<1x8x8xf32> {
+  %za = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %zb = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.matmul %a, %b, %za, %zb : (tensor<1x8x16xf32>, tensor<1x16x8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x8x8xf32>
+  return %0 : tensor<1x8x8xf32>
+}
+"#;
+    let inputs = [f32s(&[1, 8, 16], &series(128, 8, -2.0, 2.0)), f32s(&[1, 16, 8], &series(128, 9, -2.0, 2.0))];
+    let out = t.precise(mlir, &inputs, ElemType::Fp32);
+    let dot = DotInfo { ks: 16, acc: ElemType::Fp32, bias_nonzero: false, test_set: -1, summed_before_division: false };
+    let ctx = OpContext::new(TosaOp::Matmul, ElemType::Fp32, ElemType::Fp32).with_dot(dot);
+    let refs = out.reference.values();
+    let bnds = out.bounds.as_ref().expect("bounds").values();
+    // Move one element by `e` times its error unit: ABS_BOUND is 2·16 = 32.
+    let one = |e: f64| {
+        let mut v = refs.clone();
+        v[10] += e * (bnds[10] * 2f64.powi(-24));
+        typed(ElemType::Fp32, &[1, 8, 8], &v)
+    };
+    // Move every element by `e` units: the variance limit is 4·0.4·16 = 25.6 per element.
+    let all = |e: f64| {
+        let v: Vec<f64> = refs.iter().zip(&bnds).map(|(r, b)| r + e * b * 2f64.powi(-24)).collect();
+        typed(ElemType::Fp32, &[1, 8, 8], &v)
+    };
+    let cands = [one(0.0), one(20.0), one(31.0), one(33.0), one(-40.0), all(4.0), all(6.0)];
+    let v = t.agree(&ctx, &out, &cands);
+    assert_eq!(v, vec![true, true, true, false, false, true, false]);
+}
+
+#[test]
+fn reduce_product_and_relative_modes_agree() {
+    let Some(t) = tooling("verify-rp") else { return };
+    let rp = r#"
+func.func @main(%a: tensor<8x6xf16>) -> tensor<1x6xf16> {
+  %0 = tosa.reduce_product %a {axis = 0 : i32} : (tensor<8x6xf16>) -> tensor<1x6xf16>
+  return %0 : tensor<1x6xf16>
+}
+"#;
+    let vals: Vec<f64> = series(48, 10, 0.5, 2.0).iter().map(|&v| f64::from(v)).collect();
+    let a = typed(ElemType::Fp16, &[8, 6], &vals);
+    let out = t.precise(rp, &[a], ElemType::Fp16);
+    let ctx = OpContext::new(TosaOp::ReduceProduct, ElemType::Fp16, ElemType::Fp16).with_reduce_n(8);
+    let v = t.agree(&ctx, &out, &shifted(&out, ElemType::Fp16, &[0.0, 1.0, 2.0, 4.0, 8.0, -8.0]));
+    assert!(v[0] && !v[4], "{v:?}");
+    // RESIZE fp32 bilinear ×2: the 0.006·max|input| term governs fp32.
+    let resize = r#"
+func.func @main(%a: tensor<1x4x4x2xf32>) -> tensor<1x7x7x2xf32> {
+  %scale = tosa.const_shape {values = dense<[2, 1, 2, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %offset = tosa.const_shape {values = dense<0> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %border = tosa.const_shape {values = dense<0> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %0 = tosa.resize %a, %scale, %offset, %border {mode = BILINEAR} : (tensor<1x4x4x2xf32>, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<1x7x7x2xf32>
+  return %0 : tensor<1x7x7x2xf32>
+}
+"#;
+    let input = series(32, 11, -5.0, 5.0);
+    let max = input.iter().fold(0.0f64, |m, &v| m.max(f64::from(v).abs()));
+    let out = t.precise(resize, &[f32s(&[1, 4, 4, 2], &input)], ElemType::Fp32);
+    let ctx = OpContext::new(TosaOp::Resize, ElemType::Fp32, ElemType::Fp32).with_max_abs_input(max);
+    let refs = out.reference.values();
+    let by = |d: f64| typed(ElemType::Fp32, &[1, 7, 7, 2], &refs.iter().map(|r| r + d).collect::<Vec<_>>());
+    let v = t.agree(&ctx, &out, &[by(0.0), by(0.9 * 0.006 * max), by(1.1 * 0.006 * max)]);
+    assert_eq!(v, vec![true, true, false]);
+}
+
+#[test]
+fn fp_special_mode_agrees() {
+    let Some(t) = tooling("verify-special") else { return };
+    let mlir = r#"
+func.func @main(%a: tensor<1x4x4xf32>, %b: tensor<1x4x4xf32>) -> tensor<1x4x4xf32> {
+  %za = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %zb = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.matmul %a, %b, %za, %zb : (tensor<1x4x4xf32>, tensor<1x4x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4xf32>
+  return %0 : tensor<1x4x4xf32>
+}
+"#;
+    let mut a = series(16, 12, -1.0, 1.0);
+    a[0] = f32::INFINITY;
+    a[5] = f32::NEG_INFINITY;
+    let inputs = [f32s(&[1, 4, 4], &a), f32s(&[1, 4, 4], &series(16, 13, 0.5, 1.0))];
+    let out = t.precise(mlir, &inputs, ElemType::Fp32);
+    let ctx = OpContext::new(TosaOp::Matmul, ElemType::Fp32, ElemType::Fp32).with_special_inputs(true);
+    let refs = out.reference.values();
+    let with = |f: &dyn Fn(usize, f64) -> f64| {
+        let v: Vec<f64> = refs.iter().enumerate().map(|(i, &r)| f(i, r)).collect();
+        typed(ElemType::Fp32, &[1, 4, 4], &v)
+    };
+    let cands = [
+        with(&|_, r| r),
+        with(&|_, r| if r.is_finite() { r * 1.5 } else { r }),
+        with(&|i, r| if i == 0 { 1.0 } else { r }),
+        with(&|i, r| if i == 6 { -r } else { r }),
+    ];
+    let v = t.agree(&ctx, &out, &cands);
+    assert_eq!(v, vec![true, true, false, false]);
+}
