@@ -21,28 +21,8 @@ use spvgraph_ir::{Endian, GraphDebugInst, Inst, Module};
 use std::path::Path;
 use std::process::Command;
 
-/// `n` element-wise fp32 operations over two inputs (the shape of the
-/// `builder_valid` test's chain).
 fn chain(n: usize) -> Module {
-    let mut b = ModuleBuilder::new();
-    let t = b.type_tensor(ElemType::Fp32, Some(&[1, 8, 8, 4]));
-    let gty = b.type_graph(&[t, t], &[t]);
-    let vars: Vec<_> = (0..3).map(|i| b.interface_variable(t, 0, i)).collect();
-    let g = b.begin_graph(gty);
-    b.graph_entry_point(g, "chain", vars);
-    let x = b.graph_input(t, 0, None);
-    let y = b.graph_input(t, 1, None);
-    let mut v = x;
-    for i in 0..n {
-        v = match i % 3 {
-            0 => b.tosa(TosaOp::Add, t, vec![v, y]),
-            1 => b.tosa(TosaOp::Abs, t, vec![v]),
-            _ => b.tosa(TosaOp::Sub, t, vec![v, x]),
-        };
-    }
-    b.graph_output(v, 0, None);
-    b.end_graph();
-    b.finish()
+    spvgraph_ir::samples::elementwise_chain(n)
 }
 
 /// Tensor constants of every element type in every form, plus graph constants

@@ -26,9 +26,6 @@
 //! ```
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use spvgraph_ir::builder::ModuleBuilder;
-use spvgraph_ir::elem::ElemType;
-use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::Module;
 use std::hint::black_box;
 use std::time::Duration;
@@ -36,27 +33,8 @@ use std::time::Duration;
 /// model-converter output for `data/large_cnn.mlir` (see the module docs).
 const LARGE_CNN: &[u8] = include_bytes!("data/large_cnn.spv");
 
-/// `n` element-wise fp32 operations over two inputs.
 fn chain(n: usize) -> Module {
-    let mut b = ModuleBuilder::new();
-    let t = b.type_tensor(ElemType::Fp32, Some(&[1, 8, 8, 4]));
-    let gty = b.type_graph(&[t, t], &[t]);
-    let vars: Vec<_> = (0..3).map(|i| b.interface_variable(t, 0, i)).collect();
-    let g = b.begin_graph(gty);
-    b.graph_entry_point(g, "chain", vars);
-    let x = b.graph_input(t, 0, None);
-    let y = b.graph_input(t, 1, None);
-    let mut v = x;
-    for i in 0..n {
-        v = match i % 3 {
-            0 => b.tosa(TosaOp::Add, t, vec![v, y]),
-            1 => b.tosa(TosaOp::Abs, t, vec![v]),
-            _ => b.tosa(TosaOp::Sub, t, vec![v, x]),
-        };
-    }
-    b.graph_output(v, 0, None);
-    b.end_graph();
-    b.finish()
+    spvgraph_ir::samples::elementwise_chain(n)
 }
 
 /// The benchmark inputs as (name, bytes), each checked to round-trip so the

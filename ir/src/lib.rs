@@ -15,6 +15,7 @@ pub mod mlir;
 pub mod module;
 pub mod opname;
 pub mod rules;
+pub mod samples;
 pub mod scalar;
 pub mod tensor;
 pub mod text;
