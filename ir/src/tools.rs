@@ -207,3 +207,18 @@ impl Tools {
         std::env::var("CI").map(|v| v == "true" || v == "1").unwrap_or(false)
     }
 }
+
+/// Where `tool` is, for callers that may skip work without it: `Ok(Some)`
+/// when present; `Ok(None)` after printing a `skipping: …` notice when it is
+/// missing; `Err` when it is missing and [`Tools::required`] (`CI=true`)
+/// makes that a failure.
+pub fn locate(tool: Tool) -> Result<Option<PathBuf>, ToolUnavailable> {
+    match Tools::discover().get(tool) {
+        Ok(p) => Ok(Some(p.to_path_buf())),
+        Err(e) if Tools::required() => Err(e),
+        Err(e) => {
+            eprintln!("skipping: {e}");
+            Ok(None)
+        }
+    }
+}

@@ -13,47 +13,6 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The native executable behind a pip console-script wrapper (which costs
-/// a Python start-up, about 50 ms, per call), or `tool` itself. The wrappers
-/// of tosa-tools, ai-ml-sdk-model-converter and ai-ml-sdk-vgf-library only
-/// forward their arguments to a binary inside the installed package.
-pub fn native(tool: &Path) -> PathBuf {
-    let script = head(tool, 4096);
-    if !script.starts_with(b"#!") || !script.windows(6).any(|w| w == b"python") {
-        return tool.to_path_buf();
-    }
-    let text = String::from_utf8_lossy(&script);
-    let package = text
-        .lines()
-        .find_map(|l| l.strip_prefix("from "))
-        .and_then(|l| l.split(['.', ' ']).next())
-        .unwrap_or_default()
-        .to_string();
-    let (Some(name), Some(venv)) = (tool.file_name(), tool.parent().and_then(Path::parent)) else {
-        return tool.to_path_buf();
-    };
-    let libs = std::fs::read_dir(venv.join("lib")).map(|rd| rd.filter_map(|e| e.ok()).collect::<Vec<_>>());
-    for lib in libs.unwrap_or_default() {
-        let site = lib.path().join("site-packages");
-        for candidate in [site.join(&package).join("binaries/bin").join(name), site.join("bin").join(name)] {
-            if head(&candidate, 4) == b"\x7fELF" {
-                return candidate;
-            }
-        }
-    }
-    tool.to_path_buf()
-}
-
-/// Up to `n` first bytes of a file (empty when unreadable).
-fn head(path: &Path, n: u64) -> Vec<u8> {
-    use std::io::Read;
-    let mut bytes = Vec::new();
-    if let Ok(f) = std::fs::File::open(path) {
-        let _ = f.take(n).read_to_end(&mut bytes);
-    }
-    bytes
-}
-
 /// `--tosa-attach-target` with every profile and extension TOSA.001000.1 has.
 pub const TARGET: &str = "--tosa-attach-target=profiles=pro_int,pro_fp \
                           extensions=int16,bf16,fp8e4m3,fp8e5m2,fft,doubleround,inexactround";

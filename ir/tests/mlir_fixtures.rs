@@ -18,7 +18,7 @@ mod support;
 /// A tool (its native binary when installed behind a Python wrapper), or
 /// `None` with a notice outside CI.
 fn tool(t: Tool) -> Option<std::path::PathBuf> {
-    support::tool(t).map(|p| common::native(&p))
+    support::tool(t)
 }
 
 use common::{convert, summarize, tosa_opt, vgf_constant};
@@ -30,7 +30,6 @@ use spvgraph_ir::tools::Tool;
 use spvgraph_ir::Module;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// Fixture entry points the printer refuses (fixture, entry point, error
 /// kind): each uses a construct with no TOSA MLIR form.
@@ -50,34 +49,6 @@ const TOSA_INVALID_FIXTURES: &[(&str, &str, &str)] = &[
     ("rescale", "rescale_all", "i32 input type is not allowed with unsigned output"),
     ("int16_i48", "int16_ops", "i32 input type is not allowed with unsigned output"),
 ];
-
-fn fixtures_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
-}
-
-/// Builds every fixture with the real tools, once per test process; `None`
-/// when a tool is missing outside CI.
-fn build_fixtures() -> Option<PathBuf> {
-    static BUILT: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
-    BUILT.get_or_init(build_fixtures_now).clone()
-}
-
-fn build_fixtures_now() -> Option<PathBuf> {
-    let spirv_as = support::tool(Tool::SpirvAs)?;
-    let mc = tool(Tool::ModelConverter)?;
-    let vgf = tool(Tool::VgfDump)?;
-    let out = support::scratch("mlir-fixtures-build");
-    let status = Command::new("bash")
-        .arg(fixtures_dir().join("build.sh"))
-        .arg(&out)
-        .env("SPIRV_AS", spirv_as)
-        .env("MODEL_CONVERTER", mc)
-        .env("VGF_DUMP", vgf)
-        .status()
-        .expect("run build.sh");
-    assert!(status.success(), "fixtures/build.sh failed");
-    Some(out)
-}
 
 /// Whether a `.spvasm` fixture's header says it is valid for spirv-val and TOSA.
 fn tosa_valid(source: &Path) -> bool {
@@ -125,9 +96,9 @@ fn kind_name(k: &MlirErrorKind) -> String {
 
 #[test]
 fn spvasm_fixtures_print_and_validate() {
-    let (Some(out), Some(opt)) = (build_fixtures(), tool(Tool::TosaOpt)) else { return };
+    let (Some(out), Some(opt)) = (support::build_fixtures(), tool(Tool::TosaOpt)) else { return };
     let dir = support::scratch("mlir-fixtures-spvasm");
-    let mut sources: Vec<PathBuf> = std::fs::read_dir(fixtures_dir().join("spvasm"))
+    let mut sources: Vec<PathBuf> = std::fs::read_dir(support::fixtures_dir().join("spvasm"))
         .expect("fixture sources")
         .filter_map(|e| e.ok().map(|e| e.path()))
         .collect();
@@ -237,12 +208,12 @@ fn constant_blobs(dump: &Path, vgf: &Path, m: &Module) -> Result<Vec<(String, Ve
 /// model-converter again: same interface, operators and constant bytes.
 #[test]
 fn model_converter_fixtures_survive_the_loop() {
-    let Some(out) = build_fixtures() else { return };
+    let Some(out) = support::build_fixtures() else { return };
     let (Some(mc), Some(dump)) = (tool(Tool::ModelConverter), tool(Tool::VgfDump)) else {
         return;
     };
     let dir = support::scratch("mlir-fixtures-loop");
-    let mut names: Vec<String> = std::fs::read_dir(fixtures_dir().join("mlir"))
+    let mut names: Vec<String> = std::fs::read_dir(support::fixtures_dir().join("mlir"))
         .expect("fixture sources")
         .filter_map(|e| e.ok()?.path().file_stem()?.to_str().map(str::to_string))
         .collect();

@@ -11,7 +11,7 @@ mod support;
 /// A tool (its native binary when installed behind a Python wrapper), or
 /// `None` with a notice outside CI.
 fn tool(t: Tool) -> Option<std::path::PathBuf> {
-    support::tool(t).map(|p| common::native(&p))
+    support::tool(t)
 }
 
 use common::{convert, summarize, tosa_opt};

@@ -20,7 +20,7 @@ mod support;
 /// A tool (its native binary when installed behind a Python wrapper), or
 /// `None` with a notice outside CI.
 fn tool(t: Tool) -> Option<std::path::PathBuf> {
-    support::tool(t).map(|p| common::native(&p))
+    support::tool(t)
 }
 
 use common::{convert, operand_signature, parallel, summarize, tosa_opt, tosa_opt_failures, type_text, ConstData};

@@ -4,40 +4,10 @@
 
 mod support;
 
-use spvgraph_ir::tools::Tool;
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::{Inst, Module};
 use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
-use std::process::Command;
-
-fn fixtures_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
-}
-
-/// Builds every fixture with the real tools, once per test process; `None`
-/// when a tool is missing outside CI.
-fn build_fixtures() -> Option<PathBuf> {
-    static BUILT: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
-    BUILT.get_or_init(build_fixtures_now).clone()
-}
-
-fn build_fixtures_now() -> Option<PathBuf> {
-    let spirv_as = support::tool(Tool::SpirvAs)?;
-    let mc = support::tool(Tool::ModelConverter)?;
-    let vgf = support::tool(Tool::VgfDump)?;
-    let out = support::scratch("fixtures");
-    let status = Command::new("bash")
-        .arg(fixtures_dir().join("build.sh"))
-        .arg(&out)
-        .env("SPIRV_AS", spirv_as)
-        .env("MODEL_CONVERTER", mc)
-        .env("VGF_DUMP", vgf)
-        .status()
-        .expect("run build.sh");
-    assert!(status.success(), "fixtures/build.sh failed");
-    Some(out)
-}
 
 fn spv_files(dir: &Path) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -86,7 +56,7 @@ fn modelled_opcode(op: u16) -> bool {
 
 #[test]
 fn spvasm_fixtures_round_trip_and_cover_every_tosa_operator() {
-    let Some(out) = build_fixtures() else { return };
+    let Some(out) = support::build_fixtures() else { return };
     let files = spv_files(&out.join("spvasm"));
     assert!(files.len() >= 10, "expected the spvasm fixtures, found {}", files.len());
     let mut ops = BTreeSet::new();
@@ -114,7 +84,7 @@ fn spvasm_fixtures_round_trip_and_cover_every_tosa_operator() {
 
 #[test]
 fn model_converter_modules_round_trip_with_and_without_debug_info() {
-    let Some(out) = build_fixtures() else { return };
+    let Some(out) = support::build_fixtures() else { return };
     let files = spv_files(&out.join("mlir"));
     let debug: Vec<_> = files.iter().filter(|f| f.to_string_lossy().ends_with(".debug.spv")).collect();
     assert!(files.len() >= 6 && !debug.is_empty(), "expected model-converter outputs, found {}", files.len());

@@ -11,21 +11,14 @@ mod common;
 use common::*;
 use spvgraph_ir::elem::ElemType::{self, Fp16, Fp32, I16, I32, I48, I8};
 use spvgraph_ir::tensor::TensorData;
-use spvgraph_ir::tools::{Tool, Tools};
+use spvgraph_ir::tools::Tool;
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::{Id, Module};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn tool(t: Tool) -> Option<PathBuf> {
-    match Tools::discover().get(t) {
-        Ok(p) => Some(p.to_path_buf()),
-        Err(e) if Tools::required() => panic!("CI=true and {e}"),
-        Err(e) => {
-            eprintln!("skipping: {e}");
-            None
-        }
-    }
+    spvgraph_ir::tools::locate(t).unwrap_or_else(|e| panic!("CI=true and {e}"))
 }
 
 fn scratch(name: &str) -> PathBuf {

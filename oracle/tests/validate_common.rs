@@ -6,7 +6,7 @@ use spvgraph_ir::builder::ModuleBuilder;
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::inst::{Id, Inst};
 use spvgraph_ir::rules::RuleId;
-use spvgraph_ir::tools::{Tool, Tools};
+use spvgraph_ir::tools::Tool;
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::Module;
 use spvgraph_oracle::oracle::ValidateOptions;
@@ -16,14 +16,7 @@ use std::path::PathBuf;
 /// The path of `tool`, or `None` with a notice when it is missing outside CI.
 /// Under `CI=true` a missing tool fails the test.
 pub fn tool(tool: Tool) -> Option<PathBuf> {
-    match Tools::discover().get(tool) {
-        Ok(p) => Some(p.to_path_buf()),
-        Err(e) if Tools::required() => panic!("CI=true and {e}"),
-        Err(e) => {
-            eprintln!("skipping: {e}");
-            None
-        }
-    }
+    spvgraph_ir::tools::locate(tool).unwrap_or_else(|e| panic!("CI=true and {e}"))
 }
 
 /// A scratch directory unique to this test process and name.

@@ -335,21 +335,9 @@ fn progress(count: u64) -> ProgressBar {
     bar
 }
 
-/// The tool's native binary when `tools.json` names a Python entry script:
-/// spirv-val from `cmeel.prefix/bin` beside libSPIRV-Tools-shared, tosa-opt
-/// from the tosa-tools wheel's `bin`. A process costs ~7 ms instead of
-/// ~160 ms of interpreter start-up, which matters for 100,000 modules.
+/// Where `tool` is; an error saying how to install it when it is missing.
 fn native_tool(tool: Tool) -> anyhow::Result<PathBuf> {
-    let tools = Tools::discover();
-    if tool == Tool::SpirvVal {
-        if let Ok(lib) = tools.get(Tool::LibSpirvTools) {
-            let native = lib.parent().and_then(|d| d.parent()).map(|p| p.join("bin").join("spirv-val"));
-            if let Some(n) = native.filter(|n| n.is_file()) {
-                return Ok(n);
-            }
-        }
-    }
-    match tools.get(tool) {
+    match Tools::discover().get(tool) {
         Ok(p) => Ok(p.to_path_buf()),
         Err(e) => bail!("{e}"),
     }

@@ -7,7 +7,7 @@ use spvgraph_generator::Case;
 use spvgraph_ir::analysis::Analysis;
 use spvgraph_ir::inst::{Id, Inst};
 use spvgraph_ir::tensor::TensorData;
-use spvgraph_ir::tools::{Tool, Tools};
+use spvgraph_ir::tools::Tool;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -15,48 +15,17 @@ use std::process::Command;
 /// The path of `tool`, or `None` with a notice when it is missing outside CI.
 /// Under `CI=true` a missing tool fails the test.
 pub fn tool(tool: Tool) -> Option<PathBuf> {
-    match Tools::discover().get(tool) {
-        Ok(p) => Some(p.to_path_buf()),
-        Err(e) if Tools::required() => panic!("CI=true and {e}"),
-        Err(e) => {
-            eprintln!("skipping: {e}");
-            None
-        }
-    }
+    spvgraph_ir::tools::locate(tool).unwrap_or_else(|e| panic!("CI=true and {e}"))
 }
 
-/// spirv-val, preferring the native binary of the cmeel package (beside
-/// `libSPIRV-Tools-shared.so`, in `cmeel.prefix/bin`) over the Python entry
-/// script `tools.json` names: the script costs ~160 ms of interpreter start-up
-/// per module, the binary ~7 ms.
+/// spirv-val (`tools.json` names the native binary, not the Python wrapper).
 pub fn spirv_val_tool() -> Option<PathBuf> {
-    let tools = Tools::discover();
-    if let Ok(lib) = tools.get(Tool::LibSpirvTools) {
-        if let Some(native) = lib.parent().and_then(|d| d.parent()).map(|p| p.join("bin").join("spirv-val")) {
-            if native.is_file() {
-                return Some(native);
-            }
-        }
-    }
     tool(Tool::SpirvVal)
 }
 
-/// tosa-opt, preferring the native binary inside the tosa-tools wheel
-/// (`site-packages/bin/tosa-opt`) over the Python entry script.
+/// tosa-opt.
 pub fn tosa_opt_tool() -> Option<PathBuf> {
-    let script = tool(Tool::TosaOpt)?;
-    let venv = script.parent().and_then(|b| b.parent()).map(Path::to_path_buf);
-    if let Some(lib) = venv.map(|v| v.join("lib")) {
-        if let Ok(entries) = std::fs::read_dir(&lib) {
-            for e in entries.flatten() {
-                let native = e.path().join("site-packages").join("bin").join("tosa-opt");
-                if native.is_file() {
-                    return Some(native);
-                }
-            }
-        }
-    }
-    Some(script)
+    tool(Tool::TosaOpt)
 }
 
 /// Parses and validates TOSA MLIR with tosa-opt: MLIR's verifier plus

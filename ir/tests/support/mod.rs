@@ -1,21 +1,14 @@
 //! Shared helpers for tests that drive the external tools.
 #![allow(dead_code)]
 
-use spvgraph_ir::tools::{Tool, Tools};
+use spvgraph_ir::tools::Tool;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The path of `tool`, or `None` with a notice when it is missing outside CI.
 /// Under `CI=true` a missing tool fails the test.
 pub fn tool(tool: Tool) -> Option<PathBuf> {
-    match Tools::discover().get(tool) {
-        Ok(p) => Some(p.to_path_buf()),
-        Err(e) if Tools::required() => panic!("CI=true and {e}"),
-        Err(e) => {
-            eprintln!("skipping: {e}");
-            None
-        }
-    }
+    spvgraph_ir::tools::locate(tool).unwrap_or_else(|e| panic!("CI=true and {e}"))
 }
 
 /// A scratch directory unique to this test process and name.
@@ -34,4 +27,34 @@ pub fn spirv_val(val: &Path, file: &Path) -> Result<(), String> {
     } else {
         Err(format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)))
     }
+}
+
+/// The hand-written fixtures (`ir/tests/fixtures`).
+pub fn fixtures_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
+/// Builds every fixture with the real tools (`fixtures/build.sh`: spirv-as
+/// for the `.spvasm`, model-converter + vgf_dump for the `.mlir`), once per
+/// test process; `None` when a tool is missing outside CI.
+pub fn build_fixtures() -> Option<PathBuf> {
+    static BUILT: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    BUILT.get_or_init(build_fixtures_now).clone()
+}
+
+fn build_fixtures_now() -> Option<PathBuf> {
+    let spirv_as = tool(Tool::SpirvAs)?;
+    let mc = tool(Tool::ModelConverter)?;
+    let vgf = tool(Tool::VgfDump)?;
+    let out = scratch("fixtures-build");
+    let status = Command::new("bash")
+        .arg(fixtures_dir().join("build.sh"))
+        .arg(&out)
+        .env("SPIRV_AS", spirv_as)
+        .env("MODEL_CONVERTER", mc)
+        .env("VGF_DUMP", vgf)
+        .status()
+        .expect("run build.sh");
+    assert!(status.success(), "fixtures/build.sh failed");
+    Some(out)
 }
