@@ -25,6 +25,7 @@ mod data;
 mod dice;
 pub mod files;
 mod floats;
+pub mod near_valid;
 pub mod prng;
 pub mod range;
 mod synth;
