@@ -1,4 +1,4 @@
-//! Regenerates the seed corpus `seeds/roundtrip/`:
+//! Regenerates the seed corpora `seeds/roundtrip/` and `seeds/graph_validator/`:
 //!
 //! ```sh
 //! cargo run --manifest-path fuzz/Cargo.toml --example make_seeds
@@ -213,4 +213,24 @@ fn main() {
     write(&dir, "builder_constants", &constants());
     write(&dir, "builder_arrays_debug_two_graphs", &arrays_debug_two_graphs());
     model_converter_seeds(&dir);
+    graph_validator_seeds(&Path::new(env!("CARGO_MANIFEST_DIR")).join("seeds/graph_validator"), &chain(10));
+}
+
+/// `graph_validator` reads its input twice: as a module (validated
+/// directly) and as generator choices whose first byte picks a valid (even)
+/// or near-valid (odd) case. The seeds are generator choices of both kinds,
+/// of a few lengths (short inputs give small modules, which keeps exec/s
+/// high; long ones reach deep graphs), plus one real module.
+fn graph_validator_seeds(dir: &Path, module: &Module) {
+    std::fs::create_dir_all(dir).expect("create seeds dir");
+    for (k, len) in [(0u64, 64usize), (1, 256), (2, 1024), (3, 4096), (4, 512), (5, 2048)] {
+        for (kind, first) in [("valid", 0u8), ("near_valid", 1u8)] {
+            let mut bytes = vec![first];
+            bytes.extend(spvgraph_generator::prng::seed_bytes(k, len));
+            let path = dir.join(format!("{kind}_{k}_{len}.bin"));
+            std::fs::write(&path, bytes).expect("write seed");
+        }
+    }
+    let bytes = module.encode_bytes().expect("the chain encodes");
+    std::fs::write(dir.join("module_chain10.spv"), bytes).expect("write seed");
 }

@@ -9,13 +9,14 @@
 //! A property signals a violation by panicking with a message that names the
 //! property; libFuzzer turns the panic into a crash artifact.
 
+pub mod graph_validator;
 pub mod roundtrip;
 
 use std::path::{Path, PathBuf};
 
 /// Every fuzz target this crate defines, by `[[bin]]` name. The replay test
 /// and `run.sh` use the same names for `seeds/<target>/`.
-pub const TARGETS: &[&str] = &["roundtrip"];
+pub const TARGETS: &[&str] = &["graph_validator", "roundtrip"];
 
 /// Per-process setup every fuzz target calls from its `init` block.
 ///
@@ -66,6 +67,7 @@ fn install_alternate_signal_stack() {
 /// there is no such target.
 pub fn check(target: &str, data: &[u8]) -> bool {
     match target {
+        "graph_validator" => graph_validator::check(data),
         "roundtrip" => roundtrip::check(data),
         _ => return false,
     }

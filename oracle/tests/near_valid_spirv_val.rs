@@ -5,7 +5,7 @@
 //! - A near-valid module is rejected by the in-tree validator (asserted
 //!   rule-exactly in `near_valid.rs`); spirv-val must reject it iff the
 //!   catalogue says spirv-val checks the rule. Every exception is a row of
-//!   [`KNOWN`], the documented table of real spirv-val discrepancies (each
+//!   `spvgraph_oracle::external::known::SPIRV_VAL_KNOWN`, the documented table of real spirv-val discrepancies (each
 //!   with a minimal module in `corpus/findings/`).
 //!
 //! `NEAR_VALID_RULES` and `NEAR_VALID_COUNT` work as in `near_valid.rs`;
@@ -14,25 +14,11 @@
 use spvgraph_generator::near_valid::{covered_rules, near_valid_from_seed};
 use spvgraph_generator::{generate_from_seed, Config};
 use spvgraph_ir::rules::RuleId;
+use spvgraph_oracle::external::known::{known_spirv_val_discrepancy, SPIRV_VAL_KNOWN};
 use spvgraph_oracle::external::spirv_val::SpirvVal;
 use spvgraph_oracle::oracle::{Oracle, ValidateOptions, Verdict};
 use spvgraph_oracle::validate::{TargetEnv, Validator};
 use std::collections::BTreeMap;
-
-/// A documented spirv-val discrepancy: near-valid modules of `rule` made
-/// by `mutator` on which spirv-val's verdict differs from the catalogue's
-/// `spirv_val_checks` flag.
-struct Known {
-    rule: RuleId,
-    mutator: &'static str,
-    /// What spirv-val does and why it is wrong (or merely different).
-    why: &'static str,
-    /// The minimal module under `corpus/findings/`.
-    finding: &'static str,
-}
-
-/// The documented table of real spirv-val discrepancies.
-const KNOWN: &[Known] = &[];
 
 fn selected(rule: RuleId) -> bool {
     match std::env::var("NEAR_VALID_RULES") {
@@ -115,7 +101,7 @@ fn near_valid_verdicts_match_the_catalogue() {
             if verdict.is_valid() != checks {
                 continue;
             }
-            if let Some(k) = KNOWN.iter().find(|k| k.rule == rule && k.mutator == nv.mutator) {
+            if let Some(k) = known_spirv_val_discrepancy(rule, nv.mutator).filter(|k| k.spirv_val_accepts == checks) {
                 *known_hits.entry((k.rule.name(), k.mutator)).or_default() += 1;
                 continue;
             }
@@ -128,10 +114,24 @@ fn near_valid_verdicts_match_the_catalogue() {
             ));
         }
     }
-    for k in KNOWN {
+    for k in SPIRV_VAL_KNOWN {
         eprintln!("known discrepancy {}/{}: {} ({})", k.rule.name(), k.mutator, k.why, k.finding);
     }
     eprintln!("{total} near-valid modules; known discrepancies seen: {known_hits:?}");
     let shown: Vec<&String> = failures.iter().take(30).collect();
     assert!(failures.is_empty(), "{} of {total} near-valid modules disagree:\n{shown:#?}", failures.len());
+}
+
+#[test]
+fn every_known_discrepancy_has_its_minimal_module() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    for k in SPIRV_VAL_KNOWN {
+        assert!(root.join(k.finding).exists(), "{}/{}: {} is missing", k.rule.name(), k.mutator, k.finding);
+        assert!(
+            k.rule.info().spirv_val_checks == k.spirv_val_accepts,
+            "{}/{}: a discrepancy is spirv-val accepting a rule it checks, or rejecting one it does not",
+            k.rule.name(),
+            k.mutator
+        );
+    }
 }

@@ -1,4 +1,5 @@
 //! Adapters for the external oracles, each behind [`crate::oracle::Oracle`].
 
+pub mod known;
 pub mod spirv_val;
 pub mod tosa_reference;

@@ -1,0 +1,115 @@
+//! The `graph_validator` property: the in-tree validator agrees with the
+//! generator's intent, never panics, and agrees with spirv-val where the
+//! rule catalogue says spirv-val checks a rule.
+//!
+//! For any byte string:
+//! - the bytes, read as a module, are validated directly (any verdict, no panic);
+//! - the bytes, read as an [`Unstructured`], drive the generator: the first
+//!   byte picks a valid case (the validator must accept it) or a near-valid
+//!   one (the validator must report exactly the rule the mutator broke);
+//! - for a near-valid case, when spirv-val's library is present, spirv-val
+//!   rejects it iff the catalogue says spirv-val checks the rule, unless the
+//!   pair (rule, mutator) is a documented discrepancy
+//!   (`spvgraph_oracle::external::known`).
+//!
+//! `SPVGRAPH_FUZZ_SPIRV_VAL=0` leaves spirv-val out (for measuring the
+//! in-tree side alone).
+
+use arbitrary::Unstructured;
+use spvgraph_generator::near_valid::{generate_near_valid, NearValid};
+use spvgraph_generator::{generate, Config};
+use spvgraph_ir::elem::Profile;
+use spvgraph_oracle::external::known::known_spirv_val_discrepancy;
+use spvgraph_oracle::external::spirv_val::{Backend, SpirvVal};
+use spvgraph_oracle::oracle::{ValidateOptions, Verdict};
+use spvgraph_oracle::validate::{Report, TargetEnv, Validator};
+use std::collections::BTreeSet;
+use std::sync::OnceLock;
+
+fn default_validator() -> &'static Validator {
+    static V: OnceLock<Validator> = OnceLock::new();
+    V.get_or_init(|| match Validator::new(ValidateOptions::default()) {
+        Ok(v) => v,
+        Err(e) => panic!("the default validator options are rejected: {e}"),
+    })
+}
+
+fn spirv_val() -> Option<&'static SpirvVal> {
+    static SV: OnceLock<Option<SpirvVal>> = OnceLock::new();
+    SV.get_or_init(|| {
+        if std::env::var("SPVGRAPH_FUZZ_SPIRV_VAL").is_ok_and(|v| v == "0") {
+            return None;
+        }
+        let sv = SpirvVal::discover();
+        // Only the in-process library: a process per input would make the
+        // target a spirv-val benchmark.
+        matches!(sv.backend(), Ok(Backend::Library(_))).then_some(sv)
+    })
+    .as_ref()
+}
+
+fn show(r: &Report) -> String {
+    r.errors()
+        .take(5)
+        .map(|f| format!("[{}] {}: {}", f.rule.name(), f.instruction.as_deref().unwrap_or("-"), f.message))
+        .collect::<Vec<_>>()
+        .join("\n  ")
+}
+
+/// Checks the property on one input; panics on a violation.
+pub fn check(data: &[u8]) {
+    let _ = default_validator().check_bytes(data);
+
+    let mut u = Unstructured::new(data);
+    let near = u.arbitrary::<u8>().unwrap_or(0) & 1 == 1;
+    let config = Config::default();
+    if near {
+        if let Ok(nv) = generate_near_valid(&mut u, &config, None) {
+            check_near_valid(&nv);
+        }
+    } else if let Ok(case) = generate(&mut u, &config) {
+        assert!(case.meta.internal_errors.is_empty(), "generator invariants: {:?}", case.meta.internal_errors);
+        let report = default_validator().check(&case.module);
+        assert!(report.is_valid(), "the validator rejects a generated (valid) module:\n  {}", show(&report));
+    }
+}
+
+fn check_near_valid(nv: &NearValid) {
+    let options = ValidateOptions {
+        target_env: nv.target_env.to_string(),
+        profiles: nv.profiles.clone().unwrap_or_else(|| Profile::ALL.to_vec()),
+        ..ValidateOptions::default()
+    };
+    let validator = match Validator::new(options) {
+        Ok(v) => v,
+        Err(e) => panic!("mutator {} chose an unknown environment: {e}", nv.mutator),
+    };
+    let report = validator.check_words(&nv.words);
+    let rules: BTreeSet<_> = report.errors().map(|f| f.rule).collect();
+    assert!(
+        rules.len() == 1 && rules.contains(&nv.rule),
+        "near-valid module for {} ({}: {}) reported as {:?}:\n  {}",
+        nv.rule.name(),
+        nv.mutator,
+        nv.note,
+        rules.iter().map(|r| r.name()).collect::<Vec<_>>(),
+        show(&report)
+    );
+    let (Some(sv), Some(env)) = (spirv_val(), TargetEnv::parse(nv.target_env)) else { return };
+    let Ok(verdict) = sv.validate_in_process(&nv.words, env) else { return };
+    let checks = nv.rule.info().spirv_val_checks;
+    if verdict.is_valid() == checks
+        && known_spirv_val_discrepancy(nv.rule, nv.mutator).is_none_or(|k| k.spirv_val_accepts != checks)
+    {
+        let msg = match &verdict {
+            Verdict::Valid => "accepts it".to_string(),
+            Verdict::Invalid(d) => format!("rejects it: {}", d.first().map(|d| d.message.as_str()).unwrap_or("")),
+        };
+        panic!(
+            "spirv-val {msg}, but the catalogue says spirv_val_checks = {checks} for {} ({}: {})",
+            nv.rule.name(),
+            nv.mutator,
+            nv.note
+        );
+    }
+}

@@ -1,0 +1,33 @@
+//! The documented table of real spirv-val discrepancies: near-valid modules
+//! on which spirv-val's verdict differs from what the rule catalogue says
+//! it checks (`RuleInfo::spirv_val_checks`), each with a minimal module in
+//! `corpus/findings/`. The differential test, the `graph_validator` fuzz
+//! target and `spvgraph hunt` all consult this one table, so a known
+//! discrepancy is reported as known rather than as a new finding.
+
+use spvgraph_ir::rules::RuleId;
+
+/// One documented discrepancy: near-valid modules of `rule` made by the
+/// mutator `mutator` on which spirv-val's verdict is not the catalogue's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KnownDiscrepancy {
+    /// The rule broken.
+    pub rule: RuleId,
+    /// The mutator name (`spvgraph_generator::near_valid::Mutator::name`).
+    pub mutator: &'static str,
+    /// Whether spirv-val accepts the module (it misses the break) rather
+    /// than rejecting one the catalogue says it does not check.
+    pub spirv_val_accepts: bool,
+    /// What spirv-val does and why that is wrong or merely different.
+    pub why: &'static str,
+    /// The minimal module, relative to the repository root.
+    pub finding: &'static str,
+}
+
+/// Every documented discrepancy (SPIRV-Tools 2025.5).
+pub const SPIRV_VAL_KNOWN: &[KnownDiscrepancy] = &[];
+
+/// The documented discrepancy for modules of `rule` made by `mutator`, if any.
+pub fn known_spirv_val_discrepancy(rule: RuleId, mutator: &str) -> Option<&'static KnownDiscrepancy> {
+    SPIRV_VAL_KNOWN.iter().find(|k| k.rule == rule && k.mutator == mutator)
+}
