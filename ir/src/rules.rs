@@ -426,7 +426,7 @@ rules! {
         "The OutputIndex and ElementIndex operands of OpGraphSetOutputARM are results of constant instructions.";
     /// OpGraphSetOutputARM index not a 32-bit integer.
     GraphOutputIndexType = "graph.output.index-type", Graph, SpvArmGraph, MustReject, true, false,
-        "SPV_ARM_graph OpGraphSetOutputARM", &["OutputIndex must be a 32-bit integer"],
+        "SPV_ARM_graph OpGraphSetOutputARM", &["OutputIndex must be a 32-bit integer", "ElementIndex must be a 32-bit integer"],
         "OutputIndex and ElementIndex are 32-bit integers.";
     /// OutputIndex past the graph's outputs.
     GraphOutputIndexRange = "graph.output.index-out-of-range", Graph, SpvArmGraph, MustReject, true, false,
@@ -450,7 +450,7 @@ rules! {
         "A graph definition contains at least one OpGraphSetOutputARM.";
     /// OpCompositeExtract in a graph body with a bad composite, index or type.
     GraphCompositeExtract = "graph.composite-extract", Graph, SpirvCore, MustReject, true, false,
-        "SPIR-V OpCompositeExtract", &["Index is out of bounds"],
+        "SPIR-V OpCompositeExtract", &["Index is out of bounds", "does not match the type that results from indexing into the composite"],
         "The Indexes of OpCompositeExtract walk into the Composite's type (each index within the member count), and the Result Type is the type reached.";
 
     // ---- interface (Vulkan) ----------------------------------------------------------
@@ -468,7 +468,7 @@ rules! {
         "Under Vulkan every graph resource is bound with a VkTensorDescriptionARM that fixes its dimensions, so the tensor types of a graph entry point's interface must be ranked and shaped (rule added to the Vulkan environment after spirv-val 2025.5).";
     /// Vulkan: Logical addressing.
     VulkanAddressingModel = "vulkan.addressing-model", Interface, Vulkan, MustReject, true, false,
-        "VUID-StandaloneSpirv-None-04635", &["04635"],
+        "VUID-StandaloneSpirv-None-04635", &["04635", "Capability Addresses is not allowed by Vulkan"],
         "Under Vulkan the addressing model is Logical or PhysicalStorageBuffer64.";
 
     // ---- debug info -------------------------------------------------------------------

@@ -25,7 +25,14 @@ pub struct KnownDiscrepancy {
 }
 
 /// Every documented discrepancy (SPIRV-Tools 2025.5).
-pub const SPIRV_VAL_KNOWN: &[KnownDiscrepancy] = &[];
+pub const SPIRV_VAL_KNOWN: &[KnownDiscrepancy] = &[KnownDiscrepancy {
+    rule: RuleId::GraphInputDuplicateIndex,
+    mutator: "whole-array-read-after-elements",
+    spirv_val_accepts: true,
+    why: "the duplicate-InputIndex check misses a read without ElementIndex that follows reads with one \
+          (the reverse order is rejected)",
+    finding: "corpus/findings/spirv-val-duplicate-input-index-after-elements.spv",
+}];
 
 /// The documented discrepancy for modules of `rule` made by `mutator`, if any.
 pub fn known_spirv_val_discrepancy(rule: RuleId, mutator: &str) -> Option<&'static KnownDiscrepancy> {
