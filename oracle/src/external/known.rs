@@ -25,14 +25,24 @@ pub struct KnownDiscrepancy {
 }
 
 /// Every documented discrepancy (SPIRV-Tools 2025.5).
-pub const SPIRV_VAL_KNOWN: &[KnownDiscrepancy] = &[KnownDiscrepancy {
-    rule: RuleId::GraphInputDuplicateIndex,
-    mutator: "whole-array-read-after-elements",
-    spirv_val_accepts: true,
-    why: "the duplicate-InputIndex check misses a read without ElementIndex that follows reads with one \
+pub const SPIRV_VAL_KNOWN: &[KnownDiscrepancy] = &[
+    KnownDiscrepancy {
+        rule: RuleId::GraphInputDuplicateIndex,
+        mutator: "whole-array-read-after-elements",
+        spirv_val_accepts: true,
+        why: "the duplicate-InputIndex check misses a read without ElementIndex that follows reads with one \
           (the reverse order is rejected)",
-    finding: "corpus/findings/spirv-val-duplicate-input-index-after-elements.spv",
-}];
+        finding: "corpus/findings/spirv-val-duplicate-input-index-after-elements.spv",
+    },
+    KnownDiscrepancy {
+        rule: RuleId::ConstantsTensorUnshaped,
+        mutator: "unshaped-replicate",
+        spirv_val_accepts: true,
+        why: "OpConstantCompositeReplicateEXT is not validated at all in 2025.5, so an unshaped tensor Result Type \
+          passes (OpConstantNull and OpConstantComposite of the same type are rejected)",
+        finding: "corpus/findings/spirv-val-unshaped-replicate-constant.spv",
+    },
+];
 
 /// The documented discrepancy for modules of `rule` made by `mutator`, if any.
 pub fn known_spirv_val_discrepancy(rule: RuleId, mutator: &str) -> Option<&'static KnownDiscrepancy> {
