@@ -42,6 +42,28 @@ pub const SPIRV_VAL_KNOWN: &[KnownDiscrepancy] = &[
           passes (OpConstantNull and OpConstantComposite of the same type are rejected)",
         finding: "corpus/findings/spirv-val-unshaped-replicate-constant.spv",
     },
+    KnownDiscrepancy {
+        rule: RuleId::TosaOperandCount,
+        mutator: "concat-without-inputs",
+        spirv_val_accepts: true,
+        why: "the TOSA.001000.1 grammar gives CONCAT's inputs the quantifier * (zero or more), so a CONCAT with only \
+              its axis passes; TOSA needs at least one input",
+        finding: "corpus/findings/spirv-val-concat-without-inputs.spv",
+    },
+    KnownDiscrepancy {
+        rule: RuleId::BinaryOperands,
+        mutator: "string-padding-not-zero",
+        spirv_val_accepts: true,
+        why: "the bytes after the nul of a literal string are not checked to be 0",
+        finding: "corpus/findings/spirv-val-accepts-string-padding-not-zero.spv",
+    },
+    KnownDiscrepancy {
+        rule: RuleId::BinaryOperands,
+        mutator: "string-not-utf8",
+        spirv_val_accepts: true,
+        why: "literal strings are not checked to be UTF-8",
+        finding: "corpus/findings/spirv-val-accepts-string-not-utf8.spv",
+    },
 ];
 
 /// The documented discrepancy for modules of `rule` made by `mutator`, if any.
