@@ -5,18 +5,28 @@
 //! spvgraph generate --seed 0 --count 100 -o out/            # files per case
 //! spvgraph generate --count 20000 --coverage                # operator x type-row table
 //! spvgraph generate --count 100000 --check-spirv-val        # rejections must be 0
+//! spvgraph generate --near-valid --rule tosa.shape.output --count 10 -o bad/   # near-valid modules
 //! ```
 //!
 //! Case `i` uses seed `S + i`, expanded into the bytes that drive the
 //! generator, so any case can be regenerated alone with `--seed S+i --count 1`.
+//!
+//! `--near-valid` writes near-valid modules instead
+//! (`spvgraph_generator::near_valid::near_valid_from_seed`): each breaks
+//! exactly one must-reject rule, which the manifest records as `expect`, with
+//! the mutator, what it did, the target environment and the consumer profiles
+//! under `near_valid`. `--near-valid --rule R --seed S` is how `spvgraph hunt`
+//! findings are reproduced.
 
 use super::Outcome;
 use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use spvgraph_generator::files::{self, Extras};
-use spvgraph_generator::{generate_from_seed, Config, Coverage};
+use spvgraph_generator::near_valid::{covered_rules, near_valid_from_seed, NearValid};
+use spvgraph_generator::{generate_from_seed, Case, Config, Coverage};
 use spvgraph_ir::elem::Profile;
+use spvgraph_ir::rules::RuleId;
 use spvgraph_ir::tools::{Tool, Tools};
 use spvgraph_ir::tosa::TosaOp;
 use std::path::{Path, PathBuf};
@@ -96,6 +106,15 @@ pub struct Args {
     /// Print the effective configuration as JSON and exit.
     #[arg(long)]
     print_config: bool,
+    /// Write near-valid modules: each breaks exactly one must-reject rule of
+    /// the catalogue, recorded as `expect` in the manifest (with the mutator
+    /// and what it did under `near_valid`).
+    #[arg(long, conflicts_with_all = ["coverage", "check_spirv_val"])]
+    near_valid: bool,
+    /// With --near-valid: the rule every case breaks (a catalogue name such as
+    /// `tosa.shape.output`); default: a rule chosen from each case's seed.
+    #[arg(long, value_name = "RULE", requires = "near_valid")]
+    rule: Option<String>,
 }
 
 /// What happened to one case.
@@ -135,6 +154,9 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     if args.prefix.is_empty() || args.prefix.contains(['/', '\\']) {
         bail!("--prefix {:?}: must be a non-empty file-name prefix without path separators", args.prefix);
     }
+    if args.near_valid {
+        return run_near_valid(&args, &config);
+    }
     if args.out.is_none() && !args.coverage && !args.check_spirv_val {
         bail!("nothing to do: give -o DIR, --coverage or --check-spirv-val (see spvgraph generate --help)");
     }
@@ -163,6 +185,109 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         let _ = std::fs::remove_dir_all(&scratch);
     }
     report(&args, &config, tally, val.is_some())
+}
+
+/// Parses a `--rule` name: a rule of the catalogue that some near-valid
+/// mutator breaks.
+pub(super) fn parse_near_valid_rule(flag: &str, name: &str) -> anyhow::Result<RuleId> {
+    let name = name.trim();
+    let Some(rule) = RuleId::from_name(name) else {
+        bail!("{flag} {name:?}: no such rule in the catalogue (see spvgraph_ir::rules; e.g. tosa.shape.output)");
+    };
+    if !rule.is_must_reject() {
+        bail!("{flag} {name}: a may-accept rule (a validator may accept modules breaking it), so no near-valid module breaks it");
+    }
+    if !covered_rules().contains(&rule) {
+        bail!("{flag} {name}: no near-valid mutator breaks this rule yet");
+    }
+    Ok(rule)
+}
+
+/// `generate --near-valid`: one near-valid case per seed into `-o DIR`.
+fn run_near_valid(args: &Args, config: &Config) -> anyhow::Result<Outcome> {
+    let Some(dir) = &args.out else { bail!("--near-valid needs -o DIR") };
+    let rule = args.rule.as_deref().map(|r| parse_near_valid_rule("--rule", r)).transpose()?;
+    if rule.is_none() && covered_rules().is_empty() {
+        bail!("--near-valid: no near-valid mutator exists yet");
+    }
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let extras = Extras { spvasm: args.spvasm, mlir: !args.no_mlir };
+    let bar = progress(args.count);
+    let results: Vec<(u64, Result<String, String>)> = (0..args.count)
+        .into_par_iter()
+        .map(|i| {
+            let seed = args.seed.wrapping_add(i);
+            let stem = format!("{}{seed}", args.prefix);
+            let r = match near_valid_from_seed(seed, config, rule) {
+                Ok(nv) => write_near_valid(dir, &stem, &nv, &extras)
+                    .map(|_| nv.rule.name().to_string())
+                    .map_err(|e| format!("{e:#}")),
+                Err(e) => Err(e.to_string()),
+            };
+            bar.inc(1);
+            (seed, r)
+        })
+        .collect();
+    bar.finish_and_clear();
+    let written = results.iter().filter(|(_, r)| r.is_ok()).count();
+    let mut by_rule = std::collections::BTreeMap::<&str, u64>::new();
+    for (_, r) in &results {
+        if let Ok(name) = r {
+            *by_rule.entry(name.as_str()).or_default() += 1;
+        }
+    }
+    let last = args.seed.wrapping_add(args.count.saturating_sub(1));
+    println!(
+        "generated {written} near-valid case(s), seeds {}..={last} into {}: {} rule(s) broken",
+        args.seed,
+        dir.display(),
+        by_rule.len()
+    );
+    let failed: Vec<&(u64, Result<String, String>)> = results.iter().filter(|(_, r)| r.is_err()).collect();
+    if !failed.is_empty() {
+        eprintln!("{} seed(s) gave no near-valid module; first ones:", failed.len());
+        for (seed, r) in failed.iter().take(10) {
+            if let Err(e) = r {
+                eprintln!("  seed {seed}: {e}");
+            }
+        }
+    }
+    Ok(if written == 0 && args.count > 0 { Outcome::CheckFailed } else { Outcome::Success })
+}
+
+/// Writes a near-valid case in the corpus format: the broken module as
+/// `STEM.spv` (exactly `nv.words`, little-endian), its disassembly and MLIR
+/// when it decodes and `extras` asks for them, the base case's input data,
+/// and the manifest with `expect` set to the rule and a `near_valid` object
+/// (rule, mutator, note, target_env, profiles). Returns the manifest.
+pub(super) fn write_near_valid(
+    dir: &Path,
+    stem: &str,
+    nv: &NearValid,
+    extras: &Extras,
+) -> anyhow::Result<serde_json::Value> {
+    let (case, extras) = match spvgraph_ir::Module::decode_words(&nv.words) {
+        Ok(module) => (Case { module, ..nv.base.clone() }, extras.clone()),
+        // Undecodable (binary rules): no text form or MLIR can be made.
+        Err(_) => (nv.base.clone(), Extras { spvasm: false, mlir: false }),
+    };
+    let manifest = files::write_case(dir, stem, &case, &extras)?;
+    let spv = dir.join(format!("{stem}.spv"));
+    let bytes = spvgraph_ir::binary::words_to_bytes(&nv.words, spvgraph_ir::binary::Endian::Little);
+    std::fs::write(&spv, bytes).with_context(|| format!("cannot write {}", spv.display()))?;
+    let mut value = serde_json::to_value(&manifest)?;
+    value["expect"] = serde_json::json!(nv.rule.name());
+    value["near_valid"] = serde_json::json!({
+        "rule": nv.rule.name(),
+        "mutator": nv.mutator,
+        "note": nv.note,
+        "target_env": nv.target_env,
+        "profiles": nv.profiles.as_ref().map(|ps| ps.iter().map(|p| p.name()).collect::<Vec<_>>()),
+    });
+    let json = dir.join(format!("{stem}.json"));
+    std::fs::write(&json, format!("{}\n", serde_json::to_string_pretty(&value)?))
+        .with_context(|| format!("cannot write {}", json.display()))?;
+    Ok(value)
 }
 
 fn one_case(

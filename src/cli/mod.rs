@@ -3,6 +3,9 @@
 mod diff_exec;
 mod dis;
 mod generate;
+mod hunt;
+mod hunt_check;
+mod hunt_findings;
 mod info;
 mod input;
 mod roundtrip;
@@ -38,6 +41,10 @@ enum Command {
     /// Generate valid-by-construction graph modules with their input data,
     /// TOSA MLIR and manifests; `--coverage` and `--check-spirv-val` check them.
     Generate(generate::Args),
+    /// The bug hunt: for --time or --count, on every core, generate valid and
+    /// near-valid cases, run the round-trip, the in-tree validator and
+    /// spirv-val, and write every disagreement as a finding under OUT/findings/.
+    Hunt(hunt::Args),
     /// Summarise a module: graphs, entry points, interfaces and bindings,
     /// graph constants, operator histogram.
     Info(info::Args),
@@ -58,6 +65,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::DiffExec(a) => diff_exec::run(a),
         Command::Dis(a) => dis::run(a),
         Command::Generate(a) => generate::run(a),
+        Command::Hunt(a) => hunt::run(a),
         Command::Info(a) => info::run(a),
         Command::Roundtrip(a) => roundtrip::run(a),
         Command::Run(a) => run::run(a),

@@ -1,0 +1,282 @@
+//! The `spvgraph hunt` contract: the summary's counts, the finding files and
+//! their reproduce command, the missing-tool policy, and exit status (0 no
+//! new finding, 1 new findings, 2 usage or I/O error). Nothing here depends
+//! on timing: runs are bounded by `--count`, and findings are planted with
+//! the hidden `--inject-panic SEED` so they exist whatever the oracles say.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_spvgraph"))
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("spvgraph-hunt-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("scratch");
+    d
+}
+
+fn run(cmd: &mut Command) -> (i32, String, String) {
+    let Output { status, stdout, stderr } = cmd.output().expect("run spvgraph");
+    (status.code().unwrap_or(-1), String::from_utf8_lossy(&stdout).into(), String::from_utf8_lossy(&stderr).into())
+}
+
+/// Runs `hunt ARGS --quiet --json --out DIR`; returns the exit code and the summary.
+fn hunt(dir: &Path, args: &[&str]) -> (i32, Value, String) {
+    let (code, out, err) = run(bin().arg("hunt").args(args).args(["--quiet", "--json", "--out"]).arg(dir));
+    let summary: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("summary is JSON ({e}): {out}\n{err}"));
+    (code, summary, err)
+}
+
+fn u(v: &Value) -> u64 {
+    v.as_u64().unwrap_or_else(|| panic!("not a count: {v}"))
+}
+
+/// The parts of a summary that do not depend on timing or thread count.
+fn counts(s: &Value) -> Value {
+    let mut s = s.clone();
+    for key in ["elapsed_s", "cases_per_s", "jobs"] {
+        s[key] = Value::Null;
+    }
+    s
+}
+
+fn spirv_val_available() -> bool {
+    let ok = spvgraph_ir::tools::Tools::discover().get(spvgraph_ir::tools::Tool::SpirvVal).is_ok();
+    if !ok {
+        assert!(!spvgraph_ir::tools::Tools::required(), "CI=true and spirv-val is unavailable");
+        eprintln!("skipping the spirv-val part: spirv-val unavailable");
+    }
+    ok
+}
+
+#[test]
+fn a_count_run_summarises_every_case() {
+    let d = scratch("counts");
+    let (code, s, err) = hunt(&d.join("a"), &["--count", "40", "--seed", "500", "--jobs", "2", "--no-spirv-val"]);
+    assert!(code == 0 || code == 1, "{err}");
+    assert_eq!(code == 1, u(&s["findings"]["new_signatures"]) > 0, "exit 1 iff new findings: {s}");
+    assert_eq!(u(&s["cases"]), 40);
+    assert_eq!(s["seeds"]["first"], 500);
+    assert_eq!(s["seeds"]["last"], 539);
+    let (valid, near, unavailable) = (u(&s["valid"]), u(&s["near_valid"]), u(&s["near_valid_unavailable"]));
+    assert_eq!(valid + near + unavailable, 40, "{s}");
+    assert!(valid > 0 && near > 0, "a 0.5 ratio over 40 seeds gives both kinds: {s}");
+    let it = &s["oracles"]["in_tree"];
+    assert_eq!(u(&it["accept"]) + u(&it["reject"]) + u(&it["not_run"]), valid + near, "{s}");
+    assert_eq!(u(&s["oracles"]["spirv_val"]["not_run"]), valid + near, "--no-spirv-val: {s}");
+    let rt = &s["oracles"]["roundtrip"];
+    assert_eq!(u(&rt["identical"]) + u(&rt["differs"]) + u(&rt["undecodable"]) + u(&rt["not_run"]), valid + near);
+    // The summary is also written to OUT/summary.json.
+    let file: Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("a/summary.json")).expect("summary.json")).expect("JSON");
+    assert_eq!(file, s);
+    // Cases depend on their seed only: one job gives the same counts.
+    let (_, again, err) = hunt(&d.join("b"), &["--count", "40", "--seed", "500", "--jobs", "1", "--no-spirv-val"]);
+    assert_eq!(counts(&again)["cases"], 40, "{err}");
+    let strip_dirs = |v: &Value| {
+        let mut v = counts(v);
+        v["findings"]["dir"] = Value::Null;
+        for f in v["findings"]["list"].as_array_mut().into_iter().flatten() {
+            f["dir"] = Value::Null;
+        }
+        v
+    };
+    assert_eq!(strip_dirs(&again), strip_dirs(&s));
+    // The ratio decides the kind of every case.
+    let (_, all_valid, _) = hunt(&d.join("c"), &["--count", "12", "--near-valid-ratio", "0", "--no-spirv-val"]);
+    assert_eq!((u(&all_valid["valid"]), u(&all_valid["near_valid"])), (12, 0), "{all_valid}");
+    let (_, all_near, _) = hunt(&d.join("d"), &["--count", "12", "--near-valid-ratio", "1", "--no-spirv-val"]);
+    assert_eq!(u(&all_near["valid"]), 0, "{all_near}");
+    assert_eq!(u(&all_near["near_valid"]) + u(&all_near["near_valid_unavailable"]), 12, "{all_near}");
+}
+
+#[test]
+fn spirv_val_runs_on_every_module_when_available() {
+    if !spirv_val_available() {
+        return;
+    }
+    let d = scratch("spirv-val");
+    let (code, s, err) = hunt(&d, &["--count", "30", "--seed", "70"]);
+    assert!(code == 0 || code == 1, "{err}");
+    let modules = u(&s["valid"]) + u(&s["near_valid"]);
+    let sv = &s["oracles"]["spirv_val"];
+    assert_eq!(u(&sv["accept"]) + u(&sv["reject"]) + u(&sv["error"]), modules, "{s}");
+    assert_eq!(u(&sv["not_run"]), 0, "{s}");
+}
+
+#[test]
+fn a_missing_spirv_val_is_reported_and_fails_under_ci() {
+    let d = scratch("missing");
+    let missing = |cmd: &mut Command| {
+        cmd.env("SPVGRAPH_TOOL_SPIRV_VAL", "/nonexistent/spirv-val")
+            .env("SPVGRAPH_TOOL_LIBSPIRV_TOOLS_SHARED", "/nonexistent/libSPIRV-Tools-shared.so");
+    };
+    let mut cmd = bin();
+    cmd.args(["hunt", "--count", "3", "--quiet", "--out"]).arg(&d).env("CI", "false");
+    missing(&mut cmd);
+    let (code, out, err) = run(&mut cmd);
+    assert!(code == 0 || code == 1, "{err}");
+    assert!(err.contains("WITHOUT the spirv-val oracle"), "{err}");
+    assert!(out.contains("spirv-val: not run (unavailable"), "{out}");
+    let mut cmd = bin();
+    cmd.args(["hunt", "--count", "3", "--quiet", "--out"]).arg(&d).env("CI", "true");
+    missing(&mut cmd);
+    let (code, _, err) = run(&mut cmd);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("spirv-val") && err.contains("CI=true"), "{err}");
+}
+
+/// The one finding of `summary` with `kind`.
+fn finding_dir(summary: &Value, kind: &str) -> PathBuf {
+    let list = summary["findings"]["list"].as_array().expect("finding list");
+    let f = list.iter().find(|f| f["kind"] == kind).unwrap_or_else(|| panic!("no {kind} finding: {summary}"));
+    PathBuf::from(f["dir"].as_str().expect("dir"))
+}
+
+/// Checks the files and fields of a finding and runs its reproduce command.
+fn check_finding(dir: &Path, seed: u64, case: &str, occurrences: u64) -> Value {
+    let slug = dir.file_name().and_then(|n| n.to_str()).expect("slug").to_string();
+    let text = std::fs::read_to_string(dir.join(format!("{slug}.json"))).expect("manifest");
+    let m: Value = serde_json::from_str(&text).expect("manifest is JSON");
+    let f = &m["finding"];
+    assert_eq!(f["slug"], slug.as_str());
+    assert_eq!(f["kind"], "panic");
+    assert_eq!(f["seed"], seed, "the smallest case is kept: {f}");
+    assert_eq!(m["seed"], seed);
+    assert_eq!(f["case"], case);
+    assert_eq!(f["occurrences"], occurrences, "{f}");
+    for key in ["signature", "detail", "reproduce", "reproduce_output", "check", "target_env"] {
+        assert!(f[key].as_str().is_some_and(|s| !s.is_empty()), "{key}: {f}");
+    }
+    assert!(f["signature"].as_str().unwrap_or("").contains("in-tree validator"), "{f}");
+    for key in ["expected", "in_tree", "spirv_val", "roundtrip"] {
+        assert!(f["verdicts"][key].is_object(), "verdicts.{key}: {f}");
+    }
+    if case == "near-valid" {
+        assert!(f["rule"].is_null(), "a panic has no rule: {f}");
+        assert!(f["mutator"].as_str().is_some() && f["note"].as_str().is_some(), "{f}");
+        assert_eq!(f["verdicts"]["expected"]["valid"], false);
+        assert_eq!(m["expect"], f["verdicts"]["expected"]["rule"]);
+        assert!(m["near_valid"]["mutator"].is_string(), "{m}");
+    } else {
+        assert_eq!(m["expect"], "valid");
+        assert_eq!(f["verdicts"]["expected"]["valid"], true);
+        assert_eq!(f["verdicts"]["roundtrip"]["identical"], true, "{f}");
+    }
+    // The kept case is the smallest of the example seeds.
+    assert_eq!(f["example_seeds"][0], seed, "{f}");
+    for ext in ["spv", "spvasm", "md"] {
+        assert!(dir.join(format!("{slug}.{ext}")).is_file(), "{slug}.{ext}");
+    }
+    let md = std::fs::read_to_string(dir.join(format!("{slug}.md"))).expect("note");
+    assert!(md.contains(f["reproduce"].as_str().unwrap_or("?")), "{md}");
+    // The reproduce command, run in the finding's directory, writes the same module.
+    let argv: Vec<&str> =
+        f["reproduce_argv"].as_array().expect("argv").iter().map(|a| a.as_str().expect("string")).collect();
+    assert_eq!(argv[..2], ["spvgraph", "generate"]);
+    let (code, _, err) = run(bin().args(&argv[1..]).current_dir(dir));
+    assert_eq!(code, 0, "{argv:?}: {err}");
+    let again = std::fs::read(dir.join(f["reproduce_output"].as_str().expect("output"))).expect("regenerated");
+    assert_eq!(again, std::fs::read(dir.join(format!("{slug}.spv"))).expect("module"), "{argv:?}");
+    m
+}
+
+#[test]
+fn findings_are_complete_deduplicated_and_reproducible() {
+    let d = scratch("findings");
+    let seeds: Vec<String> = (900..910).map(|s| s.to_string()).collect();
+    let mut args = vec!["--count", "10", "--seed", "900", "--no-spirv-val", "--near-valid-ratio", "0"];
+    for s in &seeds {
+        args.extend(["--inject-panic", s.as_str()]);
+    }
+    // Valid cases: all ten panic alike, so one finding, the smallest seed, counted ten times.
+    let (code, s, err) = hunt(&d.join("valid"), &args);
+    assert_eq!(code, 1, "new findings exit 1: {err}");
+    let k = &s["findings"]["by_kind"]["panic"];
+    assert_eq!((u(&k["occurrences"]), u(&k["signatures"]), u(&k["new"])), (10, 1, 1), "{s}");
+    let m = check_finding(&finding_dir(&s, "panic"), 900, "valid", 10);
+    assert_eq!(m["finding"]["example_seeds"].as_array().map(Vec::len), Some(10));
+    // A second run into the same directory: the signature is known, so exit 0.
+    let (code, s2, err) = hunt(&d.join("valid"), &args);
+    assert_eq!(code, 0, "known findings only: {err}");
+    assert_eq!(u(&s2["findings"]["by_kind"]["panic"]["new"]), 0, "{s2}");
+    check_finding(&finding_dir(&s2, "panic"), 900, "valid", 20);
+    // Near-valid cases keep their rule in the reproduce command.
+    args[6] = "1";
+    let (code, s, err) = hunt(&d.join("near"), &args);
+    assert_eq!(code, 1, "{err}");
+    let made = u(&s["near_valid"]);
+    assert!(made > 0, "{s}");
+    let dir = finding_dir(&s, "panic");
+    let slug = dir.file_name().and_then(|n| n.to_str()).unwrap_or("").to_string();
+    let text = std::fs::read_to_string(dir.join(format!("{slug}.json"))).expect("manifest");
+    let first = u(&serde_json::from_str::<Value>(&text).expect("JSON")["finding"]["example_seeds"][0]);
+    let m = check_finding(&dir, first, "near-valid", made);
+    let argv = m["finding"]["reproduce"].as_str().unwrap_or("");
+    assert!(argv.contains(&format!("--near-valid --rule {}", m["expect"].as_str().unwrap_or("?"))), "{argv}");
+}
+
+#[test]
+fn a_time_bounded_run_stops_and_summarises() {
+    let d = scratch("time");
+    let (code, s, err) = hunt(&d, &["--time", "1", "--no-spirv-val", "--jobs", "1"]);
+    assert!(code == 0 || code == 1, "{err}");
+    let cases = u(&s["cases"]);
+    assert_eq!(u(&s["valid"]) + u(&s["near_valid"]) + u(&s["near_valid_unavailable"]), cases, "{s}");
+    if cases > 0 {
+        assert_eq!(u(&s["seeds"]["last"]), cases - 1, "cases are seeds 0..cases, none skipped: {s}");
+    }
+}
+
+#[test]
+fn bad_arguments_exit_2_with_a_clear_error() {
+    let d = scratch("usage");
+    for (args, says) in [
+        (vec!["hunt"], "--time"),
+        (vec!["hunt", "--count", "5", "--time", "10"], "cannot be used with"),
+        (vec!["hunt", "--count", "0"], "--count"),
+        (vec!["hunt", "--count", "5", "--near-valid-ratio", "1.5"], "from 0 to 1"),
+        (vec!["hunt", "--time", "5x"], "unknown unit"),
+        (vec!["hunt", "--count", "5", "--jobs", "0"], "--jobs"),
+        (vec!["hunt", "--count", "5", "--rule", "no.such.rule"], "no.such.rule"),
+        (vec!["hunt", "--count", "5", "--config", "/nonexistent/c.json"], "/nonexistent/c.json"),
+    ] {
+        let (code, out, err) = run(bin().args(&args).arg("--out").arg(&d));
+        assert_eq!(code, 2, "{args:?}: {out}{err}");
+        assert!(err.contains(says), "{args:?} should say {says:?}: {err}");
+    }
+    // generate's near-valid flags are checked too.
+    let (code, _, err) = run(bin().args(["generate", "--rule", "tosa.shape.output", "-o"]).arg(&d));
+    assert_eq!(code, 2, "--rule needs --near-valid: {err}");
+    let (code, _, err) = run(bin().args(["generate", "--near-valid", "--rule", "level.tensor-size", "-o"]).arg(&d));
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("may-accept"), "{err}");
+}
+
+#[test]
+fn generate_near_valid_records_the_rule_in_the_manifest() {
+    let d = scratch("gen-near");
+    let (code, out, err) = run(bin()
+        .args(["generate", "--near-valid", "--rule", "layout.memory-model", "--seed", "3", "--count", "3", "--spvasm"])
+        .arg("-o")
+        .arg(&d));
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("generated 3 near-valid case(s), seeds 3..=5"), "{out}");
+    for seed in 3..6 {
+        let text = std::fs::read_to_string(d.join(format!("case_{seed}.json"))).expect("manifest");
+        let m: Value = serde_json::from_str(&text).expect("JSON");
+        assert_eq!(m["expect"], "layout.memory-model", "{m}");
+        assert_eq!(m["seed"], seed);
+        assert_eq!(m["near_valid"]["rule"], "layout.memory-model");
+        assert!(m["near_valid"]["mutator"].is_string() && m["near_valid"]["target_env"].is_string(), "{m}");
+        assert!(d.join(format!("case_{seed}.spvasm")).is_file());
+        // The in-tree validator names exactly that rule.
+        let (code, _, err) = run(bin().args(["validate"]).arg(d.join(format!("case_{seed}.spv"))));
+        assert_eq!(code, 1, "{err}");
+        assert!(err.contains("[layout.memory-model]"), "{err}");
+    }
+}
