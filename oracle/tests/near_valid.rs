@@ -54,6 +54,10 @@ fn every_must_reject_rule_has_a_mutator() {
     assert!(missing.is_empty(), "{} must-reject rules have no mutator: {missing:?}", missing.len());
     let may: Vec<&str> = covered.iter().filter(|r| r.severity() != Severity::MustReject).map(|r| r.name()).collect();
     assert!(may.is_empty(), "mutators for may-accept rules (a validator may accept those): {may:?}");
+    let all = spvgraph_generator::near_valid::mutators();
+    let names: BTreeSet<(RuleId, &str)> = all.iter().map(|m| (m.rule, m.name)).collect();
+    assert_eq!(names.len(), all.len(), "mutator names must be unique per rule");
+    eprintln!("{} mutators for {} must-reject rules", all.len(), covered.len());
 }
 
 #[test]

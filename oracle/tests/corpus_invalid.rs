@@ -1,0 +1,76 @@
+//! The near-valid regression corpus (`corpus/invalid/`): one module per
+//! must-reject rule, each breaking exactly the rule its manifest names
+//! (`expect`), under the target environment and profiles recorded in
+//! `near_valid`. Other validators can run the same files.
+
+use serde_json::Value;
+use spvgraph_ir::elem::Profile;
+use spvgraph_ir::rules::{RuleId, Severity};
+use spvgraph_oracle::oracle::ValidateOptions;
+use spvgraph_oracle::validate::Validator;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+fn corpus() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/invalid")
+}
+
+fn manifests() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(corpus())
+        .expect("corpus/invalid exists")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    v.sort();
+    v
+}
+
+fn options(manifest: &Value) -> ValidateOptions {
+    let nv = &manifest["near_valid"];
+    let profiles = match nv["profiles"].as_array() {
+        Some(list) => list.iter().filter_map(|p| p.as_str().and_then(Profile::from_name)).collect(),
+        None => Profile::ALL.to_vec(),
+    };
+    ValidateOptions {
+        target_env: nv["target_env"].as_str().unwrap_or("vulkan1.3").to_string(),
+        profiles,
+        ..ValidateOptions::default()
+    }
+}
+
+#[test]
+fn every_case_breaks_exactly_its_rule() {
+    let mut failures = Vec::new();
+    for path in manifests() {
+        let text = std::fs::read_to_string(&path).expect("read manifest");
+        let manifest: Value = serde_json::from_str(&text).expect("manifest is JSON");
+        let expect = manifest["expect"].as_str().expect("expect names a rule");
+        let rule = RuleId::from_name(expect).unwrap_or_else(|| panic!("{}: unknown rule {expect}", path.display()));
+        let spv = path.with_file_name(manifest["spv"].as_str().expect("spv file"));
+        let bytes = std::fs::read(&spv).expect("read module");
+        let report = Validator::new(options(&manifest)).expect("known environment").check_bytes(&bytes);
+        let rules: BTreeSet<RuleId> = report.errors().map(|f| f.rule).collect();
+        if rules != BTreeSet::from([rule]) {
+            failures.push(format!("{}: expected {expect}, got {:?}", spv.display(), rules));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn every_must_reject_rule_has_a_case() {
+    let mut have = BTreeSet::new();
+    for path in manifests() {
+        let manifest: Value = serde_json::from_str(&std::fs::read_to_string(&path).expect("read")).expect("JSON");
+        if let Some(r) = manifest["expect"].as_str().and_then(RuleId::from_name) {
+            have.insert(r);
+        }
+    }
+    let missing: Vec<&str> = RuleId::ALL
+        .iter()
+        .filter(|r| r.severity() == Severity::MustReject && !have.contains(r))
+        .map(|r| r.name())
+        .collect();
+    assert!(missing.is_empty(), "corpus/invalid has no case for {missing:?}");
+}
