@@ -426,6 +426,7 @@ impl<'m> Analysis<'m> {
 }
 
 /// The value of the low `width` bits of little-endian value words.
+#[inline]
 pub fn raw_bits(words: &[u32], width: u32) -> u64 {
     let lo = u64::from(words.first().copied().unwrap_or(0));
     let hi = u64::from(words.get(1).copied().unwrap_or(0));

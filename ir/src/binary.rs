@@ -165,51 +165,93 @@ pub fn split(words: &[u32]) -> Result<(Header, Vec<RawInst<'_>>), DecodeError> {
 /// and returns that error separately, so a caller can report whichever
 /// problem comes first in the stream.
 pub fn split_partial(words: &[u32]) -> Result<(Header, Vec<RawInst<'_>>, Option<DecodeError>), DecodeError> {
-    let err = |word_offset, opcode, kind| DecodeError { word_offset, opcode, kind };
-    if words.len() < 5 {
-        return Err(err(0, None, DecodeErrorKind::NoHeader(words.len())));
-    }
-    if words[0] != MAGIC {
-        return Err(err(0, None, DecodeErrorKind::BadMagic(words[0])));
-    }
-    let header = Header { version: words[1], generator: words[2], bound: words[3], schema: words[4] };
+    let header = read_header(words)?;
     let mut insts = Vec::new();
-    let mut at = 5;
-    while at < words.len() {
-        let first = words[at];
+    let mut framing = None;
+    for step in frames(words) {
+        match step {
+            Ok(r) => insts.push(r),
+            Err(e) => framing = Some(e),
+        }
+    }
+    Ok((header, insts, framing))
+}
+
+/// Reads the five header words (the magic number checked).
+pub fn read_header(words: &[u32]) -> Result<Header, DecodeError> {
+    let err = |kind| DecodeError { word_offset: 0, opcode: None, kind };
+    match words {
+        [MAGIC, version, generator, bound, schema, ..] => {
+            Ok(Header { version: *version, generator: *generator, bound: *bound, schema: *schema })
+        }
+        [first, _, _, _, _, ..] => Err(err(DecodeErrorKind::BadMagic(*first))),
+        _ => Err(err(DecodeErrorKind::NoHeader(words.len()))),
+    }
+}
+
+/// The instructions after the header, framed one by one without collecting
+/// them; a framing error is the last item.
+pub fn frames(words: &[u32]) -> Frames<'_> {
+    Frames { words, at: 5 }
+}
+
+/// The iterator of [`frames`].
+#[derive(Clone, Debug)]
+pub struct Frames<'a> {
+    words: &'a [u32],
+    at: usize,
+}
+
+impl<'a> Iterator for Frames<'a> {
+    type Item = Result<RawInst<'a>, DecodeError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let at = self.at;
+        let first = *self.words.get(at)?;
         let opcode = (first & 0xffff) as u16;
         let count = (first >> 16) as usize;
-        if count == 0 {
-            return Ok((header, insts, Some(err(at, Some(opcode), DecodeErrorKind::ZeroWordCount))));
-        }
-        let remaining = words.len() - at;
-        if count > remaining {
-            let kind = DecodeErrorKind::Truncated { word_count: count, remaining };
-            return Ok((header, insts, Some(err(at, Some(opcode), kind))));
-        }
-        insts.push(RawInst { opcode, operands: &words[at + 1..at + count], word_offset: at });
-        at += count;
+        let remaining = self.words.len() - at;
+        let kind = if count == 0 {
+            DecodeErrorKind::ZeroWordCount
+        } else if let Some(operands) = self.words.get(at + 1..at + count) {
+            self.at = at + count;
+            return Some(Ok(RawInst { opcode, operands, word_offset: at }));
+        } else {
+            DecodeErrorKind::Truncated { word_count: count, remaining }
+        };
+        // Nothing after a framing error can be framed.
+        self.at = self.words.len();
+        Some(Err(DecodeError { word_offset: at, opcode: Some(opcode), kind }))
     }
-    Ok((header, insts, None))
 }
 
 /// Decodes a nul-terminated, zero-padded UTF-8 literal string at the start of
 /// `words`; returns it with the number of words it used.
 pub fn decode_string(words: &[u32]) -> Result<(String, usize), DecodeErrorKind> {
-    let mut bytes = Vec::new();
-    for (i, w) in words.iter().enumerate() {
-        let b = w.to_le_bytes();
-        if let Some(nul) = b.iter().position(|&x| x == 0) {
-            bytes.extend_from_slice(&b[..nul]);
-            if b[nul..].iter().any(|&x| x != 0) {
-                return Err(DecodeErrorKind::BadString("has non-zero padding after its nul"));
-            }
-            let s = String::from_utf8(bytes).map_err(|_| DecodeErrorKind::BadString("is not UTF-8"))?;
-            return Ok((s, i + 1));
-        }
-        bytes.extend_from_slice(&b);
+    decode_string_in(words, Vec::new())
+}
+
+/// [`decode_string`] into `buffer`'s allocation (cleared first), for a
+/// decoder that reuses the strings of modules it no longer needs.
+pub fn decode_string_in(words: &[u32], mut buffer: Vec<u8>) -> Result<(String, usize), DecodeErrorKind> {
+    // Find the word holding the nul first, so the bytes are copied once into
+    // a buffer of the right size (strings are decoded for every OpName).
+    let Some(last) = words.iter().position(|w| w.to_le_bytes().contains(&0)) else {
+        return Err(DecodeErrorKind::BadString("is not nul-terminated"));
+    };
+    let b = words[last].to_le_bytes();
+    let nul = b.iter().position(|&x| x == 0).unwrap_or(b.len());
+    if b[nul..].iter().any(|&x| x != 0) {
+        return Err(DecodeErrorKind::BadString("has non-zero padding after its nul"));
     }
-    Err(DecodeErrorKind::BadString("is not nul-terminated"))
+    buffer.clear();
+    buffer.reserve_exact(last * 4 + nul);
+    for w in &words[..last] {
+        buffer.extend_from_slice(&w.to_le_bytes());
+    }
+    buffer.extend_from_slice(&b[..nul]);
+    let s = String::from_utf8(buffer).map_err(|_| DecodeErrorKind::BadString("is not UTF-8"))?;
+    Ok((s, last + 1))
 }
 
 /// Appends the canonical encoding of a literal string (nul-terminated, zero-padded).

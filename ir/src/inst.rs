@@ -5,7 +5,7 @@
 //! modelled instruction is strict (operand counts, canonical strings), so that
 //! encoding the decoded value reproduces the input words exactly.
 
-use crate::binary::{decode_string, encode_string, DecodeErrorKind};
+use crate::binary::{decode_string_in, encode_string, DecodeErrorKind};
 use crate::tosa::TosaOp;
 use serde::Serialize;
 use spirv::Op;
@@ -99,18 +99,28 @@ impl GraphDebugInst {
         }
     }
 
-    fn decode(number: u32, ops: &[u32]) -> Option<GraphDebugInst> {
+    fn decode(number: u32, ops: &[u32], pool: &mut Recycler) -> Option<GraphDebugInst> {
         match (number, ops) {
             (1, [g, n]) => Some(GraphDebugInst::Graph { graph: Id(*g), name: Id(*n) }),
-            (2, [g, n, rest @ ..]) if !rest.is_empty() => Some(GraphDebugInst::Operation {
-                debug_graph: Id(*g),
-                name: Id(*n),
-                instructions: rest.iter().map(|&w| Id(w)).collect(),
-            }),
+            (2, [g, n, rest @ ..]) if !rest.is_empty() => {
+                Some(GraphDebugInst::Operation { debug_graph: Id(*g), name: Id(*n), instructions: pool.ids(rest) })
+            }
             (3, [t, n]) => Some(GraphDebugInst::Tensor { tensor: Id(*t), name: Id(*n), index: None }),
             (3, [t, n, i]) => Some(GraphDebugInst::Tensor { tensor: Id(*t), name: Id(*n), index: Some(Id(*i)) }),
             _ => None,
         }
+    }
+
+    /// The operand ids, in encoding order, without collecting them.
+    pub fn operand_ids(&self) -> impl Iterator<Item = Id> + '_ {
+        let (head, rest, last): ([Id; 2], &[Id], Option<Id>) = match self {
+            GraphDebugInst::Graph { graph, name } => ([*graph, *name], &[], None),
+            GraphDebugInst::Operation { debug_graph, name, instructions } => {
+                ([*debug_graph, *name], instructions, None)
+            }
+            GraphDebugInst::Tensor { tensor, name, index } => ([*tensor, *name], &[], *index),
+        };
+        head.into_iter().chain(rest.iter().copied()).chain(last)
     }
 
     /// The operand ids, in encoding order.
@@ -439,99 +449,247 @@ pub enum Inst {
     },
 }
 
+/// The opcode numbers [`Inst::decode`] models, as `u16` constants it can
+/// match on.
+mod opcodes {
+    use spirv::Op;
+    pub const CAPABILITY: u16 = Op::Capability as u16;
+    pub const EXTENSION: u16 = Op::Extension as u16;
+    pub const EXT_INST_IMPORT: u16 = Op::ExtInstImport as u16;
+    pub const MEMORY_MODEL: u16 = Op::MemoryModel as u16;
+    pub const STRING: u16 = Op::String as u16;
+    pub const NAME: u16 = Op::Name as u16;
+    pub const LINE: u16 = Op::Line as u16;
+    pub const NO_LINE: u16 = Op::NoLine as u16;
+    pub const DECORATE: u16 = Op::Decorate as u16;
+    pub const TYPE_VOID: u16 = Op::TypeVoid as u16;
+    pub const TYPE_BOOL: u16 = Op::TypeBool as u16;
+    pub const TYPE_INT: u16 = Op::TypeInt as u16;
+    pub const TYPE_FLOAT: u16 = Op::TypeFloat as u16;
+    pub const TYPE_ARRAY: u16 = Op::TypeArray as u16;
+    pub const TYPE_RUNTIME_ARRAY: u16 = Op::TypeRuntimeArray as u16;
+    pub const TYPE_STRUCT: u16 = Op::TypeStruct as u16;
+    pub const TYPE_POINTER: u16 = Op::TypePointer as u16;
+    pub const TYPE_TENSOR_ARM: u16 = Op::TypeTensorARM as u16;
+    pub const TYPE_GRAPH_ARM: u16 = Op::TypeGraphARM as u16;
+    pub const CONSTANT_TRUE: u16 = Op::ConstantTrue as u16;
+    pub const SPEC_CONSTANT_TRUE: u16 = Op::SpecConstantTrue as u16;
+    pub const CONSTANT_FALSE: u16 = Op::ConstantFalse as u16;
+    pub const SPEC_CONSTANT_FALSE: u16 = Op::SpecConstantFalse as u16;
+    pub const CONSTANT: u16 = Op::Constant as u16;
+    pub const SPEC_CONSTANT: u16 = Op::SpecConstant as u16;
+    pub const CONSTANT_COMPOSITE: u16 = Op::ConstantComposite as u16;
+    pub const SPEC_CONSTANT_COMPOSITE: u16 = Op::SpecConstantComposite as u16;
+    pub const CONSTANT_COMPOSITE_REPLICATE_EXT: u16 = Op::ConstantCompositeReplicateEXT as u16;
+    pub const SPEC_CONSTANT_COMPOSITE_REPLICATE_EXT: u16 = Op::SpecConstantCompositeReplicateEXT as u16;
+    pub const CONSTANT_NULL: u16 = Op::ConstantNull as u16;
+    pub const GRAPH_CONSTANT_ARM: u16 = Op::GraphConstantARM as u16;
+    pub const VARIABLE: u16 = Op::Variable as u16;
+    pub const GRAPH_ENTRY_POINT_ARM: u16 = Op::GraphEntryPointARM as u16;
+    pub const GRAPH_ARM: u16 = Op::GraphARM as u16;
+    pub const GRAPH_INPUT_ARM: u16 = Op::GraphInputARM as u16;
+    pub const GRAPH_SET_OUTPUT_ARM: u16 = Op::GraphSetOutputARM as u16;
+    pub const GRAPH_END_ARM: u16 = Op::GraphEndARM as u16;
+    pub const EXT_INST: u16 = Op::ExtInst as u16;
+    pub const COMPOSITE_EXTRACT: u16 = Op::CompositeExtract as u16;
+}
+
 /// Names the operand-count rule for decode errors.
 fn count_err(expected: &'static str, found: usize) -> DecodeErrorKind {
     DecodeErrorKind::OperandCount { expected, found }
 }
 
-fn string_only(ops: &[u32]) -> Result<String, DecodeErrorKind> {
-    let (s, used) = decode_string(ops)?;
+fn string_only(ops: &[u32], pool: &mut Recycler) -> Result<String, DecodeErrorKind> {
+    let (s, used) = decode_string_in(ops, pool.bytes())?;
     if used != ops.len() {
         return Err(DecodeErrorKind::TrailingWords(ops.len() - used));
     }
     Ok(s)
 }
 
-fn ids(ws: &[u32]) -> Vec<Id> {
-    ws.iter().map(|&w| Id(w)).collect()
+/// Vectors and strings kept from instructions that are no longer needed,
+/// so that decoding the next module takes them instead of allocating (see
+/// [`crate::Module::decode_words_recycling`]). The kept vectors are empty.
+#[derive(Debug, Default)]
+pub struct Recycler {
+    insts: Vec<Inst>,
+    words: Vec<Vec<u32>>,
+    ids: Vec<Vec<Id>>,
+    bytes: Vec<Vec<u8>>,
+}
+
+/// At most this many vectors of each kind are kept.
+const POOL_LIMIT: usize = 1 << 12;
+/// Vectors with more capacity than this are not kept (nor instruction
+/// vectors with more than `INSTS_LIMIT`): only hostile modules make them.
+const ITEM_LIMIT: usize = 1 << 10;
+const INSTS_LIMIT: usize = 1 << 14;
+
+fn keep<T>(pool: &mut Vec<Vec<T>>, mut v: Vec<T>) {
+    if pool.len() < POOL_LIMIT && v.capacity() <= ITEM_LIMIT && v.capacity() > 0 {
+        v.clear();
+        pool.push(v);
+    }
+}
+
+impl Recycler {
+    fn words(&mut self, src: &[u32]) -> Vec<u32> {
+        match self.words.pop() {
+            Some(mut v) => {
+                v.extend_from_slice(src);
+                v
+            }
+            None => src.to_vec(),
+        }
+    }
+
+    fn ids(&mut self, src: &[u32]) -> Vec<Id> {
+        match self.ids.pop() {
+            Some(mut v) => {
+                v.extend(src.iter().map(|&w| Id(w)));
+                v
+            }
+            None => src.iter().map(|&w| Id(w)).collect(),
+        }
+    }
+
+    fn bytes(&mut self) -> Vec<u8> {
+        self.bytes.pop().unwrap_or_default()
+    }
+
+    /// The kept instruction vector (empty), for the next module.
+    pub fn take_insts(&mut self) -> Vec<Inst> {
+        std::mem::take(&mut self.insts)
+    }
+
+    /// Takes back an instruction vector and everything its instructions
+    /// own, to hand out again.
+    pub fn reclaim(&mut self, mut insts: Vec<Inst>) {
+        // Last first, so that the next module's first instructions get the
+        // previous module's first instructions' vectors (similar sizes).
+        while let Some(inst) = insts.pop() {
+            self.reclaim_one(inst);
+        }
+        if insts.capacity() <= INSTS_LIMIT && insts.capacity() > self.insts.capacity() {
+            self.insts = insts;
+        }
+    }
+
+    /// Takes back what one instruction owns.
+    #[inline]
+    pub fn reclaim_one(&mut self, inst: Inst) {
+        match inst {
+            Inst::Extension(s)
+            | Inst::ExtInstImport { name: s, .. }
+            | Inst::String { text: s, .. }
+            | Inst::Name { name: s, .. } => keep(&mut self.bytes, s.into_bytes()),
+            Inst::GraphEntryPoint { name, interface, .. } => {
+                keep(&mut self.bytes, name.into_bytes());
+                keep(&mut self.ids, interface);
+            }
+            Inst::Decorate { literals: v, .. }
+            | Inst::Constant { value: v, .. }
+            | Inst::ExtInst { operands: v, .. }
+            | Inst::CompositeExtract { indices: v, .. }
+            | Inst::Raw { operands: v, .. } => keep(&mut self.words, v),
+            Inst::TypeStruct { members: v, .. }
+            | Inst::TypeGraph { io: v, .. }
+            | Inst::ConstantComposite { constituents: v, .. }
+            | Inst::Tosa { args: v, .. }
+            | Inst::GraphDebug { inst: GraphDebugInst::Operation { instructions: v, .. }, .. } => {
+                keep(&mut self.ids, v)
+            }
+            _ => {}
+        }
+    }
 }
 
 impl Inst {
     /// Decodes one instruction. `ext_set` tells which set an `OpExtInst`'s set
     /// id was imported as (looked up by the module decoder).
     pub fn decode(opcode: u16, ops: &[u32], ext_set: impl Fn(Id) -> ExtSet) -> Result<Inst, DecodeErrorKind> {
-        let Some(op) = Op::from_u32(u32::from(opcode)) else {
-            return Ok(Inst::Raw { opcode, operands: ops.to_vec() });
-        };
+        Inst::decode_recycling(opcode, ops, ext_set, &mut Recycler::default())
+    }
+
+    /// [`Inst::decode`] with the vectors and strings taken from `pool`.
+    pub fn decode_recycling(
+        opcode: u16,
+        ops: &[u32],
+        ext_set: impl Fn(Id) -> ExtSet,
+        pool: &mut Recycler,
+    ) -> Result<Inst, DecodeErrorKind> {
+        use opcodes::*;
         let n = ops.len();
-        let inst = match op {
-            Op::Capability => match ops {
+        // Matching the opcode number directly: `Op::from_u32` is a long
+        // search, and every opcode this model does not name is Raw anyway.
+        let inst = match opcode {
+            CAPABILITY => match ops {
                 [c] => Inst::Capability(*c),
                 _ => return Err(count_err("1", n)),
             },
-            Op::Extension => Inst::Extension(string_only(ops)?),
-            Op::ExtInstImport => match ops {
-                [r, rest @ ..] => Inst::ExtInstImport { result: Id(*r), name: string_only(rest)? },
+            EXTENSION => Inst::Extension(string_only(ops, pool)?),
+            EXT_INST_IMPORT => match ops {
+                [r, rest @ ..] => Inst::ExtInstImport { result: Id(*r), name: string_only(rest, pool)? },
                 _ => return Err(count_err("at least 2", n)),
             },
-            Op::MemoryModel => match ops {
+            MEMORY_MODEL => match ops {
                 [a, m] => Inst::MemoryModel { addressing: *a, memory: *m },
                 _ => return Err(count_err("2", n)),
             },
-            Op::String => match ops {
-                [r, rest @ ..] => Inst::String { result: Id(*r), text: string_only(rest)? },
+            STRING => match ops {
+                [r, rest @ ..] => Inst::String { result: Id(*r), text: string_only(rest, pool)? },
                 _ => return Err(count_err("at least 2", n)),
             },
-            Op::Name => match ops {
-                [t, rest @ ..] => Inst::Name { target: Id(*t), name: string_only(rest)? },
+            NAME => match ops {
+                [t, rest @ ..] => Inst::Name { target: Id(*t), name: string_only(rest, pool)? },
                 _ => return Err(count_err("at least 2", n)),
             },
-            Op::Line => match ops {
+            LINE => match ops {
                 [f, l, c] => Inst::Line { file: Id(*f), line: *l, column: *c },
                 _ => return Err(count_err("3", n)),
             },
-            Op::NoLine => match ops {
+            NO_LINE => match ops {
                 [] => Inst::NoLine,
                 _ => return Err(count_err("0", n)),
             },
-            Op::Decorate => match ops {
-                [t, d, rest @ ..] => Inst::Decorate { target: Id(*t), decoration: *d, literals: rest.to_vec() },
+            DECORATE => match ops {
+                [t, d, rest @ ..] => Inst::Decorate { target: Id(*t), decoration: *d, literals: pool.words(rest) },
                 _ => return Err(count_err("at least 2", n)),
             },
-            Op::TypeVoid => match ops {
+            TYPE_VOID => match ops {
                 [r] => Inst::TypeVoid { result: Id(*r) },
                 _ => return Err(count_err("1", n)),
             },
-            Op::TypeBool => match ops {
+            TYPE_BOOL => match ops {
                 [r] => Inst::TypeBool { result: Id(*r) },
                 _ => return Err(count_err("1", n)),
             },
-            Op::TypeInt => match ops {
+            TYPE_INT => match ops {
                 [r, w, s] => Inst::TypeInt { result: Id(*r), width: *w, signedness: *s },
                 _ => return Err(count_err("3", n)),
             },
-            Op::TypeFloat => match ops {
+            TYPE_FLOAT => match ops {
                 [r, w] => Inst::TypeFloat { result: Id(*r), width: *w, encoding: None },
                 [r, w, e] => Inst::TypeFloat { result: Id(*r), width: *w, encoding: Some(*e) },
                 _ => return Err(count_err("2 or 3", n)),
             },
-            Op::TypeArray => match ops {
+            TYPE_ARRAY => match ops {
                 [r, e, l] => Inst::TypeArray { result: Id(*r), element: Id(*e), length: Id(*l) },
                 _ => return Err(count_err("3", n)),
             },
-            Op::TypeRuntimeArray => match ops {
+            TYPE_RUNTIME_ARRAY => match ops {
                 [r, e] => Inst::TypeRuntimeArray { result: Id(*r), element: Id(*e) },
                 _ => return Err(count_err("2", n)),
             },
-            Op::TypeStruct => match ops {
-                [r, m @ ..] => Inst::TypeStruct { result: Id(*r), members: ids(m) },
+            TYPE_STRUCT => match ops {
+                [r, m @ ..] => Inst::TypeStruct { result: Id(*r), members: pool.ids(m) },
                 _ => return Err(count_err("at least 1", n)),
             },
-            Op::TypePointer => match ops {
+            TYPE_POINTER => match ops {
                 [r, s, p] => Inst::TypePointer { result: Id(*r), storage: *s, pointee: Id(*p) },
                 _ => return Err(count_err("3", n)),
             },
-            Op::TypeTensorARM => match ops {
+            TYPE_TENSOR_ARM => match ops {
                 [r, e] => Inst::TypeTensor { result: Id(*r), element: Id(*e), rank: None, shape: None },
                 [r, e, k] => Inst::TypeTensor { result: Id(*r), element: Id(*e), rank: Some(Id(*k)), shape: None },
                 [r, e, k, s] => {
@@ -539,111 +697,115 @@ impl Inst {
                 }
                 _ => return Err(count_err("2 to 4", n)),
             },
-            Op::TypeGraphARM => match ops {
-                [r, k, io @ ..] => Inst::TypeGraph { result: Id(*r), num_inputs: *k, io: ids(io) },
+            TYPE_GRAPH_ARM => match ops {
+                [r, k, io @ ..] => Inst::TypeGraph { result: Id(*r), num_inputs: *k, io: pool.ids(io) },
                 _ => return Err(count_err("at least 2", n)),
             },
-            Op::ConstantTrue | Op::SpecConstantTrue => match ops {
-                [t, r] => Inst::ConstantTrue { ty: Id(*t), result: Id(*r), spec: op == Op::SpecConstantTrue },
+            CONSTANT_TRUE | SPEC_CONSTANT_TRUE => match ops {
+                [t, r] => Inst::ConstantTrue { ty: Id(*t), result: Id(*r), spec: opcode == SPEC_CONSTANT_TRUE },
                 _ => return Err(count_err("2", n)),
             },
-            Op::ConstantFalse | Op::SpecConstantFalse => match ops {
-                [t, r] => Inst::ConstantFalse { ty: Id(*t), result: Id(*r), spec: op == Op::SpecConstantFalse },
+            CONSTANT_FALSE | SPEC_CONSTANT_FALSE => match ops {
+                [t, r] => Inst::ConstantFalse { ty: Id(*t), result: Id(*r), spec: opcode == SPEC_CONSTANT_FALSE },
                 _ => return Err(count_err("2", n)),
             },
-            Op::Constant | Op::SpecConstant => match ops {
+            CONSTANT | SPEC_CONSTANT => match ops {
                 [t, r, v @ ..] if !v.is_empty() => {
-                    Inst::Constant { ty: Id(*t), result: Id(*r), value: v.to_vec(), spec: op == Op::SpecConstant }
+                    Inst::Constant { ty: Id(*t), result: Id(*r), value: pool.words(v), spec: opcode == SPEC_CONSTANT }
                 }
                 _ => return Err(count_err("at least 3", n)),
             },
-            Op::ConstantComposite | Op::SpecConstantComposite => match ops {
+            CONSTANT_COMPOSITE | SPEC_CONSTANT_COMPOSITE => match ops {
                 [t, r, c @ ..] => Inst::ConstantComposite {
                     ty: Id(*t),
                     result: Id(*r),
-                    constituents: ids(c),
-                    spec: op == Op::SpecConstantComposite,
+                    constituents: pool.ids(c),
+                    spec: opcode == SPEC_CONSTANT_COMPOSITE,
                 },
                 _ => return Err(count_err("at least 2", n)),
             },
-            Op::ConstantCompositeReplicateEXT | Op::SpecConstantCompositeReplicateEXT => match ops {
+            CONSTANT_COMPOSITE_REPLICATE_EXT | SPEC_CONSTANT_COMPOSITE_REPLICATE_EXT => match ops {
                 [t, r, c] => Inst::ConstantCompositeReplicate {
                     ty: Id(*t),
                     result: Id(*r),
                     constituent: Id(*c),
-                    spec: op == Op::SpecConstantCompositeReplicateEXT,
+                    spec: opcode == SPEC_CONSTANT_COMPOSITE_REPLICATE_EXT,
                 },
                 _ => return Err(count_err("3", n)),
             },
-            Op::ConstantNull => match ops {
+            CONSTANT_NULL => match ops {
                 [t, r] => Inst::ConstantNull { ty: Id(*t), result: Id(*r) },
                 _ => return Err(count_err("2", n)),
             },
-            Op::GraphConstantARM => match ops {
+            GRAPH_CONSTANT_ARM => match ops {
                 [t, r, k] => Inst::GraphConstant { ty: Id(*t), result: Id(*r), graph_constant_id: *k },
                 _ => return Err(count_err("3", n)),
             },
-            Op::Variable => match ops {
+            VARIABLE => match ops {
                 [t, r, s] => Inst::Variable { ty: Id(*t), result: Id(*r), storage: *s, initializer: None },
                 [t, r, s, i] => Inst::Variable { ty: Id(*t), result: Id(*r), storage: *s, initializer: Some(Id(*i)) },
                 _ => return Err(count_err("3 or 4", n)),
             },
-            Op::GraphEntryPointARM => match ops {
+            GRAPH_ENTRY_POINT_ARM => match ops {
                 [g, rest @ ..] => {
-                    let (name, used) = decode_string(rest)?;
-                    let interface = rest.get(used..).map(ids).unwrap_or_default();
+                    let (name, used) = decode_string_in(rest, pool.bytes())?;
+                    let interface = pool.ids(rest.get(used..).unwrap_or_default());
                     Inst::GraphEntryPoint { graph: Id(*g), name, interface }
                 }
                 _ => return Err(count_err("at least 2", n)),
             },
-            Op::GraphARM => match ops {
+            GRAPH_ARM => match ops {
                 [t, r] => Inst::Graph { ty: Id(*t), result: Id(*r) },
                 _ => return Err(count_err("2", n)),
             },
-            Op::GraphInputARM => match ops {
+            GRAPH_INPUT_ARM => match ops {
                 [t, r, i] => Inst::GraphInput { ty: Id(*t), result: Id(*r), input_index: Id(*i), element_index: None },
                 [t, r, i, e] => {
                     Inst::GraphInput { ty: Id(*t), result: Id(*r), input_index: Id(*i), element_index: Some(Id(*e)) }
                 }
                 _ => return Err(count_err("3 or 4", n)),
             },
-            Op::GraphSetOutputARM => match ops {
+            GRAPH_SET_OUTPUT_ARM => match ops {
                 [v, i] => Inst::GraphSetOutput { value: Id(*v), output_index: Id(*i), element_index: None },
                 [v, i, e] => Inst::GraphSetOutput { value: Id(*v), output_index: Id(*i), element_index: Some(Id(*e)) },
                 _ => return Err(count_err("2 or 3", n)),
             },
-            Op::GraphEndARM => match ops {
+            GRAPH_END_ARM => match ops {
                 [] => Inst::GraphEnd,
                 _ => return Err(count_err("0", n)),
             },
-            Op::ExtInst => match ops {
+            EXT_INST => match ops {
                 [t, r, s, k, rest @ ..] => {
                     let (ty, result, set, number) = (Id(*t), Id(*r), Id(*s), *k);
                     let typed = match ext_set(set) {
-                        ExtSet::Tosa => {
-                            TosaOp::from_opcode(number).map(|op| Inst::Tosa { ty, result, set, op, args: ids(rest) })
-                        }
-                        ExtSet::GraphDebugInfo => {
-                            GraphDebugInst::decode(number, rest).map(|inst| Inst::GraphDebug { ty, result, set, inst })
-                        }
+                        ExtSet::Tosa => TosaOp::from_opcode(number).map(|op| Inst::Tosa {
+                            ty,
+                            result,
+                            set,
+                            op,
+                            args: pool.ids(rest),
+                        }),
+                        ExtSet::GraphDebugInfo => GraphDebugInst::decode(number, rest, pool)
+                            .map(|inst| Inst::GraphDebug { ty, result, set, inst }),
                         ExtSet::Other => None,
                     };
-                    typed.unwrap_or_else(|| Inst::ExtInst { ty, result, set, number, operands: rest.to_vec() })
+                    typed.unwrap_or_else(|| Inst::ExtInst { ty, result, set, number, operands: pool.words(rest) })
                 }
                 _ => return Err(count_err("at least 4", n)),
             },
-            Op::CompositeExtract => match ops {
+            COMPOSITE_EXTRACT => match ops {
                 [t, r, c, idx @ ..] => {
-                    Inst::CompositeExtract { ty: Id(*t), result: Id(*r), composite: Id(*c), indices: idx.to_vec() }
+                    Inst::CompositeExtract { ty: Id(*t), result: Id(*r), composite: Id(*c), indices: pool.words(idx) }
                 }
                 _ => return Err(count_err("at least 3", n)),
             },
-            _ => Inst::Raw { opcode, operands: ops.to_vec() },
+            _ => Inst::Raw { opcode, operands: pool.words(ops) },
         };
         Ok(inst)
     }
 
     /// The opcode this instruction encodes to.
+    #[inline]
     pub fn opcode(&self) -> u16 {
         let op = match self {
             Inst::Capability(_) => Op::Capability,
@@ -774,7 +936,7 @@ impl Inst {
             }
             Inst::GraphDebug { ty, result, set, inst } => {
                 out.extend([ty.0, result.0, set.0, inst.number()]);
-                out.extend(inst.operands().iter().map(|a| a.0));
+                out.extend(inst.operand_ids().map(|a| a.0));
             }
             Inst::ExtInst { ty, result, set, number, operands } => {
                 out.extend([ty.0, result.0, set.0, *number]);
@@ -792,6 +954,7 @@ impl Inst {
     ///
     /// For `Raw` instructions the `spirv` grammar says whether (and where) a
     /// result id is.
+    #[inline]
     pub fn result_id(&self) -> Option<Id> {
         match self {
             Inst::ExtInstImport { result, .. }
@@ -826,6 +989,7 @@ impl Inst {
     }
 
     /// The result type id, if this instruction has one.
+    #[inline]
     pub fn result_type(&self) -> Option<Id> {
         match self {
             Inst::ConstantTrue { ty, .. }
@@ -856,6 +1020,7 @@ impl Inst {
 
     /// True for the constant-declaring instructions (including spec constants
     /// and `OpGraphConstantARM`, which SPV_ARM_graph makes a constant instruction).
+    #[inline]
     pub fn is_constant(&self) -> bool {
         matches!(
             self,
@@ -870,6 +1035,7 @@ impl Inst {
     }
 
     /// True for the type-declaring instructions.
+    #[inline]
     pub fn is_type(&self) -> bool {
         match self {
             Inst::TypeVoid { .. }
@@ -890,22 +1056,35 @@ impl Inst {
 
 /// Whether a core opcode has a result type and a result id, from the grammar.
 fn raw_result_layout(opcode: u16) -> (bool, bool) {
+    let bits = raw_layout_bits(opcode);
+    (bits & HAS_TYPE != 0, bits & HAS_RESULT != 0)
+}
+
+const HAS_TYPE: u8 = 1;
+const HAS_RESULT: u8 = 2;
+
+/// What the grammar says about a core opcode, as `HAS_TYPE | HAS_RESULT`
+/// bits (0 for opcodes it does not know).
+fn raw_layout_bits(opcode: u16) -> u8 {
     use rspirv::grammar::{OperandKind, INSTRUCTION_TABLE};
-    use std::collections::HashMap;
     use std::sync::OnceLock;
-    // The grammar lookup is a linear scan; raw instructions are looked up often.
-    static LAYOUT: OnceLock<HashMap<u32, (bool, bool)>> = OnceLock::new();
+    // The grammar lookup is a linear scan and raw instructions are looked up
+    // often (every id check), so the answers are kept in a table indexed by
+    // opcode (a few kilobytes: the largest opcode is below 2^13).
+    static LAYOUT: OnceLock<Vec<u8>> = OnceLock::new();
     let table = LAYOUT.get_or_init(|| {
-        INSTRUCTION_TABLE
-            .iter()
-            .map(|g| {
-                let has_type = g.operands.first().is_some_and(|o| o.kind == OperandKind::IdResultType);
-                let has_result = g.operands.iter().take(2).any(|o| o.kind == OperandKind::IdResult);
-                (g.opcode as u32, (has_type, has_result))
-            })
-            .collect()
+        let len = INSTRUCTION_TABLE.iter().map(|g| g.opcode as usize + 1).max().unwrap_or(0);
+        let mut table = vec![0u8; len];
+        for g in INSTRUCTION_TABLE.iter() {
+            let has_type = g.operands.first().is_some_and(|o| o.kind == OperandKind::IdResultType);
+            let has_result = g.operands.iter().take(2).any(|o| o.kind == OperandKind::IdResult);
+            if let Some(slot) = table.get_mut(g.opcode as usize) {
+                *slot = (u8::from(has_type) * HAS_TYPE) | (u8::from(has_result) * HAS_RESULT);
+            }
+        }
+        table
     });
-    table.get(&u32::from(opcode)).copied().unwrap_or((false, false))
+    table.get(usize::from(opcode)).copied().unwrap_or(0)
 }
 
 fn raw_result_id(opcode: u16, operands: &[u32]) -> Option<Id> {

@@ -5,8 +5,7 @@
 //! [`crate::analysis`] builds the graph-level views on top.
 
 use crate::binary::{self, DecodeError, Endian, Header};
-use crate::inst::{ExtSet, Id, Inst};
-use std::collections::HashMap;
+use crate::inst::{ExtSet, Id, Inst, Recycler};
 
 /// A decoded SPIR-V module.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,22 +41,45 @@ impl Module {
 
     /// Decodes a module from host-order words.
     pub fn decode_words(words: &[u32]) -> Result<Module, DecodeError> {
-        let (header, raws, framing) = binary::split_partial(words)?;
-        // Sets are classified before decoding so that an OpExtInst whose
-        // import comes later (an invalid layout) is still typed.
-        let mut sets: HashMap<Id, ExtSet> = HashMap::new();
-        for r in &raws {
-            if r.opcode == spirv::Op::ExtInstImport as u16 {
-                if let Ok(Inst::ExtInstImport { result, name }) = Inst::decode(r.opcode, r.operands, |_| ExtSet::Other)
-                {
-                    sets.insert(result, ExtSet::from_import_name(&name));
+        Module::decode_words_recycling(words, &mut Recycler::default())
+    }
+
+    /// Like [`Module::decode_words`], but takes the instruction vector and
+    /// every vector and string the instructions hold from `recycler`, so
+    /// that a caller decoding many modules one after the other (handing
+    /// each back with [`Recycler::reclaim`]) allocates almost nothing.
+    pub fn decode_words_recycling(words: &[u32], recycler: &mut Recycler) -> Result<Module, DecodeError> {
+        let header = binary::read_header(words)?;
+        // First pass over the framing: count the instructions (one
+        // allocation for them) and classify the sets before decoding, so
+        // that an OpExtInst whose import comes later (an invalid layout) is
+        // still typed. A later import of the same id wins, as it always has.
+        let mut sets: Vec<(Id, ExtSet)> = Vec::new();
+        let mut count = 0usize;
+        let mut framing = None;
+        for step in binary::frames(words) {
+            match step {
+                Ok(r) => {
+                    if r.opcode == spirv::Op::ExtInstImport as u16 {
+                        if let Ok(inst) = Inst::decode_recycling(r.opcode, r.operands, |_| ExtSet::Other, recycler) {
+                            if let Inst::ExtInstImport { result, name } = &inst {
+                                sets.push((*result, ExtSet::from_import_name(name)));
+                            }
+                            recycler.reclaim_one(inst);
+                        }
+                    }
+                    count += 1;
                 }
+                Err(e) => framing = Some(e),
             }
         }
-        let lookup = |id: Id| sets.get(&id).copied().unwrap_or(ExtSet::Other);
-        let mut insts = Vec::with_capacity(raws.len());
-        for r in &raws {
-            let inst = Inst::decode(r.opcode, r.operands, lookup).map_err(|kind| DecodeError {
+        let lookup = |id: Id| sets.iter().rev().find(|(s, _)| *s == id).map_or(ExtSet::Other, |(_, k)| *k);
+        let mut insts = recycler.take_insts();
+        insts.clear();
+        insts.reserve_exact(count);
+        // The framing error, if any, is the last item: `flatten` skips it.
+        for r in binary::frames(words).flatten() {
+            let inst = Inst::decode_recycling(r.opcode, r.operands, lookup, recycler).map_err(|kind| DecodeError {
                 word_offset: r.word_offset,
                 opcode: Some(r.opcode),
                 kind,

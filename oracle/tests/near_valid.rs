@@ -38,7 +38,15 @@ fn options(nv: &NearValid) -> ValidateOptions {
 fn show(r: &Report) -> String {
     r.errors()
         .take(6)
-        .map(|f| format!("    [{}] {} @ {:?}: {}", f.rule.name(), f.instruction.as_deref().unwrap_or("-"), f.word_offset, f.message))
+        .map(|f| {
+            format!(
+                "    [{}] {} @ {:?}: {}",
+                f.rule.name(),
+                f.instruction.as_deref().unwrap_or("-"),
+                f.word_offset,
+                f.message
+            )
+        })
         .collect::<Vec<_>>()
         .join("\n")
 }

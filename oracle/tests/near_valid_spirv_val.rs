@@ -134,8 +134,7 @@ fn every_known_discrepancy_still_reproduces() {
         );
         let bytes = std::fs::read(root.join(k.finding)).unwrap_or_else(|e| panic!("{name}: {}: {e}", k.finding));
         // Raw words: some findings (bad literal strings) do not decode.
-        let words: Vec<u32> =
-            bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+        let words: Vec<u32> = bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
         let ours = Validator::new(ValidateOptions::default()).expect("vulkan1.3 is known").check_words(&words);
         let rules: Vec<RuleId> = ours.errors().map(|f| f.rule).collect();
         assert!(!rules.is_empty() && rules.iter().all(|r| *r == k.rule), "{name}: in-tree reports {rules:?}");

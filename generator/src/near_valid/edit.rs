@@ -247,8 +247,7 @@ impl<'c, 'u> Edit<'c, 'u> {
     /// A signed 32-bit integer constant (the type TOSA attributes use when
     /// the module declares one; else the unsigned type).
     pub fn const_i32(&mut self, v: i32) -> Id {
-        let has_signed =
-            self.module.insts.iter().any(|i| matches!(i, Inst::TypeInt { width: 32, signedness: 1, .. }));
+        let has_signed = self.module.insts.iter().any(|i| matches!(i, Inst::TypeInt { width: 32, signedness: 1, .. }));
         let ty = self.int_type(32, u32::from(has_signed));
         self.constant(ty, vec![v as u32])
     }
@@ -270,7 +269,9 @@ impl<'c, 'u> Edit<'c, 'u> {
     /// `OpConstantComposite ty parts`, reused if declared.
     pub fn composite(&mut self, ty: Id, parts: Vec<Id>) -> Id {
         let found = self.module.insts.iter().find_map(|i| match i {
-            Inst::ConstantComposite { ty: t, result, constituents, spec: false } if *t == ty && *constituents == parts => {
+            Inst::ConstantComposite { ty: t, result, constituents, spec: false }
+                if *t == ty && *constituents == parts =>
+            {
                 Some(*result)
             }
             _ => None,

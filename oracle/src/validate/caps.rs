@@ -15,17 +15,24 @@ use spvgraph_ir::rules::RuleId;
 /// The capabilities that satisfy a requirement (any one of them will do),
 /// and a name for messages.
 struct Need {
+    /// Index into the check's memo of answers (unique per `Need`).
+    memo: usize,
     any_of: &'static [C],
     name: &'static str,
 }
 
-const TENSORS: Need = Need { any_of: &[C::TensorsARM], name: "TensorsARM" };
-const GRAPH: Need = Need { any_of: &[C::GraphARM], name: "GraphARM" };
+/// How many `Need`s there are (the size of the memo).
+const NEEDS: usize = 11;
+
+const TENSORS: Need = Need { memo: 0, any_of: &[C::TensorsARM], name: "TensorsARM" };
+const GRAPH: Need = Need { memo: 1, any_of: &[C::GraphARM], name: "GraphARM" };
 const INT8: Need = Need {
+    memo: 2,
     any_of: &[C::Int8, C::StorageBuffer8BitAccess, C::UniformAndStorageBuffer8BitAccess, C::StoragePushConstant8],
     name: "Int8",
 };
 const INT16: Need = Need {
+    memo: 3,
     any_of: &[
         C::Int16,
         C::StorageBuffer16BitAccess,
@@ -35,8 +42,9 @@ const INT16: Need = Need {
     ],
     name: "Int16",
 };
-const INT64: Need = Need { any_of: &[C::Int64], name: "Int64" };
+const INT64: Need = Need { memo: 4, any_of: &[C::Int64], name: "Int64" };
 const FLOAT16: Need = Need {
+    memo: 5,
     any_of: &[
         C::Float16,
         C::Float16Buffer,
@@ -47,11 +55,11 @@ const FLOAT16: Need = Need {
     ],
     name: "Float16",
 };
-const FLOAT64: Need = Need { any_of: &[C::Float64], name: "Float64" };
-const BF16: Need = Need { any_of: &[C::BFloat16TypeKHR], name: "BFloat16TypeKHR" };
-const FP8: Need = Need { any_of: &[C::Float8EXT], name: "Float8EXT" };
-const REPLICATE: Need = Need { any_of: &[C::ReplicatedCompositesEXT], name: "ReplicatedCompositesEXT" };
-const VULKAN_MEMORY: Need = Need { any_of: &[C::VulkanMemoryModel], name: "VulkanMemoryModel" };
+const FLOAT64: Need = Need { memo: 6, any_of: &[C::Float64], name: "Float64" };
+const BF16: Need = Need { memo: 7, any_of: &[C::BFloat16TypeKHR], name: "BFloat16TypeKHR" };
+const FP8: Need = Need { memo: 8, any_of: &[C::Float8EXT], name: "Float8EXT" };
+const REPLICATE: Need = Need { memo: 9, any_of: &[C::ReplicatedCompositesEXT], name: "ReplicatedCompositesEXT" };
+const VULKAN_MEMORY: Need = Need { memo: 10, any_of: &[C::VulkanMemoryModel], name: "VulkanMemoryModel" };
 
 fn need(inst: &Inst) -> Option<&'static Need> {
     let n = match inst {
@@ -101,9 +109,21 @@ fn extension_of(c: u32, version: (u32, u32)) -> Option<&'static str> {
 pub fn check(cx: &mut Cx<'_>) {
     let insts = cx.insts;
     let mut reported: Vec<&'static str> = Vec::new();
-    for (i, inst) in insts.iter().enumerate() {
+    // Whether each requirement is met, worked out once per module.
+    let mut memo: [Option<bool>; NEEDS] = [None; NEEDS];
+    let list = std::mem::take(&mut cx.lists.caps);
+    for (i, inst) in list.iter().filter_map(|&i| Some((i, insts.get(i)?))) {
         if let Some(n) = need(inst) {
-            let have = n.any_of.iter().any(|c| cx.has_capability(*c));
+            let have = match memo.get(n.memo).copied().flatten() {
+                Some(have) => have,
+                None => {
+                    let have = n.any_of.iter().any(|c| cx.has_capability(*c));
+                    if let Some(slot) = memo.get_mut(n.memo) {
+                        *slot = Some(have);
+                    }
+                    have
+                }
+            };
             if !have && !reported.contains(&n.name) {
                 reported.push(n.name);
                 cx.at(
@@ -140,4 +160,5 @@ pub fn check(cx: &mut Cx<'_>) {
             _ => {}
         }
     }
+    cx.lists.caps = list;
 }

@@ -1,7 +1,7 @@
 //! Constant declarations: scalar encodings, array and tensor composites,
 //! replicated and null tensor constants, graph constants.
 
-use super::context::Cx;
+use super::context::{Cx, TensorInfo};
 use spvgraph_ir::elem::ScalarKind;
 use spvgraph_ir::inst::{Id, Inst};
 use spvgraph_ir::rules::RuleId;
@@ -54,20 +54,25 @@ fn check_scalar(cx: &mut Cx<'_>, i: usize, ty: Id, value: &[u32]) {
 
 fn check_tensor_composite(cx: &mut Cx<'_>, i: usize, ty: Id, constituents: &[Id]) {
     let Some(t) = cx.tensor(ty) else { return };
-    let (element, shape) = (t.element, t.shape.clone());
     if !t.shaped {
         cx.at(i, RuleId::ConstantsTensorUnshaped, "OpConstantComposite of an unshaped tensor type");
         return;
     }
-    let Some(shape) = shape else { return };
-    let Some(&outer) = shape.first() else { return };
+    // The finding is worked out while the shape is borrowed, then reported.
+    if let Some((rule, message)) = tensor_composite_problem(cx, t, constituents) {
+        cx.at(i, rule, message);
+    }
+}
+
+fn tensor_composite_problem(cx: &Cx<'_>, t: &TensorInfo, constituents: &[Id]) -> Option<(RuleId, String)> {
+    let element = t.element;
+    let shape = cx.shape(t)?;
+    let &outer = shape.first()?;
     if constituents.len() as u64 != outer {
-        cx.at(
-            i,
+        return Some((
             RuleId::ConstantsTensorCount,
             format!("{} constituents for a tensor whose outermost dimension is {outer}", constituents.len()),
-        );
-        return;
+        ));
     }
     let rest = &shape[1..];
     for (k, c) in constituents.iter().enumerate() {
@@ -75,7 +80,7 @@ fn check_tensor_composite(cx: &mut Cx<'_>, i: usize, ty: Id, constituents: &[Id]
         let ok = if rest.is_empty() {
             cty == element
         } else {
-            cx.tensor(cty).is_some_and(|ct| ct.element == element && ct.shape.as_deref() == Some(rest))
+            cx.tensor(cty).is_some_and(|ct| ct.element == element && cx.shape(ct) == Some(rest))
         };
         if !ok {
             let want = if rest.is_empty() {
@@ -83,14 +88,13 @@ fn check_tensor_composite(cx: &mut Cx<'_>, i: usize, ty: Id, constituents: &[Id]
             } else {
                 format!("a tensor of the same element type and shape {rest:?}")
             };
-            cx.at(
-                i,
+            return Some((
                 RuleId::ConstantsTensorConstituent,
                 format!("constituent {k} (%{}) has type %{}, expected {want}", c.0, cty.0),
-            );
-            return;
+            ));
         }
     }
+    None
 }
 
 fn check_array_composite(cx: &mut Cx<'_>, i: usize, element: Id, length: Id, constituents: &[Id]) {
@@ -118,7 +122,8 @@ fn check_array_composite(cx: &mut Cx<'_>, i: usize, element: Id, length: Id, con
 pub fn check(cx: &mut Cx<'_>) {
     let insts = cx.insts;
     let mut graph_ids: Vec<(u32, usize)> = Vec::new();
-    for (i, inst) in insts.iter().enumerate() {
+    let list = std::mem::take(&mut cx.lists.constants);
+    for (i, inst) in list.iter().filter_map(|&i| Some((i, insts.get(i)?))) {
         match inst {
             Inst::Constant { ty, value, .. } => check_scalar(cx, i, *ty, value),
             Inst::ConstantTrue { ty, .. } | Inst::ConstantFalse { ty, .. }
@@ -183,4 +188,5 @@ pub fn check(cx: &mut Cx<'_>) {
             _ => {}
         }
     }
+    cx.lists.constants = list;
 }

@@ -7,6 +7,7 @@
 //! resolve returns `None`.
 
 use super::env::TargetEnv;
+use super::tosa::TosaBuffers;
 use crate::oracle::{Level, ValidateOptions};
 use spvgraph_ir::analysis::raw_bits;
 use spvgraph_ir::elem::{ElemType, Profile, ScalarKind};
@@ -37,19 +38,131 @@ pub struct TensorInfo {
     pub ranked: bool,
     /// Whether a Shape operand is present.
     pub shaped: bool,
-    /// The shape, when present and every entry is a readable constant.
-    pub shape: Option<Vec<u64>>,
+    /// Where the shape is in `Cx::shapes` (read it with [`Cx::shape`]),
+    /// when present and every entry is a readable constant.
+    shape: Option<ShapeRef>,
+    /// Whether the shape is known, non-empty and every entry fits a `u32`
+    /// (what [`Cx::dims`] and [`Cx::tensor_dims`] need).
+    dims_ok: bool,
 }
 
-impl TensorInfo {
-    /// The shape as `u32`s, when known, non-empty and every entry fits.
-    pub fn dims(&self) -> Option<Vec<u32>> {
-        let shape = self.shape.as_ref()?;
-        if shape.is_empty() {
-            return None;
+/// A shape's place in the shape arena (`start..start + len`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct ShapeRef {
+    start: usize,
+    len: usize,
+}
+
+/// Instruction indices by kind, in module order, so that a check visits
+/// only the instructions it is about: a pass over every instruction that
+/// `match`es on it costs a hard-to-predict jump per instruction.
+#[derive(Debug, Default)]
+pub struct Lists {
+    /// The type declarations the type checks read (void, bool, int,
+    /// float, tensor and graph types) and `OpVariable`.
+    pub types: Vec<usize>,
+    /// Constant declarations (`OpConstant*`, `OpConstantNull`,
+    /// `OpGraphConstantARM`).
+    pub constants: Vec<usize>,
+    /// Everything the capability check is about: instructions that need a
+    /// capability, `OpCapability` and `OpExtInstImport`.
+    pub caps: Vec<usize>,
+    /// `OpGraphEntryPointARM`, `OpVariable` and `OpMemoryModel`.
+    pub interface: Vec<usize>,
+    /// `OpDecorate`.
+    pub decorations: Vec<usize>,
+    /// Extended instructions (TOSA, DebugInfo and other `OpExtInst`).
+    pub ext: Vec<usize>,
+    /// `OpExtInstImport`.
+    pub imports: Vec<usize>,
+}
+
+impl Lists {
+    fn recycle(self) -> Lists {
+        Lists {
+            types: recycle(self.types),
+            constants: recycle(self.constants),
+            caps: recycle(self.caps),
+            interface: recycle(self.interface),
+            decorations: recycle(self.decorations),
+            ext: recycle(self.ext),
+            imports: recycle(self.imports),
         }
-        shape.iter().map(|&d| u32::try_from(d).ok()).collect()
     }
+
+    /// Files instruction `i` under every list it belongs to.
+    fn file(&mut self, i: usize, inst: &Inst) {
+        match inst {
+            Inst::TypeVoid { .. } | Inst::TypeBool { .. } => self.types.push(i),
+            Inst::TypeInt { .. } | Inst::TypeFloat { .. } | Inst::TypeTensor { .. } | Inst::TypeGraph { .. } => {
+                self.types.push(i);
+                self.caps.push(i);
+            }
+            Inst::Variable { .. } => {
+                self.types.push(i);
+                self.interface.push(i);
+            }
+            Inst::ConstantTrue { .. }
+            | Inst::ConstantFalse { .. }
+            | Inst::Constant { .. }
+            | Inst::ConstantComposite { .. }
+            | Inst::ConstantNull { .. } => self.constants.push(i),
+            Inst::ConstantCompositeReplicate { .. } | Inst::GraphConstant { .. } => {
+                self.constants.push(i);
+                self.caps.push(i);
+            }
+            Inst::GraphEntryPoint { .. } => {
+                self.caps.push(i);
+                self.interface.push(i);
+            }
+            Inst::MemoryModel { .. } => {
+                self.caps.push(i);
+                self.interface.push(i);
+            }
+            Inst::Graph { .. }
+            | Inst::GraphInput { .. }
+            | Inst::GraphSetOutput { .. }
+            | Inst::GraphEnd
+            | Inst::Capability(_) => self.caps.push(i),
+            Inst::ExtInstImport { .. } => {
+                self.caps.push(i);
+                self.imports.push(i);
+            }
+            Inst::Decorate { .. } => self.decorations.push(i),
+            Inst::Tosa { .. } | Inst::GraphDebug { .. } | Inst::ExtInst { .. } => self.ext.push(i),
+            _ => {}
+        }
+    }
+}
+
+/// Tables one check leaves for the next on the same thread, so that their
+/// allocations are reused rather than made again for every module.
+#[derive(Debug, Default)]
+pub struct Scratch {
+    lists: Lists,
+    tosa: TosaBuffers,
+    type_keys: Vec<(u128, usize)>,
+    ids: Vec<IdSlot>,
+    graph_of: Vec<u32>,
+    graphs: Vec<GraphSpan>,
+    tensors: Vec<(usize, TensorInfo)>,
+    shapes: Vec<u64>,
+    capabilities: Vec<u32>,
+    extensions: Vec<usize>,
+    sets: Vec<(Id, ExtSet)>,
+}
+
+/// Tables larger than this many entries are not kept for the next check
+/// (only hostile modules make them that large).
+const KEEP_LIMIT: usize = 1 << 16;
+
+/// `v` cleared, when it is small enough to keep.
+fn recycle<T>(mut v: Vec<T>) -> Vec<T> {
+    if v.capacity() > KEEP_LIMIT {
+        return Vec::new();
+    }
+    v.clear();
+    v
 }
 
 /// One graph definition found by position (`OpGraphARM` .. `OpGraphEndARM`).
@@ -75,8 +188,8 @@ pub struct Cx<'m> {
     pub options: &'m ValidateOptions,
     /// The target environment.
     pub env: TargetEnv,
-    /// Id → index of the first defining instruction + 1 (0: undefined).
-    def: Vec<u32>,
+    /// Per id below the table size: its first definition and tensor type.
+    ids: Vec<IdSlot>,
     /// Instruction index → graph ordinal + 1 for instructions from
     /// `OpGraphARM` to `OpGraphEndARM` inclusive (0: outside graphs).
     pub graph_of: Vec<u32>,
@@ -84,10 +197,20 @@ pub struct Cx<'m> {
     pub graphs: Vec<GraphSpan>,
     /// `OpTypeTensorARM` declarations by instruction index (sorted).
     tensors: Vec<(usize, TensorInfo)>,
+    /// The tensor types' shapes, one after the other (see [`TensorInfo`]).
+    shapes: Vec<u64>,
     /// Declared capabilities.
     pub capabilities: Vec<u32>,
-    /// Declared extensions.
-    pub extensions: Vec<&'m str>,
+    /// Indices of the `OpExtension` instructions.
+    extensions: Vec<usize>,
+    /// Instruction indices by kind.
+    pub lists: Lists,
+    /// The TOSA checks' buffers.
+    pub tosa: TosaBuffers,
+    /// A buffer for the type checks' sort keys (kept for the next module).
+    pub type_keys: Vec<(u128, usize)>,
+    /// Whether there is an `OpFunction`.
+    pub has_functions: bool,
     /// Imported instruction sets.
     pub sets: Vec<(Id, ExtSet)>,
     /// The header's SPIR-V version `(major, minor)`.
@@ -98,36 +221,74 @@ pub struct Cx<'m> {
     pub not_checked: Vec<String>,
 }
 
+/// What the tables know about one id.
+#[derive(Clone, Copy, Debug, Default)]
+struct IdSlot {
+    /// Index of the first defining instruction + 1 (0: undefined).
+    def: u32,
+    /// Index into `Cx::tensors` + 1 when that instruction is an
+    /// `OpTypeTensorARM` (0: not a tensor type).
+    tensor: u32,
+    /// The graph ordinal + 1 of that instruction when it is inside a graph
+    /// body (0: module scope, or the `OpGraphARM` itself).
+    local_graph: u32,
+    /// Whether that instruction declares a type.
+    is_type: bool,
+}
+
+/// What the id checks need about an id's first definition (see
+/// [`Cx::id_facts`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IdFacts {
+    /// Index of the defining instruction.
+    pub def: usize,
+    /// Whether it declares a type.
+    pub is_type: bool,
+    /// The graph whose body it is in (not for `OpGraphARM` itself).
+    pub local_graph: Option<usize>,
+}
+
 /// Largest id the tables index directly; ids above it (only in hostile
 /// inputs, since the bound caps real ones) are looked up by scanning.
 const MAX_DIRECT_ID: u32 = 1 << 22;
 
 impl<'m> Cx<'m> {
-    /// Builds the tables in two passes over the instructions.
-    pub fn new(module: &'m Module, options: &'m ValidateOptions, env: TargetEnv) -> Cx<'m> {
+    /// Builds the tables in two passes over the instructions, in the
+    /// vectors `scratch` holds (give them back with [`Cx::finish`]).
+    pub fn new(module: &'m Module, options: &'m ValidateOptions, env: TargetEnv, scratch: &mut Scratch) -> Cx<'m> {
         let insts = module.insts.as_slice();
         // Ids are below the header's bound in valid modules; ids at or above
         // the table size (hostile bounds or ids) are found by scanning.
         let size = module.header.bound.min(MAX_DIRECT_ID) as usize;
-        let mut def = vec![0u32; size];
-        let mut graph_of = vec![0u32; insts.len()];
-        let mut graphs: Vec<GraphSpan> = Vec::new();
+        let mut ids = recycle(std::mem::take(&mut scratch.ids));
+        ids.resize(size, IdSlot::default());
+        let mut graph_of = recycle(std::mem::take(&mut scratch.graph_of));
+        graph_of.resize(insts.len(), 0);
+        let mut graphs = recycle(std::mem::take(&mut scratch.graphs));
         let mut open: Option<usize> = None;
-        let mut capabilities = Vec::new();
-        let mut extensions = Vec::new();
-        let mut sets = Vec::new();
+        let mut capabilities = recycle(std::mem::take(&mut scratch.capabilities));
+        let mut extensions = recycle(std::mem::take(&mut scratch.extensions));
+        let mut sets = recycle(std::mem::take(&mut scratch.sets));
+        let mut lists = std::mem::take(&mut scratch.lists).recycle();
+        let mut has_functions = false;
         // Result-id problems are found here, in the one pass that reads every
         // result id (the id checks read operands).
         let mut issues = Vec::new();
         let bound = module.header.bound;
         for (i, inst) in insts.iter().enumerate() {
+            // The table slot of an id this instruction defines first.
+            let mut first: Option<usize> = None;
             if let Some(id) = inst.result_id() {
                 if id.0 == 0 || id.0 >= bound {
                     let message = format!("result id %{} is not in 1..{bound} (the header's bound)", id.0);
                     issues.push(Issue { rule: RuleId::BinaryIdBound, inst: Some(i), message });
                 }
-                match def.get_mut(id.0 as usize) {
-                    Some(slot) if *slot == 0 => *slot = i as u32 + 1,
+                match ids.get_mut(id.0 as usize) {
+                    Some(slot) if slot.def == 0 => {
+                        slot.def = i as u32 + 1;
+                        slot.is_type = inst.is_type();
+                        first = Some(id.0 as usize);
+                    }
                     Some(_) => {
                         let message = format!("%{} is already defined by an earlier instruction", id.0);
                         issues.push(Issue { rule: RuleId::IdsDuplicate, inst: Some(i), message });
@@ -141,9 +302,11 @@ impl<'m> Cx<'m> {
                     }
                 }
             }
+            lists.file(i, inst);
             match inst {
                 Inst::Capability(c) => capabilities.push(*c),
-                Inst::Extension(e) => extensions.push(e.as_str()),
+                Inst::Extension(_) => extensions.push(i),
+                Inst::Raw { opcode, .. } if *opcode == spirv::Op::Function as u16 => has_functions = true,
                 Inst::ExtInstImport { result, name } => sets.push((*result, ExtSet::from_import_name(name))),
                 Inst::Graph { ty, result } => {
                     // A nested OpGraphARM starts a new span; the nesting itself
@@ -155,6 +318,11 @@ impl<'m> Cx<'m> {
             }
             if let Some(g) = open {
                 graph_of[i] = g as u32 + 1;
+                if let Some(slot) = first.and_then(|k| ids.get_mut(k)) {
+                    if !matches!(inst, Inst::Graph { .. }) {
+                        slot.local_graph = g as u32 + 1;
+                    }
+                }
                 if matches!(inst, Inst::GraphEnd) {
                     if let Some(span) = graphs.get_mut(g) {
                         span.end = Some(i);
@@ -170,36 +338,106 @@ impl<'m> Cx<'m> {
             insts,
             options,
             env,
-            def,
+            ids,
             graph_of,
             graphs,
             tensors: Vec::new(),
+            shapes: Vec::new(),
             capabilities,
             extensions,
+            lists,
+            tosa: std::mem::take(&mut scratch.tosa).recycle(KEEP_LIMIT),
+            type_keys: recycle(std::mem::take(&mut scratch.type_keys)),
+            has_functions,
             sets,
             version,
             issues,
             not_checked: Vec::new(),
         };
-        let mut tensors = Vec::with_capacity(insts.len() / 8);
-        for (i, inst) in insts.iter().enumerate() {
-            if let Inst::TypeTensor { element, rank, shape, .. } = inst {
-                tensors.push((i, cx.resolve_tensor(*element, *rank, *shape)));
+        let mut tensors = recycle(std::mem::take(&mut scratch.tensors));
+        let mut shapes = recycle(std::mem::take(&mut scratch.shapes));
+        for (i, inst) in cx.lists.types.iter().filter_map(|&i| Some((i, insts.get(i)?))) {
+            if let Inst::TypeTensor { result, element, rank, shape } = inst {
+                tensors.push((i, cx.resolve_tensor(*element, *rank, *shape, &mut shapes)));
+                // Only the first definition of an id names its type.
+                if let Some(slot) = cx.ids.get_mut(result.0 as usize).filter(|s| s.def as usize == i + 1) {
+                    slot.tensor = tensors.len() as u32;
+                }
             }
         }
         cx.tensors = tensors;
+        cx.shapes = shapes;
         cx
     }
 
-    fn resolve_tensor(&self, element: Id, rank: Option<Id>, shape: Option<Id>) -> TensorInfo {
+    /// Gives the tables back to `scratch` for the next check; returns the
+    /// issues and the parts not checked.
+    pub fn finish(self, scratch: &mut Scratch) -> (Vec<Issue>, Vec<String>) {
+        scratch.ids = self.ids;
+        scratch.graph_of = self.graph_of;
+        scratch.graphs = self.graphs;
+        scratch.tensors = self.tensors;
+        scratch.shapes = self.shapes;
+        scratch.capabilities = self.capabilities;
+        scratch.extensions = self.extensions;
+        scratch.lists = self.lists;
+        scratch.tosa = self.tosa;
+        scratch.type_keys = self.type_keys;
+        scratch.sets = self.sets;
+        (self.issues, self.not_checked)
+    }
+
+    /// Resolves one tensor type; its shape goes at the end of `shapes`.
+    fn resolve_tensor(&self, element: Id, rank: Option<Id>, shape: Option<Id>, shapes: &mut Vec<u64>) -> TensorInfo {
         let elem = self.scalar(element).and_then(ElemType::from_spirv);
-        TensorInfo {
-            element,
-            elem,
-            ranked: rank.is_some(),
-            shaped: shape.is_some(),
-            shape: shape.and_then(|s| self.const_uint_array(s)),
+        let (ranked, shaped) = (rank.is_some(), shape.is_some());
+        let start = shapes.len();
+        let shape = match shape.map(|s| self.push_const_uint_array(s, shapes)) {
+            Some(Some(())) => Some(ShapeRef { start, len: shapes.len() - start }),
+            _ => {
+                shapes.truncate(start);
+                None
+            }
+        };
+        let dims_ok = shape.is_some_and(|r| {
+            shapes
+                .get(r.start..r.start + r.len)
+                .is_some_and(|s| !s.is_empty() && s.iter().all(|&d| d <= u64::from(u32::MAX)))
+        });
+        TensorInfo { element, elem, ranked, shaped, shape, dims_ok }
+    }
+
+    /// The shape of a resolved tensor type, when known.
+    pub fn shape(&self, t: &TensorInfo) -> Option<&[u64]> {
+        let r = t.shape?;
+        self.shapes.get(r.start..r.start + r.len)
+    }
+
+    /// The position of a tensor type among the module's tensor types (for
+    /// [`Cx::tensor_dims`]), when `ty` is one.
+    pub fn tensor_index(&self, ty: Id) -> Option<usize> {
+        match self.ids.get(ty.0 as usize) {
+            Some(slot) => (slot.tensor as usize).checked_sub(1),
+            None => {
+                let at = self.def_index(ty)?;
+                self.tensors.binary_search_by_key(&at, |(i, _)| *i).ok()
+            }
         }
+    }
+
+    /// The tensor type at position `k` (see [`Cx::tensor_index`]).
+    pub fn tensor_by_index(&self, k: usize) -> Option<&TensorInfo> {
+        self.tensors.get(k).map(|(_, t)| t)
+    }
+
+    /// The shape of the tensor type at position `k` when it is known,
+    /// non-empty and every entry fits a `u32` (the shapes TOSA reads).
+    pub fn tensor_dims(&self, k: usize) -> Option<&[u64]> {
+        let t = self.tensor_by_index(k)?;
+        if !t.dims_ok {
+            return None;
+        }
+        self.shape(t)
     }
 
     /// Records an issue.
@@ -228,22 +466,46 @@ impl<'m> Cx<'m> {
     }
 
     /// Index of the instruction defining `id`.
+    #[inline]
     pub fn def_index(&self, id: Id) -> Option<usize> {
-        match self.def.get(id.0 as usize) {
-            Some(&0) => None,
-            Some(&i) => Some(i as usize - 1),
-            None => self.insts.iter().position(|inst| inst.result_id() == Some(id)),
+        match self.ids.get(id.0 as usize) {
+            Some(slot) => (slot.def as usize).checked_sub(1),
+            None => self.def_index_by_scan(id),
         }
     }
 
-    /// The instruction defining `id`.
-    pub fn def(&self, id: Id) -> Option<&'m Inst> {
-        self.def_index(id).and_then(|i| self.insts.get(i))
+    /// Where `id` is first defined, whether that declares a type, and the
+    /// graph it is local to (one table read for the id checks, which ask
+    /// this of every operand).
+    #[inline]
+    pub fn id_facts(&self, id: Id) -> Option<IdFacts> {
+        match self.ids.get(id.0 as usize) {
+            Some(slot) => Some(IdFacts {
+                def: (slot.def as usize).checked_sub(1)?,
+                is_type: slot.is_type,
+                local_graph: (slot.local_graph as usize).checked_sub(1),
+            }),
+            None => {
+                let def = self.def_index_by_scan(id)?;
+                let inst = self.insts.get(def)?;
+                let local_graph = self.graph_at(def).filter(|_| !matches!(inst, Inst::Graph { .. }));
+                Some(IdFacts { def, is_type: inst.is_type(), local_graph })
+            }
+        }
     }
 
-    /// Whether the instruction defining `id` is a type declaration.
-    pub fn is_type(&self, id: Id) -> bool {
-        self.def(id).is_some_and(Inst::is_type)
+    /// [`Cx::def_index`] for ids beyond the table (hostile modules only),
+    /// kept out of line so that the table lookup stays small.
+    #[cold]
+    #[inline(never)]
+    fn def_index_by_scan(&self, id: Id) -> Option<usize> {
+        self.insts.iter().position(|inst| inst.result_id() == Some(id))
+    }
+
+    /// The instruction defining `id`.
+    #[inline]
+    pub fn def(&self, id: Id) -> Option<&'m Inst> {
+        self.def_index(id).and_then(|i| self.insts.get(i))
     }
 
     /// The scalar kind of a scalar type id.
@@ -260,7 +522,22 @@ impl<'m> Cx<'m> {
 
     /// The resolved tensor type of a type id.
     pub fn tensor(&self, ty: Id) -> Option<&TensorInfo> {
-        self.tensor_at(self.def_index(ty)?)
+        match self.ids.get(ty.0 as usize) {
+            Some(slot) => {
+                let k = (slot.tensor as usize).checked_sub(1)?;
+                self.tensors.get(k).map(|(_, t)| t)
+            }
+            None => self.tensor_at(self.def_index(ty)?),
+        }
+    }
+
+    /// The resolved `OpTypeTensorARM` declared by instruction `at`, which is
+    /// the `k`-th tensor type of the module (the position saves a search).
+    pub fn tensor_nth(&self, k: usize, at: usize) -> Option<&TensorInfo> {
+        match self.tensors.get(k) {
+            Some((i, t)) if *i == at => Some(t),
+            _ => self.tensor_at(at),
+        }
     }
 
     /// The resolved `OpTypeTensorARM` declared by instruction `at`.
@@ -289,21 +566,22 @@ impl<'m> Cx<'m> {
         }
     }
 
-    /// The elements of a constant integer array (composite of an
-    /// `OpTypeArray`, or null); `None` if any element is not readable.
-    pub fn const_uint_array(&self, id: Id) -> Option<Vec<u64>> {
+    /// Appends the elements of a constant integer array (composite of an
+    /// `OpTypeArray`, or null) to `out`; `None` (with `out` partly
+    /// written) if any element is not readable.
+    fn push_const_uint_array(&self, id: Id, out: &mut Vec<u64>) -> Option<()> {
         match self.def(id)? {
             Inst::ConstantComposite { constituents, spec: false, .. } => {
-                let mut out = Vec::with_capacity(constituents.len());
+                out.reserve(constituents.len());
                 for &c in constituents {
                     out.push(self.const_uint(c)?);
                 }
-                Some(out)
+                Some(())
             }
             Inst::ConstantNull { ty, .. } => match self.def(*ty)? {
                 Inst::TypeArray { length, .. } => {
                     let n = self.const_uint(*length)?;
-                    (n <= 64).then(|| vec![0; n as usize])
+                    (n <= 64).then(|| out.resize(out.len() + n as usize, 0))
                 }
                 _ => None,
             },
@@ -311,16 +589,25 @@ impl<'m> Cx<'m> {
         }
     }
 
-    /// The raw element bits of a constant (scalar, or tensor flattened in
-    /// row-major order) with at most `limit` elements; `None` for graph
+    /// Appends the raw element bits of a constant (scalar, or tensor
+    /// flattened in row-major order) with at most `limit` elements to `out`
+    /// and returns where they are; `None` (with `out` unchanged) for graph
     /// constants, spec constants and anything malformed.
-    pub fn const_bits(&self, id: Id, limit: u64) -> Option<Vec<u64>> {
-        let mut out = Vec::new();
-        self.push_const_bits(id, limit, 0, &mut out)?;
-        Some(out)
+    pub fn const_bits_into(&self, id: Id, limit: u64, out: &mut Vec<u64>) -> Option<(usize, usize)> {
+        let base = out.len();
+        // The limit counts from `base`: the nested reads compare it with the
+        // whole length of `out`.
+        match self.push_const_bits(id, limit.saturating_add(base as u64), 0, out) {
+            Some(()) => Some((base, out.len() - base)),
+            None => {
+                out.truncate(base);
+                None
+            }
+        }
     }
 
-    /// Appends the elements of constant `id` to `out` (see [`Cx::const_bits`]).
+    /// Appends the elements of constant `id` to `out` (see
+    /// [`Cx::const_bits_into`]; `limit` bounds the length of all of `out`).
     fn push_const_bits(&self, id: Id, limit: u64, depth: u32, out: &mut Vec<u64>) -> Option<()> {
         if depth > 64 {
             return None;
@@ -332,11 +619,13 @@ impl<'m> Cx<'m> {
             return Some(());
         }
         let t = self.tensor(ty)?;
-        let count = t.shape.as_ref()?.iter().try_fold(1u64, |a, &d| a.checked_mul(d))?;
+        let count = self.shape(t)?.iter().try_fold(1u64, |a, &d| a.checked_mul(d))?;
         if count > limit || out.len() as u64 + count > limit {
             return None;
         }
         let start = out.len();
+        // `count` is at most `limit`: the whole tensor in one allocation.
+        out.reserve(count as usize);
         match inst {
             Inst::ConstantNull { .. } => out.resize(start + count as usize, 0),
             Inst::ConstantCompositeReplicate { constituent, spec: false, .. } => {
@@ -348,8 +637,35 @@ impl<'m> Cx<'m> {
                 out.resize(start + count as usize, b);
             }
             Inst::ConstantComposite { constituents, spec: false, .. } => {
+                // Scalar constituents are read here, their type resolved once
+                // per run of equal types; anything else recurses (the depth
+                // limit applies to the recursion).
+                let mut last: Option<(Id, Option<ScalarKind>)> = None;
                 for c in constituents {
-                    self.push_const_bits(*c, limit, depth + 1, out)?;
+                    let scalar = if depth < 64 {
+                        let inst = self.def(*c)?;
+                        let cty = inst.result_type()?;
+                        let kind = match last {
+                            Some((t, k)) if t == cty => k,
+                            _ => {
+                                let k = self.scalar(cty);
+                                last = Some((cty, k));
+                                k
+                            }
+                        };
+                        kind.map(|k| (inst, k))
+                    } else {
+                        None
+                    };
+                    match scalar {
+                        // The common case, read here rather than in `scalar_bits`.
+                        Some((Inst::Constant { value, spec: false, .. }, ScalarKind::Int { width, .. }))
+                        | Some((Inst::Constant { value, spec: false, .. }, ScalarKind::Float { width, .. })) => {
+                            out.push(raw_bits(value, width))
+                        }
+                        Some((inst, kind)) => out.push(self.scalar_bits(inst, kind)?),
+                        None => self.push_const_bits(*c, limit, depth + 1, out)?,
+                    }
                     if (out.len() - start) as u64 > count {
                         return None;
                     }
@@ -364,6 +680,7 @@ impl<'m> Cx<'m> {
     }
 
     /// The raw bits of a scalar constant instruction of `kind`.
+    #[inline]
     pub fn scalar_bits(&self, inst: &Inst, kind: ScalarKind) -> Option<u64> {
         match (inst, kind) {
             (Inst::ConstantTrue { spec: false, .. }, ScalarKind::Bool) => Some(1),
@@ -389,7 +706,7 @@ impl<'m> Cx<'m> {
 
     /// Whether an extension is declared.
     pub fn has_extension(&self, e: &str) -> bool {
-        self.extensions.contains(&e)
+        self.extensions.iter().any(|&i| matches!(self.insts.get(i), Some(Inst::Extension(x)) if x == e))
     }
 
     /// The graph (ordinal) that instruction `inst` belongs to, if any.

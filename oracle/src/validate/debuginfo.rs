@@ -120,7 +120,10 @@ pub fn check(cx: &mut Cx<'_>) {
         return;
     }
     let insts = cx.insts;
-    for (i, inst) in insts.iter().enumerate() {
+    // Imports and extended instructions, merged back into module order.
+    let mut list: Vec<usize> = cx.lists.imports.iter().chain(&cx.lists.ext).copied().collect();
+    list.sort_unstable();
+    for (i, inst) in list.iter().filter_map(|&i| Some((i, insts.get(i)?))) {
         match inst {
             Inst::ExtInstImport { name, .. } => {
                 if let Some(ver) = name.strip_prefix(GRAPH_DEBUG_SET_PREFIX) {

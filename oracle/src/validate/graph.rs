@@ -7,13 +7,11 @@ use spvgraph_ir::elem::ScalarKind;
 use spvgraph_ir::inst::{Id, Inst};
 use spvgraph_ir::rules::RuleId;
 
-/// The input and output types of an `OpTypeGraphARM`.
-pub fn graph_io(cx: &Cx<'_>, ty: Id) -> Option<(Vec<Id>, Vec<Id>)> {
+/// The input and output types of an `OpTypeGraphARM` (borrowed from the
+/// module, so nothing is copied).
+pub fn graph_io<'m>(cx: &Cx<'m>, ty: Id) -> Option<(&'m [Id], &'m [Id])> {
     match cx.def(ty)? {
-        Inst::TypeGraph { num_inputs, io, .. } => {
-            let k = (*num_inputs as usize).min(io.len());
-            Some((io[..k].to_vec(), io[k..].to_vec()))
-        }
+        Inst::TypeGraph { num_inputs, io, .. } => Some(io.split_at((*num_inputs as usize).min(io.len()))),
         _ => None,
     }
 }
@@ -212,7 +210,11 @@ fn check_graph(cx: &mut Cx<'_>, span: &GraphSpan) {
     if io.is_none() && cx.def_index(span.ty).is_some() {
         cx.at(span.begin, RuleId::GraphType, format!("Result Type %{} is not an OpTypeGraphARM", span.ty.0));
     }
-    let end = span.end.unwrap_or(cx.insts.len().saturating_sub(1));
+    // An unclosed graph ends where the next OpGraphARM (a nested one, a
+    // layout error) begins, not at the end of the module: later graphs'
+    // inputs and outputs are theirs.
+    let next = cx.graphs.iter().map(|g| g.begin).filter(|&b| b > span.begin).min();
+    let end = span.end.unwrap_or_else(|| next.map_or(cx.insts.len(), |b| b).saturating_sub(1));
     let mut inputs = Vec::new();
     let mut outputs = Vec::new();
     let insts = cx.insts;
@@ -244,8 +246,10 @@ fn check_graph(cx: &mut Cx<'_>, span: &GraphSpan) {
 
 /// Runs the graph checks.
 pub fn check(cx: &mut Cx<'_>) {
-    let graphs = cx.graphs.clone();
-    for span in &graphs {
-        check_graph(cx, span);
+    // Spans are copied one at a time: the checks need `cx` mutably.
+    for g in 0..cx.graphs.len() {
+        if let Some(span) = cx.graphs.get(g).cloned() {
+            check_graph(cx, &span);
+        }
     }
 }

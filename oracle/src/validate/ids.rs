@@ -82,7 +82,7 @@ pub fn for_each_operand(inst: &Inst, mut f: impl FnMut(Id, Use)) {
         Inst::GraphDebug { ty, set, inst: d, .. } => {
             f(*ty, Use::Type);
             f(*set, Use::Value);
-            d.operands().into_iter().for_each(|a| f(a, Use::Debug));
+            d.operand_ids().for_each(|a| f(a, Use::Debug));
         }
         Inst::ExtInst { ty, set, .. } => {
             f(*ty, Use::Type);
@@ -130,33 +130,38 @@ pub fn function_mask(insts: &[Inst]) -> Vec<bool> {
 pub fn check(cx: &mut Cx<'_>, in_function: &[bool], skip_scope: &[bool]) {
     let insts = cx.insts;
     let mut found: Vec<(usize, RuleId, String)> = Vec::new();
+    // The operands of one instruction, gathered first so that the checks
+    // below run in this loop rather than in a callback per operand.
+    let mut operands: Vec<(Id, Use)> = Vec::with_capacity(16);
     for (i, inst) in insts.iter().enumerate() {
         if in_function.get(i).copied().unwrap_or(false) {
             continue;
         }
         let here = cx.graph_at(i);
         let check_scope = !skip_scope.get(i).copied().unwrap_or(false);
-        for_each_operand(inst, |id, use_| {
-            let Some(d) = cx.def_index(id) else {
+        operands.clear();
+        for_each_operand(inst, |id, use_| operands.push((id, use_)));
+        for &(id, use_) in &operands {
+            let Some(facts) = cx.id_facts(id) else {
                 found.push((i, RuleId::IdsUndefined, format!("%{} is used but never defined", id.0)));
-                return;
+                continue;
             };
+            let d = facts.def;
             if d >= i && !matches!(use_, Use::Target | Use::Graph) {
                 let rule =
                     if use_ == Use::Debug { RuleId::DebugInfoForwardReference } else { RuleId::IdsForwardReference };
                 found.push((i, rule, format!("%{} is used before its definition (instruction {d})", id.0)));
-                return;
+                continue;
             }
-            if use_ == Use::Type && !cx.is_type(id) {
+            if use_ == Use::Type && !facts.is_type {
                 let what = cx.insts.get(d).map(|x| opcode_name(x.opcode())).unwrap_or_default();
                 found.push((i, RuleId::IdsNotAType, format!("%{} is used as a type but is defined by {what}", id.0)));
-                return;
+                continue;
             }
             if use_ == Use::Target || !check_scope {
-                return;
+                continue;
             }
-            let defining_graph = cx.graph_at(d).filter(|_| !matches!(cx.insts.get(d), Some(Inst::Graph { .. })));
-            if let Some(g) = defining_graph {
+            if let Some(g) = facts.local_graph {
                 if here != Some(g) {
                     let place = match here {
                         Some(h) => format!("graph {h}"),
@@ -169,7 +174,7 @@ pub fn check(cx: &mut Cx<'_>, in_function: &[bool], skip_scope: &[bool]) {
                     ));
                 }
             }
-        });
+        }
     }
     for (i, rule, message) in found {
         cx.at(i, rule, message);

@@ -8,18 +8,20 @@ use spirv::{Decoration, StorageClass};
 use spvgraph_ir::inst::{Id, Inst};
 use spvgraph_ir::rules::RuleId;
 
-/// The ids decorated with `decoration`, sorted.
-fn decorated(cx: &Cx<'_>, decoration: Decoration) -> Vec<Id> {
-    let mut ids: Vec<Id> = cx
-        .insts
-        .iter()
-        .filter_map(|inst| match inst {
-            Inst::Decorate { target, decoration: d, .. } if *d == decoration as u32 => Some(*target),
-            _ => None,
-        })
-        .collect();
-    ids.sort_unstable();
-    ids
+/// The `(decoration, target)` pairs of the DescriptorSet and Binding
+/// decorations, sorted (one pass for both).
+fn descriptor_decorations(cx: &Cx<'_>) -> Vec<(u32, Id)> {
+    let (set, binding) = (Decoration::DescriptorSet as u32, Decoration::Binding as u32);
+    let mut pairs: Vec<(u32, Id)> = Vec::with_capacity(cx.lists.decorations.len());
+    for inst in cx.lists.decorations.iter().filter_map(|&i| cx.insts.get(i)) {
+        if let Inst::Decorate { target, decoration, .. } = inst {
+            if *decoration == set || *decoration == binding {
+                pairs.push((*decoration, *target));
+            }
+        }
+    }
+    pairs.sort_unstable();
+    pairs
 }
 
 /// Whether a type is a tensor or an array of tensors (what UniformConstant
@@ -53,8 +55,8 @@ fn check_entry_point(cx: &mut Cx<'_>, i: usize, graph: Id, interface: &[Id]) {
         None => return,
     };
     let Some((inputs, outputs)) = io else { return };
-    let expected: Vec<Id> = inputs.iter().chain(outputs.iter()).copied().collect();
-    if interface.len() != expected.len() {
+    let expected = || inputs.iter().chain(outputs);
+    if interface.len() != inputs.len() + outputs.len() {
         cx.at(
             i,
             RuleId::GraphEntryPointInterfaceCount,
@@ -66,7 +68,7 @@ fn check_entry_point(cx: &mut Cx<'_>, i: usize, graph: Id, interface: &[Id]) {
             ),
         );
     }
-    for (k, (var, want)) in interface.iter().zip(&expected).enumerate() {
+    for (k, (var, want)) in interface.iter().zip(expected()).enumerate() {
         let pointee = match cx.def(*var) {
             Some(Inst::Variable { ty, storage, .. }) if *storage == StorageClass::UniformConstant as u32 => {
                 match cx.def(*ty) {
@@ -99,7 +101,7 @@ fn check_entry_point(cx: &mut Cx<'_>, i: usize, graph: Id, interface: &[Id]) {
         }
     }
     if cx.vulkan() {
-        for ty in &expected {
+        for ty in expected() {
             let shaped = interface_tensor(cx, *ty).and_then(|t| cx.tensor(t)).is_some_and(|t| t.ranked && t.shaped);
             if !shaped {
                 cx.at(
@@ -118,12 +120,10 @@ pub fn check(cx: &mut Cx<'_>) {
     let insts = cx.insts;
     let mut names: Vec<(&str, usize)> = Vec::new();
     let mut any_entry_point = false;
-    let (sets, bindings) = if cx.vulkan() {
-        (decorated(cx, Decoration::DescriptorSet), decorated(cx, Decoration::Binding))
-    } else {
-        (Vec::new(), Vec::new())
-    };
-    for (i, inst) in insts.iter().enumerate() {
+    let decorations = if cx.vulkan() { descriptor_decorations(cx) } else { Vec::new() };
+    let decorated = |d: Decoration, id: Id| decorations.binary_search(&(d as u32, id)).is_ok();
+    let list = std::mem::take(&mut cx.lists.interface);
+    for (i, inst) in list.iter().filter_map(|&i| Some((i, insts.get(i)?))) {
         match inst {
             Inst::GraphEntryPoint { graph, name, interface } => {
                 any_entry_point = true;
@@ -152,7 +152,7 @@ pub fn check(cx: &mut Cx<'_>) {
                 }
                 if *storage == StorageClass::UniformConstant as u32
                     && is_tensor_resource(cx, pointee)
-                    && !(sets.binary_search(result).is_ok() && bindings.binary_search(result).is_ok())
+                    && !(decorated(Decoration::DescriptorSet, *result) && decorated(Decoration::Binding, *result))
                 {
                     cx.at(
                         i,
@@ -175,6 +175,7 @@ pub fn check(cx: &mut Cx<'_>) {
             _ => {}
         }
     }
+    cx.lists.interface = list;
     if !any_entry_point && cx.has_capability(spirv::Capability::GraphARM) {
         cx.report(
             RuleId::GraphEntryPointMissing,

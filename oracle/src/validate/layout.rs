@@ -62,7 +62,26 @@ fn section(cx: &Cx<'_>, inst: &Inst) -> Option<Section> {
             _ => Section::Global,
         },
         Inst::GraphEntryPoint { .. } | Inst::Graph { .. } => Section::Graph,
-        i if i.is_type() || i.is_constant() => Section::Global,
+        // Every modelled type and constant (spelled out: a guard calling
+        // `is_type` would run for each of them).
+        Inst::TypeVoid { .. }
+        | Inst::TypeBool { .. }
+        | Inst::TypeInt { .. }
+        | Inst::TypeFloat { .. }
+        | Inst::TypeArray { .. }
+        | Inst::TypeRuntimeArray { .. }
+        | Inst::TypeStruct { .. }
+        | Inst::TypePointer { .. }
+        | Inst::TypeTensor { .. }
+        | Inst::TypeGraph { .. }
+        | Inst::ConstantTrue { .. }
+        | Inst::ConstantFalse { .. }
+        | Inst::Constant { .. }
+        | Inst::ConstantComposite { .. }
+        | Inst::ConstantCompositeReplicate { .. }
+        | Inst::ConstantNull { .. }
+        | Inst::GraphConstant { .. } => Section::Global,
+        i @ Inst::Raw { .. } if i.is_type() || i.is_constant() => Section::Global,
         Inst::Raw { opcode, .. } => match Op::from_u32(u32::from(*opcode))? {
             Op::EntryPoint => Section::EntryPoint,
             Op::ExecutionMode | Op::ExecutionModeId => Section::ExecutionMode,

@@ -36,11 +36,13 @@ mod tosa;
 mod types;
 
 use crate::oracle::{Diagnostic, Oracle, OracleError, ValidateOptions, Verdict};
-use context::{Cx, Issue};
+use context::{Cx, Issue, Scratch};
 pub use env::TargetEnv;
 use spvgraph_ir::binary::DecodeErrorKind;
+use spvgraph_ir::inst::Recycler;
 use spvgraph_ir::rules::{RuleId, Severity};
 use spvgraph_ir::{DecodeError, Module};
+use std::cell::RefCell;
 
 /// Options that cannot be used.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -145,6 +147,29 @@ pub struct Validator {
     env: TargetEnv,
 }
 
+/// Buffers a check leaves for the next one on the same thread: the tables
+/// of [`Cx`] and, for [`Validator::check_words`], the allocations of the
+/// module it decoded (allocating them afresh for every module costs more
+/// than some of the checks).
+#[derive(Default)]
+struct Buffers {
+    tables: Scratch,
+    recycler: Recycler,
+}
+
+thread_local! {
+    static BUFFERS: RefCell<Buffers> = RefCell::new(Buffers::default());
+}
+
+/// Runs `f` with this thread's buffers (fresh ones if they are in use,
+/// which only a check inside a check would see).
+fn with_buffers<R>(f: impl FnOnce(&mut Buffers) -> R) -> R {
+    BUFFERS.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut b) => f(&mut b),
+        Err(_) => f(&mut Buffers::default()),
+    })
+}
+
 /// At most this many findings get their instruction rendered as text (each
 /// rendering rebuilds the module's name table); later ones name the opcode.
 const RENDER_LIMIT: usize = 64;
@@ -183,21 +208,34 @@ impl Validator {
 
     /// Validates host-order words.
     pub fn check_words(&self, words: &[u32]) -> Report {
-        match Module::decode_words(words) {
-            Ok(m) => self.check(&m),
+        with_buffers(|b| match Module::decode_words_recycling(words, &mut b.recycler) {
+            Ok(m) => {
+                let report = self.check_with(&m, &mut b.tables);
+                b.recycler.reclaim(m.insts);
+                report
+            }
             Err(e) => decode_report(&e),
-        }
+        })
     }
 
     /// Validates a decoded module.
     pub fn check(&self, module: &Module) -> Report {
-        let mut cx = Cx::new(module, &self.options, self.env);
+        with_buffers(|b| self.check_with(module, &mut b.tables))
+    }
+
+    fn check_with(&self, module: &Module, scratch: &mut Scratch) -> Report {
+        let mut cx = Cx::new(module, &self.options, self.env, scratch);
         check_header(&mut cx);
         layout::check(&mut cx);
-        let in_function = ids::function_mask(cx.insts);
-        let mut outside = vec![false; cx.insts.len()];
+        let in_function = if cx.has_functions { ids::function_mask(cx.insts) } else { Vec::new() };
+        // Empty (every lookup reads "no") unless the layout check found
+        // instructions outside any graph body.
+        let mut outside = Vec::new();
         for issue in &cx.issues {
             if issue.rule == RuleId::LayoutGraphSectionOutsideGraph {
+                if outside.is_empty() {
+                    outside = vec![false; cx.insts.len()];
+                }
                 if let Some(slot) = issue.inst.and_then(|i| outside.get_mut(i)) {
                     *slot = true;
                 }
@@ -211,8 +249,7 @@ impl Validator {
         interface::check(&mut cx);
         debuginfo::check(&mut cx);
         tosa::check(&mut cx);
-        let not_checked = std::mem::take(&mut cx.not_checked);
-        let issues = std::mem::take(&mut cx.issues);
+        let (issues, not_checked) = cx.finish(scratch);
         Report { findings: finish(module, issues), not_checked }
     }
 }

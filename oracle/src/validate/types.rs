@@ -31,7 +31,8 @@ fn is_scalar_int_constant(cx: &Cx<'_>, id: Id) -> bool {
     }
 }
 
-fn check_tensor(cx: &mut Cx<'_>, i: usize, element: Id, rank: Option<Id>, shape: Option<Id>) {
+/// Checks the `k`-th tensor type, declared by instruction `i`.
+fn check_tensor(cx: &mut Cx<'_>, (k, i): (usize, usize), element: Id, rank: Option<Id>, shape: Option<Id>) {
     if cx.def_index(element).is_some() && cx.scalar(element).is_none() {
         let what = cx.def(element).map(|d| opcode_name(d.opcode())).unwrap_or_default();
         cx.at(
@@ -80,58 +81,77 @@ fn check_tensor(cx: &mut Cx<'_>, i: usize, element: Id, rank: Option<Id>, shape:
         }
     }
     // The shape values were read when the type was resolved.
-    let zero = cx.tensor_at(i).and_then(|t| t.shape.as_ref()).and_then(|v| v.iter().position(|&d| d == 0));
+    let zero = cx.tensor_nth(k, i).and_then(|t| cx.shape(t)).and_then(|v| v.iter().position(|&d| d == 0));
     if let Some(k) = zero {
         cx.at(i, RuleId::TypesTensorShapeZero, format!("Shape entry {k} is 0; every dimension must be at least 1"));
     }
 }
 
-/// Key of a non-aggregate, non-pointer type (opcode and operands), for the
+/// Key of a non-aggregate, non-pointer type other than a graph type (opcode
+/// and operands packed into one integer, so that sorting is cheap), for the
 /// uniqueness rule. Tensor and graph types are not aggregates, so they are
 /// unique too (spirv-val agrees).
-#[derive(Clone, PartialEq, Eq, PartialOrd, Ord)]
-enum Key<'a> {
-    Void,
-    Bool,
-    Int(u32, u32),
-    Float(u32, Option<u32>),
-    Tensor(Id, Option<Id>, Option<Id>),
-    Graph(u32, &'a [Id]),
+fn key(inst: &Inst) -> Option<u128> {
+    // An optional operand takes 33 bits: present flag, then the value.
+    let opt = |v: Option<u32>| v.map_or(0u128, |v| (1u128 << 32) | u128::from(v));
+    let (tag, operands) = match inst {
+        Inst::TypeVoid { .. } => (0u128, 0u128),
+        Inst::TypeBool { .. } => (1, 0),
+        Inst::TypeInt { width, signedness, .. } => (2, (u128::from(*width) << 32) | u128::from(*signedness)),
+        Inst::TypeFloat { width, encoding, .. } => (3, (u128::from(*width) << 33) | opt(*encoding)),
+        Inst::TypeTensor { element, rank, shape, .. } => {
+            (4, (u128::from(element.0) << 66) | (opt(rank.map(|r| r.0)) << 33) | opt(shape.map(|s| s.0)))
+        }
+        _ => return None,
+    };
+    Some((tag << 98) | operands)
+}
+
+/// Reports each type declared again, naming the previous declaration of the
+/// same type; `keyed` holds (key, instruction index) pairs.
+fn report_duplicates<K: Ord>(cx: &mut Cx<'_>, keyed: &mut [(K, usize)]) {
+    // Sorting (key, index) pairs puts each duplicate right after the
+    // previous declaration of its type.
+    keyed.sort_unstable();
+    for pair in keyed.windows(2) {
+        if let [(a, first), (b, i)] = pair {
+            if a == b {
+                let what = cx.insts.get(*i).map(|x| opcode_name(x.opcode())).unwrap_or_default();
+                cx.at(*i, RuleId::TypesDuplicate, format!("{what} declares the same type as instruction {first}"));
+            }
+        }
+    }
 }
 
 /// Runs the type checks.
 pub fn check(cx: &mut Cx<'_>) {
     let insts = cx.insts;
-    // Sorting (key, index) pairs puts each duplicate right after the first
-    // declaration of its type.
-    let mut keys: Vec<(Key<'_>, usize)> = insts
-        .iter()
-        .enumerate()
-        .filter_map(|(i, inst)| {
-            let key = match inst {
-                Inst::TypeVoid { .. } => Key::Void,
-                Inst::TypeBool { .. } => Key::Bool,
-                Inst::TypeInt { width, signedness, .. } => Key::Int(*width, *signedness),
-                Inst::TypeFloat { width, encoding, .. } => Key::Float(*width, *encoding),
-                Inst::TypeTensor { element, rank, shape, .. } => Key::Tensor(*element, *rank, *shape),
-                Inst::TypeGraph { num_inputs, io, .. } => Key::Graph(*num_inputs, io),
-                _ => return None,
-            };
-            Some((key, i))
-        })
-        .collect();
-    keys.sort_unstable();
-    for pair in keys.windows(2) {
-        if let [(a, first), (b, i)] = pair {
-            if a == b {
-                let what = insts.get(*i).map(|x| opcode_name(x.opcode())).unwrap_or_default();
-                cx.at(*i, RuleId::TypesDuplicate, format!("{what} declares the same type as instruction {first}"));
+    let mut keys = std::mem::take(&mut cx.type_keys);
+    keys.clear();
+    let mut graph_types: Vec<((u32, &[Id]), usize)> = Vec::new();
+    let list = std::mem::take(&mut cx.lists.types);
+    for (i, inst) in list.iter().filter_map(|&i| Some((i, insts.get(i)?))) {
+        match inst {
+            Inst::TypeGraph { num_inputs, io, .. } => graph_types.push(((*num_inputs, io.as_slice()), i)),
+            _ => {
+                if let Some(k) = key(inst) {
+                    keys.push((k, i));
+                }
             }
         }
     }
-    for (i, inst) in insts.iter().enumerate() {
+    cx.lists.types = list;
+    report_duplicates(cx, &mut keys);
+    cx.type_keys = keys;
+    report_duplicates(cx, &mut graph_types);
+    let list = std::mem::take(&mut cx.lists.types);
+    let mut tensor_k = 0;
+    for (i, inst) in list.iter().filter_map(|&i| Some((i, insts.get(i)?))) {
         match inst {
-            Inst::TypeTensor { element, rank, shape, .. } => check_tensor(cx, i, *element, *rank, *shape),
+            Inst::TypeTensor { element, rank, shape, .. } => {
+                check_tensor(cx, (tensor_k, i), *element, *rank, *shape);
+                tensor_k += 1;
+            }
             Inst::TypeGraph { num_inputs, io, .. } => {
                 if *num_inputs as usize >= io.len() {
                     cx.at(
@@ -168,4 +188,5 @@ pub fn check(cx: &mut Cx<'_>) {
             _ => {}
         }
     }
+    cx.lists.types = list;
 }

@@ -2,6 +2,7 @@
 //! kernel/stride/pad sizes, RESIZE scale and CONCAT list length.
 
 use super::super::context::Cx;
+use super::shapes::declared_shape;
 use super::Facts;
 use crate::oracle::Level;
 use spvgraph_ir::elem::ElemType;
@@ -54,14 +55,33 @@ fn named(f: &Facts, name: &str) -> Option<usize> {
 }
 
 /// The kernel sizes a convolution's level check multiplies by its dilation,
-/// taken from the weight layout of each operator.
-fn kernel_dims(op: TosaOp, weight: &[u32]) -> Vec<u32> {
+/// taken from the weight layout of each operator: the sizes and how many
+/// there are.
+fn kernel_dims(op: TosaOp, weight: &[u32]) -> ([u32; 3], usize) {
     match (op.spec().shape, weight) {
-        (ShapeRule::Conv2d | ShapeRule::TransposeConv2d, [_, kh, kw, _]) => vec![*kh, *kw],
-        (ShapeRule::DepthwiseConv2d, [kh, kw, _, _]) => vec![*kh, *kw],
-        (ShapeRule::Conv3d, [_, kd, kh, kw, _]) => vec![*kd, *kh, *kw],
-        _ => Vec::new(),
+        (ShapeRule::Conv2d | ShapeRule::TransposeConv2d, [_, kh, kw, _]) => ([*kh, *kw, 0], 2),
+        (ShapeRule::DepthwiseConv2d, [kh, kw, _, _]) => ([*kh, *kw, 0], 2),
+        (ShapeRule::Conv3d, [_, kd, kh, kw, _]) => ([*kd, *kh, *kw], 3),
+        _ => ([0; 3], 0),
     }
+}
+
+/// The tensor operands and results of an instruction: shape (when known)
+/// and element type.
+fn tensors<'a>(
+    f: &'a Facts,
+    inputs: &'a ShapeInputs,
+    declared: &'a [Vec<u32>],
+) -> impl Iterator<Item = (Option<&'a [u32]>, Option<ElemType>)> + 'a {
+    let spec = f.op.spec();
+    let operands = f
+        .operands
+        .iter()
+        .enumerate()
+        .filter(move |(k, _)| matches!(spec.operand(*k).map(|s| s.form), Some(Form::Tensor { .. })))
+        .map(move |(k, o)| (shape(inputs, k), o.elem));
+    let results = f.results.iter().enumerate().map(move |(j, r)| (declared_shape(f, declared, j), r.elem));
+    operands.chain(results)
 }
 
 fn gcd(a: i64, b: i64) -> i64 {
@@ -74,30 +94,29 @@ fn gcd(a: i64, b: i64) -> i64 {
 
 /// Runs the level checks of one instruction; `seen` holds the tensors
 /// (shape, element type) whose size was already reported (each once).
-pub fn check(cx: &mut Cx<'_>, f: &Facts, inputs: &ShapeInputs, seen: &mut Vec<(Vec<u32>, ElemType)>) {
+pub fn check(
+    cx: &mut Cx<'_>,
+    f: &Facts,
+    inputs: &ShapeInputs,
+    declared: &[Vec<u32>],
+    seen: &mut Vec<(Vec<u32>, ElemType)>,
+) {
     let lim = limits(cx.level());
     let spec = f.op.spec();
     let op = f.op;
     // Ranks and sizes of tensor operands and results.
-    let mut tensors: Vec<(Option<&[u32]>, Option<ElemType>)> = Vec::new();
-    for (k, o) in f.operands.iter().enumerate() {
-        if matches!(spec.operand(k).map(|s| s.form), Some(Form::Tensor { .. })) {
-            tensors.push((shape(inputs, k), o.elem));
-        }
-    }
-    tensors.extend(f.results.iter().flatten().map(|r| (r.dims.as_deref(), r.elem)));
-    if let Some((s, _)) = tensors.iter().find(|(s, _)| s.is_some_and(|s| s.len() > lim.rank)) {
+    if let Some((s, _)) = tensors(f, inputs, declared).find(|(s, _)| s.is_some_and(|s| s.len() > lim.rank)) {
         let r = s.map_or(0, <[u32]>::len);
         cx.at(f.at, RuleId::LevelRank, format!("{op}: a tensor of rank {r} exceeds MAX_RANK = {}", lim.rank));
     }
-    for (s, e) in &tensors {
+    for (s, e) in tensors(f, inputs, declared) {
         let (Some(s), Some(e)) = (s, e) else { continue };
         let count = s.iter().try_fold(1u128, |a, &d| a.checked_mul(u128::from(d)));
-        let bytes = count.and_then(|c| c.checked_mul(elem_bytes(*e)));
+        let bytes = count.and_then(|c| c.checked_mul(elem_bytes(e)));
         if bytes.is_some_and(|b| b < 1u128 << lim.log2_size) {
             continue;
         }
-        let key = (s.to_vec(), *e);
+        let key = (s.to_vec(), e);
         if !seen.contains(&key) {
             seen.push(key);
             cx.at(
@@ -133,7 +152,8 @@ pub fn check(cx: &mut Cx<'_>, f: &Facts, inputs: &ShapeInputs, seen: &mut Vec<(V
         }
     }
     if let Some(weight) = weight {
-        let ks = kernel_dims(op, weight);
+        let (dims, n) = kernel_dims(op, weight);
+        let ks = dims.get(..n).unwrap_or(&[]);
         let ones = [1i64; 3];
         let dil = dilation.unwrap_or(&ones);
         if let Some((k, d)) = ks.iter().zip(dil.iter()).find(|(k, d)| i64::from(**k) * **d > lim.kernel) {

@@ -14,19 +14,41 @@ mod shapes;
 mod values;
 
 use super::context::Cx;
-use operands::Operand;
+use operands::{Operand, Vals};
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::inst::{ExtSet, Id, Inst};
 use spvgraph_ir::rules::RuleId;
-use spvgraph_ir::tosa::{AccType, Form, ResizeMode, ResultKind, RowQualifier, SlotError, TosaOp};
+use spvgraph_ir::tosa::{AccType, Form, ResizeMode, ResultKind, RowQualifier, ShapeInputs, SlotError, TosaOp};
 
 /// A result tensor's element type and shape.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct ResultTensor {
     /// The element type, when TOSA knows it.
     pub elem: Option<ElemType>,
-    /// The shape, when the type is shaped.
-    pub dims: Option<Vec<u32>>,
+    /// The tensor type when it is shaped and TOSA can read the shape (its
+    /// position for `Cx::tensor_dims`).
+    pub shape: Option<usize>,
+}
+
+/// The vectors the TOSA checks fill for every instruction, kept from one
+/// instruction (and module) to the next so that they are allocated once.
+#[derive(Debug, Default)]
+pub struct TosaBuffers {
+    operands: Vec<Operand>,
+    values: Vec<u64>,
+    results: Vec<ResultTensor>,
+    inputs: ShapeInputs,
+    declared: Vec<Vec<u32>>,
+}
+
+impl TosaBuffers {
+    /// The buffers emptied, unless a hostile module made one too large to keep.
+    pub fn recycle(self, limit: usize) -> TosaBuffers {
+        if self.values.capacity() > limit || self.operands.capacity() > limit || self.inputs.args.capacity() > limit {
+            return TosaBuffers::default();
+        }
+        self
+    }
 }
 
 /// Everything known about one TOSA instruction, for the later checks.
@@ -37,9 +59,13 @@ pub(crate) struct Facts {
     pub op: TosaOp,
     /// Operands in instruction order.
     pub operands: Vec<Operand>,
-    /// Result tensors (one, or two for FFT2D/RFFT2D), `None` if the
-    /// Result Type is malformed.
-    pub results: Option<Vec<ResultTensor>>,
+    /// The operands' constant values (see [`Vals`]).
+    pub values: Vec<u64>,
+    /// Result tensors (one, or two for FFT2D/RFFT2D); empty if the Result
+    /// Type is malformed.
+    pub results: Vec<ResultTensor>,
+    /// False if the Result Type is malformed.
+    pub results_ok: bool,
     /// Element type per type slot, when every slot is known and consistent.
     pub slots: Option<Vec<ElemType>>,
 }
@@ -50,46 +76,77 @@ impl Facts {
         self.slots.as_ref()?.get(usize::from(s)).copied()
     }
 
+    /// The constant values of an operand, when known.
+    pub fn bits<'a>(&'a self, o: &'a Operand) -> Option<&'a [u64]> {
+        match &o.bits {
+            Vals::Unknown => None,
+            Vals::One(v) => Some(std::slice::from_ref(v)),
+            Vals::Many { start, len } => self.values.get(*start..start + len),
+        }
+    }
+
+    /// The first constant value of an operand, when known.
+    pub fn first(&self, o: &Operand) -> Option<u64> {
+        self.bits(o).and_then(|v| v.first().copied())
+    }
+
     /// The first constant value of the operand named `name`.
     pub fn value(&self, name: &str) -> Option<u64> {
         let (i, _) = self.op.spec().operand_named(name)?;
-        self.operands.get(i)?.bits.first()
+        self.first(self.operands.get(i)?)
     }
 
     /// Whether every operand and the result passed the form checks.
     pub fn well_formed(&self) -> bool {
-        self.results.is_some() && self.operands.iter().all(|o| o.ok)
+        self.results_ok && self.operands.iter().all(|o| o.ok)
     }
 }
 
-/// The tensor types of a Result Type, per the operator's result kind.
-fn result_types(cx: &mut Cx<'_>, at: usize, op: TosaOp, ty: Id) -> Option<Vec<ResultTensor>> {
-    cx.def_index(ty)?;
+/// The tensor types of a Result Type, per the operator's result kind, into
+/// `out`; false (with `out` empty) if the Result Type is malformed.
+fn result_types(cx: &mut Cx<'_>, at: usize, op: TosaOp, ty: Id, out: &mut Vec<ResultTensor>) -> bool {
+    out.clear();
+    if cx.def_index(ty).is_none() {
+        return false;
+    }
     let spec = op.spec();
-    let result = |t: &super::context::TensorInfo| ResultTensor { elem: t.elem, dims: t.dims() };
+    let result = |k: usize| {
+        let t = cx.tensor_by_index(k)?;
+        Some(ResultTensor { elem: t.elem, shape: cx.tensor_dims(k).map(|_| k) })
+    };
     match spec.result.kind {
-        ResultKind::Tensor => match cx.tensor(ty) {
-            Some(t) => Some(vec![result(t)]),
+        ResultKind::Tensor => match cx.tensor_index(ty).and_then(result) {
+            Some(r) => {
+                out.push(r);
+                true
+            }
             None => {
                 cx.at(at, RuleId::TosaResultType, format!("{op}: the Result Type %{} is not an OpTypeTensorARM", ty.0));
-                None
+                false
             }
         },
         ResultKind::RealImagStruct => {
-            let members = match cx.def(ty) {
+            let ok = match cx.def(ty) {
                 Some(Inst::TypeStruct { members, .. }) if members.len() == 2 => {
-                    members.iter().map(|m| cx.tensor(*m).map(result)).collect::<Option<Vec<_>>>()
+                    members.iter().all(|m| match cx.tensor_index(*m).and_then(result) {
+                        Some(r) => {
+                            out.push(r);
+                            true
+                        }
+                        None => false,
+                    })
                 }
-                _ => None,
+                _ => false,
             };
-            if members.is_none() {
+            if !ok {
+                out.clear();
                 cx.at(
                     at,
                     RuleId::TosaResultType,
                     format!("{op}: the Result Type %{} is not an OpTypeStruct of two tensor types", ty.0),
                 );
             }
-            members
+            ok
         }
     }
 }
@@ -99,7 +156,7 @@ fn check_enums(cx: &mut Cx<'_>, f: &Facts) {
     for (k, o) in f.operands.iter().enumerate() {
         let Some(ospec) = spec.operand(k) else { continue };
         let Form::EnumConst(kind) = ospec.form else { continue };
-        let Some(v) = o.bits.first().map(|b| b as u32) else { continue };
+        let Some(v) = f.first(o).map(|b| b as u32) else { continue };
         if !kind.is_valid(v) {
             cx.at(
                 f.at,
@@ -134,7 +191,7 @@ fn check_enums(cx: &mut Cx<'_>, f: &Facts) {
 fn qualifier(f: &Facts) -> Option<RowQualifier> {
     let spec = f.op.spec();
     let Some(q) = spec.qualifier_operand() else { return Some(RowQualifier::Any) };
-    let v = f.operands.get(q)?.bits.first()? as u32;
+    let v = f.first(f.operands.get(q)?)? as u32;
     match spec.operand(q)?.name {
         "acc_type" => AccType::from_u32(v).map(RowQualifier::AccType),
         "mode" => ResizeMode::from_u32(v).map(RowQualifier::Mode),
@@ -143,10 +200,32 @@ fn qualifier(f: &Facts) -> Option<RowQualifier> {
     }
 }
 
+/// The element types of `items` as a slice, in `buf` when they fit (the
+/// common case: no allocation), else in `spill`.
+fn elems<'a, const N: usize>(
+    buf: &'a mut [Option<ElemType>; N],
+    spill: &'a mut Vec<Option<ElemType>>,
+    items: impl ExactSizeIterator<Item = Option<ElemType>>,
+) -> &'a [Option<ElemType>] {
+    let n = items.len();
+    if n <= N {
+        for (slot, e) in buf.iter_mut().zip(items) {
+            *slot = e;
+        }
+        &buf[..n]
+    } else {
+        spill.extend(items);
+        spill
+    }
+}
+
 /// Assigns slots and checks the type row; returns the slot types.
 fn check_types(cx: &mut Cx<'_>, f: &Facts) -> Option<Vec<ElemType>> {
     let spec = f.op.spec();
-    let results = f.results.as_ref()?;
+    if !f.results_ok {
+        return None;
+    }
+    let results = &f.results;
     if let Some(k) = f.operands.iter().position(|o| o.foreign) {
         let name = spec.operand(k).map_or("?", |o| o.name);
         cx.at(
@@ -160,9 +239,11 @@ fn check_types(cx: &mut Cx<'_>, f: &Facts) -> Option<Vec<ElemType>> {
         cx.at(f.at, RuleId::TosaTypeNoRow, format!("{}: the result's element type is not a TOSA type", f.op));
         return None;
     }
-    let opnds: Vec<Option<ElemType>> = f.operands.iter().map(|o| o.elem).collect();
-    let res: Vec<Option<ElemType>> = results.iter().map(|r| r.elem).collect();
-    let slots = match spec.slot_types(&opnds, &res) {
+    let (mut opnds_buf, mut opnds_spill) = ([None; 16], Vec::new());
+    let opnds = elems(&mut opnds_buf, &mut opnds_spill, f.operands.iter().map(|o| o.elem));
+    let (mut res_buf, mut res_spill) = ([None; 2], Vec::new());
+    let res = elems(&mut res_buf, &mut res_spill, results.iter().map(|r| r.elem));
+    let slots = match spec.slot_types(opnds, res) {
         Ok(s) => s,
         Err(e @ SlotError::Fixed { .. }) => {
             cx.at(f.at, RuleId::TosaTypeFixed, e.to_string());
@@ -177,7 +258,8 @@ fn check_types(cx: &mut Cx<'_>, f: &Facts) -> Option<Vec<ElemType>> {
             return None;
         }
     };
-    let types: Option<Vec<ElemType>> = slots.iter().copied().collect();
+    // Collected in place: the slot vector's allocation is reused.
+    let types: Option<Vec<ElemType>> = slots.into_iter().collect();
     let types = types?;
     let names =
         || -> String { spec.slots.iter().zip(&types).map(|(s, t)| format!("{s}={t}")).collect::<Vec<_>>().join(", ") };
@@ -230,31 +312,43 @@ fn check_inst(cx: &mut Cx<'_>, at: usize, op: TosaOp, ty: Id, args: &[Id], level
         cx.at(at, RuleId::TosaOperandCount, format!("{op}: expected {expected} operands, found {}", args.len()));
         return;
     }
-    let mut operands = Vec::with_capacity(args.len());
+    // The buffers are moved out of `cx` while the checks report into it.
+    let mut buffers = std::mem::take(&mut cx.tosa);
+    let mut operands = std::mem::take(&mut buffers.operands);
+    let mut values = std::mem::take(&mut buffers.values);
+    let mut results = std::mem::take(&mut buffers.results);
+    operands.clear();
+    values.clear();
     for (k, arg) in args.iter().enumerate() {
         let o = match spec.operand(k) {
-            Some(ospec) => operands::read(cx, at, op, k, ospec, *arg),
+            Some(ospec) => operands::read(cx, at, op, (k, ospec), *arg, &mut values),
             None => Operand::default(),
         };
         operands.push(o);
     }
-    let results = result_types(cx, at, op, ty);
-    let mut facts = Facts { at, op, operands, results, slots: None };
+    let results_ok = result_types(cx, at, op, ty, &mut results);
+    let mut facts = Facts { at, op, operands, values, results, results_ok, slots: None };
     check_enums(cx, &facts);
     facts.slots = check_types(cx, &facts);
     values::check(cx, &facts);
-    let inputs = shapes::take_inputs(&mut facts);
-    level::check(cx, &facts, &inputs, level_seen);
+    shapes::fill_inputs(cx, &facts, &mut buffers.inputs);
+    shapes::fill_declared(cx, &facts, &mut buffers.declared);
+    level::check(cx, &facts, &buffers.inputs, &buffers.declared, level_seen);
     if facts.well_formed() {
-        shapes::check(cx, &mut facts, &inputs);
+        shapes::check(cx, &facts, &buffers.inputs, &buffers.declared);
     }
+    buffers.operands = facts.operands;
+    buffers.values = facts.values;
+    buffers.results = facts.results;
+    cx.tosa = buffers;
 }
 
 /// Runs the TOSA checks on every TOSA instruction of the module.
 pub fn check(cx: &mut Cx<'_>) {
     let insts = cx.insts;
     let mut level_seen = Vec::new();
-    for (i, inst) in insts.iter().enumerate() {
+    let list = std::mem::take(&mut cx.lists.ext);
+    for (i, inst) in list.iter().filter_map(|&i| Some((i, insts.get(i)?))) {
         match inst {
             Inst::Tosa { ty, op, args, .. } => check_inst(cx, i, *op, *ty, args, &mut level_seen),
             Inst::ExtInst { set, number, .. } if cx.set_kind(*set) == Some(ExtSet::Tosa) => cx.at(
@@ -265,4 +359,5 @@ pub fn check(cx: &mut Cx<'_>) {
             _ => {}
         }
     }
+    cx.lists.ext = list;
 }

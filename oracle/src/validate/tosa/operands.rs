@@ -12,46 +12,39 @@ use spvgraph_ir::tosa::{Form, OperandSpec, TosaOp};
 /// RESCALE multipliers one per channel).
 const VALUE_LIMIT: u64 = 1 << 16;
 
-/// Constant values of an operand: one value (scalars) without allocating,
-/// or many (tensor constants).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// Constant values of an operand: one value (scalars), or many (tensor
+/// constants) kept in the instruction's value buffer (`Facts::values`), so
+/// that reading them allocates nothing. Read them with `Facts::bits`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Vals {
     /// Not a readable constant.
     #[default]
     Unknown,
     /// A scalar constant.
     One(u64),
-    /// A tensor constant, flattened.
-    Many(Vec<u64>),
+    /// A tensor constant, flattened: `len` values from `start` in the buffer.
+    Many {
+        /// First value's index.
+        start: usize,
+        /// How many values.
+        len: usize,
+    },
 }
 
 impl Vals {
-    /// The values, when known.
-    pub fn get(&self) -> Option<&[u64]> {
-        match self {
-            Vals::Unknown => None,
-            Vals::One(v) => Some(std::slice::from_ref(v)),
-            Vals::Many(v) => Some(v),
-        }
-    }
-
-    /// The first value, when known.
-    pub fn first(&self) -> Option<u64> {
-        self.get().and_then(|v| v.first().copied())
-    }
-
     fn one(v: Option<u64>) -> Vals {
         v.map_or(Vals::Unknown, Vals::One)
     }
 }
 
 /// What is known about one operand.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct Operand {
     /// Element type (scalar type for scalar constants), for the type slots.
     pub elem: Option<ElemType>,
-    /// The tensor shape, when the operand is a shaped tensor.
-    pub shape: Option<Vec<u32>>,
+    /// The operand's tensor type when it is shaped and TOSA can read the
+    /// shape (its position for `Cx::tensor_dims`).
+    pub shape: Option<usize>,
     /// Raw constant values, when the operand is a readable constant.
     pub bits: Vals,
     /// False when a form or constness problem was reported: later checks
@@ -77,8 +70,15 @@ fn scalar_elem(kind: Option<ScalarKind>) -> (Option<ElemType>, bool) {
 }
 
 /// Reads operand `index` (`arg`) of a `op` instruction at `at`, reporting
-/// form and constness problems.
-pub fn read(cx: &mut Cx<'_>, at: usize, op: TosaOp, index: usize, spec: &OperandSpec, arg: Id) -> Operand {
+/// form and constness problems; tensor constants' values go to `values`.
+pub fn read(
+    cx: &mut Cx<'_>,
+    at: usize,
+    op: TosaOp,
+    (index, spec): (usize, &OperandSpec),
+    arg: Id,
+    values: &mut Vec<u64>,
+) -> Operand {
     let mut out = Operand::default();
     let Some(def) = cx.def(arg) else {
         // Undefined ids are reported by the id checks.
@@ -87,7 +87,9 @@ pub fn read(cx: &mut Cx<'_>, at: usize, op: TosaOp, index: usize, spec: &Operand
     let constant = def.is_constant();
     let ty = def.result_type();
     // (element type, shape) of a tensor-typed operand, without cloning the type.
-    let tensor = ty.and_then(|t| cx.tensor(t)).map(|t| (t.elem, t.dims()));
+    let tensor = ty
+        .and_then(|t| cx.tensor_index(t))
+        .and_then(|k| Some((cx.tensor_by_index(k)?.elem, cx.tensor_dims(k).map(|_| k))));
     let scalar = ty.and_then(|t| cx.scalar(t));
     if spec.role.must_be_constant() && !constant {
         let name = label(index, spec);
@@ -151,18 +153,17 @@ pub fn read(cx: &mut Cx<'_>, at: usize, op: TosaOp, index: usize, spec: &Operand
                 return out;
             };
             (out.elem, out.foreign, out.shape) = (elem, elem.is_none(), dims);
-            if let Some(shape) = &out.shape {
+            if let Some(shape) = out.shape.and_then(|k| cx.tensor_dims(k)) {
                 if shape.len() != 1 {
                     let name = label(index, spec);
-                    cx.at(
-                        at,
-                        RuleId::TosaShapeRank,
-                        format!("{op}: {name} must be a rank-1 tensor, but its shape is {shape:?}"),
-                    );
+                    let message = format!("{op}: {name} must be a rank-1 tensor, but its shape is {shape:?}");
+                    cx.at(at, RuleId::TosaShapeRank, message);
                     return out;
                 }
             }
-            out.bits = cx.const_bits(arg, VALUE_LIMIT).map_or(Vals::Unknown, Vals::Many);
+            out.bits = cx
+                .const_bits_into(arg, VALUE_LIMIT, values)
+                .map_or(Vals::Unknown, |(start, len)| Vals::Many { start, len });
         }
         Form::Tensor { .. } => {
             let Some((elem, dims)) = tensor else {
@@ -176,8 +177,8 @@ pub fn read(cx: &mut Cx<'_>, at: usize, op: TosaOp, index: usize, spec: &Operand
     out
 }
 
-/// The constant values of an operand as signed 32-bit integers (attribute
-/// arrays and shape_t values are i32 read as signed).
-pub fn as_i32s(bits: &[u64]) -> Vec<i64> {
-    bits.iter().map(|&b| i64::from(b as u32 as i32)).collect()
+/// A constant value as a signed 32-bit integer (attribute arrays and
+/// shape_t values are i32 read as signed).
+pub fn as_i32(bits: u64) -> i64 {
+    i64::from(bits as u32 as i32)
 }

@@ -43,7 +43,7 @@ fn elem_of(f: &Facts, form: Form) -> Option<ElemType> {
 }
 
 fn flag(f: &Facts, index: usize) -> Option<bool> {
-    f.operands.get(index)?.bits.first().map(|b| b != 0)
+    f.first(f.operands.get(index)?).map(|b| b != 0)
 }
 
 fn check_rescale(cx: &mut Cx<'_>, f: &Facts) {
@@ -91,7 +91,7 @@ pub fn check(cx: &mut Cx<'_>, f: &Facts) {
     let spec = f.op.spec();
     for (k, o) in f.operands.iter().enumerate() {
         let Some(ospec) = spec.operand(k) else { continue };
-        let Some(bits) = o.bits.get() else { continue };
+        let Some(bits) = f.bits(o) else { continue };
         let elem = elem_of(f, ospec.form);
         match (ospec.value, elem) {
             (ValueRule::ZeroPoint, Some(t)) if t != ElemType::I8 && bits.iter().any(|&b| !is_zero(t, b)) => {
@@ -102,7 +102,9 @@ pub fn check(cx: &mut Cx<'_>, f: &Facts) {
                 );
             }
             (ValueRule::RescaleZeroPoint { unsigned_flag }, Some(t)) => {
-                let unsigned = flag(f, usize::from(unsigned_flag)).unwrap_or(false);
+                // An unknown flag (malformed, reported as such, or a spec
+                // constant) may be true: accept what unsigned allows.
+                let unsigned = flag(f, usize::from(unsigned_flag)).unwrap_or(true);
                 let ok = |b: u64| match t {
                     ElemType::I8 => true,
                     ElemType::I16 if unsigned => b & 0xffff == 0 || b & 0xffff == 0x8000,
@@ -145,17 +147,15 @@ pub fn check(cx: &mut Cx<'_>, f: &Facts) {
             }
             _ => {}
         }
-        if let (Form::ConstTensor { len: Len::TableSize { slot }, .. }, Some(shape)) = (ospec.form, o.shape.as_ref()) {
+        let shape = o.shape.and_then(|t| cx.tensor_dims(t));
+        if let (Form::ConstTensor { len: Len::TableSize { slot }, .. }, Some(shape)) = (ospec.form, shape) {
             if let Some(want) = f.slot(slot).and_then(table_size) {
-                if shape.first() != Some(&want) {
-                    cx.at(
-                        f.at,
-                        RuleId::TosaShapeLength,
-                        format!(
-                            "{}: {} has {:?} entries, {want} are needed for this input type",
-                            f.op, ospec.name, shape
-                        ),
+                if shape.first().copied() != Some(u64::from(want)) {
+                    let message = format!(
+                        "{}: {} has {:?} entries, {want} are needed for this input type",
+                        f.op, ospec.name, shape
                     );
+                    cx.at(f.at, RuleId::TosaShapeLength, message);
                 }
             }
         }
