@@ -89,50 +89,6 @@ impl Lists {
             imports: recycle(self.imports),
         }
     }
-
-    /// Files instruction `i` under every list it belongs to.
-    fn file(&mut self, i: usize, inst: &Inst) {
-        match inst {
-            Inst::TypeVoid { .. } | Inst::TypeBool { .. } => self.types.push(i),
-            Inst::TypeInt { .. } | Inst::TypeFloat { .. } | Inst::TypeTensor { .. } | Inst::TypeGraph { .. } => {
-                self.types.push(i);
-                self.caps.push(i);
-            }
-            Inst::Variable { .. } => {
-                self.types.push(i);
-                self.interface.push(i);
-            }
-            Inst::ConstantTrue { .. }
-            | Inst::ConstantFalse { .. }
-            | Inst::Constant { .. }
-            | Inst::ConstantComposite { .. }
-            | Inst::ConstantNull { .. } => self.constants.push(i),
-            Inst::ConstantCompositeReplicate { .. } | Inst::GraphConstant { .. } => {
-                self.constants.push(i);
-                self.caps.push(i);
-            }
-            Inst::GraphEntryPoint { .. } => {
-                self.caps.push(i);
-                self.interface.push(i);
-            }
-            Inst::MemoryModel { .. } => {
-                self.caps.push(i);
-                self.interface.push(i);
-            }
-            Inst::Graph { .. }
-            | Inst::GraphInput { .. }
-            | Inst::GraphSetOutput { .. }
-            | Inst::GraphEnd
-            | Inst::Capability(_) => self.caps.push(i),
-            Inst::ExtInstImport { .. } => {
-                self.caps.push(i);
-                self.imports.push(i);
-            }
-            Inst::Decorate { .. } => self.decorations.push(i),
-            Inst::Tosa { .. } | Inst::GraphDebug { .. } | Inst::ExtInst { .. } => self.ext.push(i),
-            _ => {}
-        }
-    }
 }
 
 /// Tables one check leaves for the next on the same thread, so that their
@@ -190,6 +146,9 @@ pub struct Cx<'m> {
     pub env: TargetEnv,
     /// Per id below the table size: its first definition and tensor type.
     ids: Vec<IdSlot>,
+    /// Ids below this and beyond `ids` are undefined; ids at or above it
+    /// (hostile modules only) are looked up by scanning.
+    id_cap: usize,
     /// Instruction index → graph ordinal + 1 for instructions from
     /// `OpGraphARM` to `OpGraphEndARM` inclusive (0: outside graphs).
     pub graph_of: Vec<u32>,
@@ -259,9 +218,13 @@ impl<'m> Cx<'m> {
         let insts = module.insts.as_slice();
         // Ids are below the header's bound in valid modules; ids at or above
         // the table size (hostile bounds or ids) are found by scanning.
-        let size = module.header.bound.min(MAX_DIRECT_ID) as usize;
+        // The table covers every id below `id_cap` that an instruction
+        // defines, growing as they appear: a huge bound alone (a hostile
+        // module) does not make it huge; ids below the cap it does not
+        // cover are undefined.
+        let id_cap = module.header.bound.min(MAX_DIRECT_ID) as usize;
         let mut ids = recycle(std::mem::take(&mut scratch.ids));
-        ids.resize(size, IdSlot::default());
+        ids.resize(id_cap.min(2 * insts.len() + 64), IdSlot::default());
         let mut graph_of = recycle(std::mem::take(&mut scratch.graph_of));
         graph_of.resize(insts.len(), 0);
         let mut graphs = recycle(std::mem::take(&mut scratch.graphs));
@@ -283,7 +246,12 @@ impl<'m> Cx<'m> {
                     let message = format!("result id %{} is not in 1..{bound} (the header's bound)", id.0);
                     issues.push(Issue { rule: RuleId::BinaryIdBound, inst: Some(i), message });
                 }
-                match ids.get_mut(id.0 as usize) {
+                let k = id.0 as usize;
+                if k < id_cap && k >= ids.len() {
+                    let len = (k + 1).max(2 * ids.len()).min(id_cap);
+                    ids.resize(len, IdSlot::default());
+                }
+                match ids.get_mut(k) {
                     Some(slot) if slot.def == 0 => {
                         slot.def = i as u32 + 1;
                         slot.is_type = inst.is_type();
@@ -302,18 +270,52 @@ impl<'m> Cx<'m> {
                     }
                 }
             }
-            lists.file(i, inst);
+            // One match files the instruction in the lists and records what
+            // the tables need from it.
             match inst {
-                Inst::Capability(c) => capabilities.push(*c),
+                Inst::TypeVoid { .. } | Inst::TypeBool { .. } => lists.types.push(i),
+                Inst::TypeInt { .. } | Inst::TypeFloat { .. } | Inst::TypeTensor { .. } | Inst::TypeGraph { .. } => {
+                    lists.types.push(i);
+                    lists.caps.push(i);
+                }
+                Inst::Variable { .. } => {
+                    lists.types.push(i);
+                    lists.interface.push(i);
+                }
+                Inst::ConstantTrue { .. }
+                | Inst::ConstantFalse { .. }
+                | Inst::Constant { .. }
+                | Inst::ConstantComposite { .. }
+                | Inst::ConstantNull { .. } => lists.constants.push(i),
+                Inst::ConstantCompositeReplicate { .. } | Inst::GraphConstant { .. } => {
+                    lists.constants.push(i);
+                    lists.caps.push(i);
+                }
+                Inst::GraphEntryPoint { .. } | Inst::MemoryModel { .. } => {
+                    lists.caps.push(i);
+                    lists.interface.push(i);
+                }
+                Inst::GraphInput { .. } | Inst::GraphSetOutput { .. } | Inst::GraphEnd => lists.caps.push(i),
+                Inst::Capability(c) => {
+                    capabilities.push(*c);
+                    lists.caps.push(i);
+                }
                 Inst::Extension(_) => extensions.push(i),
-                Inst::Raw { opcode, .. } if *opcode == spirv::Op::Function as u16 => has_functions = true,
-                Inst::ExtInstImport { result, name } => sets.push((*result, ExtSet::from_import_name(name))),
+                Inst::ExtInstImport { result, name } => {
+                    sets.push((*result, ExtSet::from_import_name(name)));
+                    lists.caps.push(i);
+                    lists.imports.push(i);
+                }
                 Inst::Graph { ty, result } => {
                     // A nested OpGraphARM starts a new span; the nesting itself
                     // is a layout error reported by the layout check.
                     graphs.push(GraphSpan { begin: i, end: None, result: *result, ty: *ty });
                     open = Some(graphs.len() - 1);
+                    lists.caps.push(i);
                 }
+                Inst::Decorate { .. } => lists.decorations.push(i),
+                Inst::Tosa { .. } | Inst::GraphDebug { .. } | Inst::ExtInst { .. } => lists.ext.push(i),
+                Inst::Raw { opcode, .. } if *opcode == spirv::Op::Function as u16 => has_functions = true,
                 _ => {}
             }
             if let Some(g) = open {
@@ -339,6 +341,7 @@ impl<'m> Cx<'m> {
             options,
             env,
             ids,
+            id_cap,
             graph_of,
             graphs,
             tensors: Vec::new(),
@@ -499,6 +502,10 @@ impl<'m> Cx<'m> {
     #[cold]
     #[inline(never)]
     fn def_index_by_scan(&self, id: Id) -> Option<usize> {
+        // The table covers every defined id below the cap.
+        if (id.0 as usize) < self.id_cap {
+            return None;
+        }
         self.insts.iter().position(|inst| inst.result_id() == Some(id))
     }
 
