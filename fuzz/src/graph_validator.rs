@@ -22,16 +22,13 @@ use spvgraph_ir::elem::Profile;
 use spvgraph_oracle::external::known::known_spirv_val_discrepancy;
 use spvgraph_oracle::external::spirv_val::{Backend, SpirvVal};
 use spvgraph_oracle::oracle::{ValidateOptions, Verdict};
-use spvgraph_oracle::validate::{Report, TargetEnv, Validator};
+use spvgraph_oracle::validate::{Report, Validator};
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
 fn default_validator() -> &'static Validator {
     static V: OnceLock<Validator> = OnceLock::new();
-    V.get_or_init(|| match Validator::new(ValidateOptions::default()) {
-        Ok(v) => v,
-        Err(e) => panic!("the default validator options are rejected: {e}"),
-    })
+    V.get_or_init(|| Validator::new(ValidateOptions::default()))
 }
 
 fn spirv_val() -> Option<&'static SpirvVal> {
@@ -85,14 +82,11 @@ pub fn check(data: &[u8]) {
 
 fn check_near_valid(nv: &NearValid) {
     let options = ValidateOptions {
-        target_env: nv.target_env.to_string(),
+        target_env: nv.target_env,
         profiles: nv.profiles.clone().unwrap_or_else(|| Profile::ALL.to_vec()),
         ..ValidateOptions::default()
     };
-    let validator = match Validator::new(options) {
-        Ok(v) => v,
-        Err(e) => panic!("mutator {} chose an unknown environment: {e}", nv.mutator),
-    };
+    let validator = Validator::new(options);
     let report = validator.check_words(&nv.words);
     let rules: BTreeSet<_> = report.errors().map(|f| f.rule).collect();
     assert!(
@@ -104,7 +98,7 @@ fn check_near_valid(nv: &NearValid) {
         rules.iter().map(|r| r.name()).collect::<Vec<_>>(),
         show(&report)
     );
-    let (Some(sv), Some(env)) = (spirv_val(), TargetEnv::parse(nv.target_env)) else { return };
+    let (Some(sv), env) = (spirv_val(), nv.target_env) else { return };
     let Ok(verdict) = sv.validate_in_process(&nv.words, env) else { return };
     let checks = nv.rule.info().spirv_val_checks;
     if verdict.is_valid() == checks

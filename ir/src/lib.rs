@@ -9,6 +9,7 @@ pub mod analysis;
 pub mod binary;
 pub mod builder;
 pub mod elem;
+pub mod env;
 pub mod info;
 pub mod inst;
 pub mod mlir;

@@ -717,6 +717,21 @@ impl fmt::Display for RuleId {
     }
 }
 
+// Serialized as the dotted name, so manifests and findings stay readable and
+// survive reordering of the enum.
+impl serde::Serialize for RuleId {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for RuleId {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<RuleId, D::Error> {
+        let name = String::deserialize(d)?;
+        RuleId::from_name(&name).ok_or_else(|| serde::de::Error::custom(format!("unknown rule {name:?}")))
+    }
+}
+
 /// The whole catalogue, in [`RuleId::ALL`] order.
 pub fn catalogue() -> &'static [RuleInfo] {
     TABLE
@@ -739,6 +754,15 @@ mod tests {
             assert_eq!(id.info().name, info.name);
         }
         assert_eq!(RuleId::from_name("no.such.rule"), None);
+    }
+
+    #[test]
+    fn serde_uses_the_dotted_name() {
+        let json = serde_json::to_string(&RuleId::GraphInputDuplicateIndex).expect("serializes");
+        assert_eq!(json, "\"graph.input.duplicate-index\"");
+        let back: RuleId = serde_json::from_str(&json).expect("parses");
+        assert_eq!(back, RuleId::GraphInputDuplicateIndex);
+        assert!(serde_json::from_str::<RuleId>("\"no.such.rule\"").is_err());
     }
 
     #[test]

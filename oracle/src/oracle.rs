@@ -3,14 +3,20 @@
 //! inputs?) or says it cannot. The differential driver never special-cases one.
 
 use spvgraph_ir::elem::Profile;
+use spvgraph_ir::env::TargetEnv;
+use spvgraph_ir::rules::RuleId;
 use spvgraph_ir::tensor::TensorData;
+use spvgraph_ir::tosa::TosaOp;
 use std::collections::BTreeMap;
 
 /// One problem an oracle reports about a module.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Diagnostic {
-    /// The rule broken (a `RuleId` name), when the oracle knows it.
-    pub rule: Option<String>,
+    /// The rule broken, when the oracle knows it (for spirv-val: the rule
+    /// whose known message its message matches, a best guess).
+    pub rule: Option<RuleId>,
+    /// The TOSA operator concerned, when the rule is about one operator.
+    pub operator: Option<TosaOp>,
     /// The oracle's message.
     pub message: String,
     /// Word offset of the instruction concerned, when known.
@@ -48,8 +54,8 @@ pub enum Level {
 /// Options for validation, mirroring spirv-val where it has them.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ValidateOptions {
-    /// spirv-val target environment name (`vulkan1.3`, `spv1.6`, `universal1.5`, ...).
-    pub target_env: String,
+    /// Target environment (`vulkan1.3`, `spv1.6`, ...).
+    pub target_env: TargetEnv,
     /// TOSA level.
     pub level: Level,
     /// Profiles and extensions the consumer supports.
@@ -58,7 +64,7 @@ pub struct ValidateOptions {
 
 impl Default for ValidateOptions {
     fn default() -> Self {
-        ValidateOptions { target_env: "vulkan1.3".into(), level: Level::EightK, profiles: Profile::ALL.to_vec() }
+        ValidateOptions { target_env: TargetEnv::VULKAN_1_3, level: Level::EightK, profiles: Profile::ALL.to_vec() }
     }
 }
 

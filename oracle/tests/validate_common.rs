@@ -34,7 +34,8 @@ pub fn words(m: &Module) -> Vec<u32> {
 
 /// Validates under `env` with every profile and level 8K.
 pub fn check_env(env: &str, m: &Module) -> Report {
-    let v = Validator::new(ValidateOptions { target_env: env.into(), ..Default::default() }).expect("known env");
+    let target_env = spvgraph_ir::env::TargetEnv::parse(env).expect("known env");
+    let v = Validator::new(ValidateOptions { target_env, ..Default::default() });
     v.check(m)
 }
 

@@ -81,7 +81,7 @@ fn debug_info_after_graph_end_is_reported_with_rule_and_spec_text() {
     }
     match sv.validate(&words(&m), &ValidateOptions::default()).expect("spirv-val runs") {
         Verdict::Invalid(d) => {
-            assert_eq!(d[0].rule.as_deref(), Some(RuleId::LayoutGraphSectionOutsideGraph.name()), "{d:?}");
+            assert_eq!(d[0].rule, Some(RuleId::LayoutGraphSectionOutsideGraph), "{d:?}");
             // spirv-val's first error is our first error of that rule.
             let first = r.errors().next().and_then(|f| f.word_offset);
             assert_eq!(d[0].word_offset, first, "{d:?}");

@@ -10,6 +10,7 @@ use common::*;
 use proptest::prelude::*;
 use spvgraph_ir::builder::ModuleBuilder;
 use spvgraph_ir::elem::ElemType;
+use spvgraph_ir::env::TargetEnv;
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_oracle::oracle::{Level, ValidateOptions};
 use spvgraph_oracle::validate::Validator;
@@ -53,8 +54,8 @@ fn validators() -> Vec<Validator> {
         .into_iter()
         .flat_map(|env| {
             [Level::EightK, Level::None].into_iter().map(move |level| {
-                Validator::new(ValidateOptions { target_env: env.into(), level, ..Default::default() })
-                    .expect("known env")
+                let target_env = TargetEnv::parse(env).expect("known env");
+                Validator::new(ValidateOptions { target_env, level, ..Default::default() })
             })
         })
         .collect()

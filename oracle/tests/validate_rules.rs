@@ -47,7 +47,8 @@ fn case_profiles(rule: RuleId, profiles: Vec<Profile>, make: impl Fn(bool) -> Mo
 
 impl Case {
     fn options(&self) -> ValidateOptions {
-        let mut o = ValidateOptions { target_env: self.env.into(), ..Default::default() };
+        let target_env = spvgraph_ir::env::TargetEnv::parse(self.env).expect("known env");
+        let mut o = ValidateOptions { target_env, ..Default::default() };
         if let Some(p) = &self.profiles {
             o.profiles = p.clone();
         }
@@ -1360,7 +1361,7 @@ fn every_rule_has_a_near_valid_case() {
 fn each_case_breaks_exactly_its_rule() {
     let mut failures = Vec::new();
     for c in cases() {
-        let v = Validator::new(c.options()).expect("known env");
+        let v = Validator::new(c.options());
         let base = v.check_words(&(c.make)(false));
         let broken = v.check_words(&(c.make)(true));
         let base_ok = base.is_valid() && !base.rules().contains(&c.rule);
@@ -1385,7 +1386,7 @@ fn findings_name_rule_instruction_and_word_offset() {
         if c.rule.info().category == spvgraph_ir::rules::Category::Binary {
             continue;
         }
-        let v = Validator::new(c.options()).expect("known env");
+        let v = Validator::new(c.options());
         let r = v.check_words(&(c.make)(true));
         for f in r.findings.iter().filter(|f| f.rule == c.rule) {
             assert!(!f.message.is_empty(), "{}", c.rule);

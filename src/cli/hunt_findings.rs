@@ -445,7 +445,7 @@ impl Store {
         let profiles = case.profiles.as_ref().map(|ps| ps.iter().map(|p| p.name()).collect::<Vec<_>>());
         let mut check = vec!["spvgraph".to_string(), "validate".into(), "--oracle".into()];
         check.push(if self.context.spirv_val { "both" } else { "in-tree" }.into());
-        check.extend(["--target-env".into(), case.target_env.clone()]);
+        check.extend(["--target-env".into(), case.target_env.to_string()]);
         if let Some(p) = &profiles {
             check.extend(["--profiles".into(), p.join(",")]);
         }

@@ -47,7 +47,7 @@ pub struct Args {
     /// Target environment, with spirv-val's names (vulkan1.0-vulkan1.4,
     /// vulkan1.1spv1.4, spv1.0-spv1.6 or universal1.0-universal1.6, opencl*, opengl*).
     #[arg(long, default_value = "vulkan1.3", value_parser = parse_env)]
-    target_env: String,
+    target_env: TargetEnv,
     /// TOSA level: `8k` reports level-limit violations as warnings.
     #[arg(long, value_enum, default_value = "8k")]
     level: LevelArg,
@@ -67,13 +67,8 @@ pub struct Args {
     json: bool,
 }
 
-fn parse_env(s: &str) -> Result<String, String> {
-    match TargetEnv::parse(s) {
-        Some(e) => Ok(e.name.to_string()),
-        None => {
-            Err(format!("unknown target environment (known: {})", TargetEnv::names().collect::<Vec<_>>().join(", ")))
-        }
-    }
+fn parse_env(s: &str) -> Result<TargetEnv, String> {
+    s.parse::<TargetEnv>().map_err(|e| e.to_string())
 }
 
 fn parse_profile(s: &str) -> Result<Profile, String> {
@@ -89,7 +84,7 @@ impl Args {
             LevelArg::EightK => Level::EightK,
             LevelArg::None => Level::None,
         };
-        ValidateOptions { target_env: self.target_env.clone(), level, profiles }
+        ValidateOptions { target_env: self.target_env, level, profiles }
     }
 }
 
@@ -117,7 +112,7 @@ fn words_of(path: &Path, bytes: &[u8]) -> Vec<u32> {
 /// Validates every file.
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let options = args.options();
-    let validator = Validator::new(options.clone())?;
+    let validator = Validator::new(options.clone());
     let spirv_val = match args.oracle {
         Which::InTree => None,
         Which::SpirvVal | Which::Both => {
@@ -201,7 +196,7 @@ fn print_file(path: &Path, r: &FileResult) {
     }
     if let Some(Verdict::Invalid(ds)) = &r.spirv_val {
         for d in ds {
-            let guess = d.rule.as_deref().map(|g| format!(" (rule: {g})")).unwrap_or_default();
+            let guess = d.rule.map(|g| format!(" (rule: {g})")).unwrap_or_default();
             eprintln!("{}: [spirv-val] {}{guess}", location(&file, d.word_offset, d.instruction.as_deref()), d.message);
         }
     }

@@ -7,6 +7,7 @@
 
 use super::{no_bias, Edit, Mutator};
 use spvgraph_ir::binary::MAGIC;
+use spvgraph_ir::env::TargetEnv;
 use spvgraph_ir::inst::{Id, Inst};
 use spvgraph_ir::rules::RuleId;
 
@@ -351,22 +352,24 @@ fn bad_version(e: &mut Edit) -> Option<()> {
 fn older_env(e: &mut Edit) -> Option<()> {
     let v = e.module.header.version;
     let version = ((v >> 16) & 0xff, (v >> 8) & 0xff);
-    // spirv-val names with their highest SPIR-V version. Only Vulkan and the
-    // universal environments: OpenCL and OpenGL bring rules of their own.
-    const ENVS: &[(&str, (u32, u32))] = &[
-        ("vulkan1.0", (1, 0)),
-        ("vulkan1.1", (1, 3)),
-        ("vulkan1.1spv1.4", (1, 4)),
-        ("vulkan1.2", (1, 5)),
-        ("spv1.0", (1, 0)),
-        ("spv1.1", (1, 1)),
-        ("spv1.2", (1, 2)),
-        ("spv1.3", (1, 3)),
-        ("spv1.4", (1, 4)),
-        ("spv1.5", (1, 5)),
+    // Only Vulkan and the universal environments: OpenCL and OpenGL bring
+    // rules of their own.
+    const ENVS: &[&str] = &[
+        "vulkan1.0",
+        "vulkan1.1",
+        "vulkan1.1spv1.4",
+        "vulkan1.2",
+        "spv1.0",
+        "spv1.1",
+        "spv1.2",
+        "spv1.3",
+        "spv1.4",
+        "spv1.5",
     ];
-    let older: Vec<(&'static str, (u32, u32))> = ENVS.iter().copied().filter(|(_, max)| *max < version).collect();
-    let (env, (m, n)) = e.choose(&older)?;
+    let older: Vec<TargetEnv> =
+        ENVS.iter().filter_map(|n| TargetEnv::parse(n)).filter(|env| env.max_version < version).collect();
+    let env = e.choose(&older)?;
+    let (m, n) = env.max_version;
     e.target_env = env;
     e.note(format!("SPIR-V {}.{} module for target environment {env} (up to {m}.{n})", version.0, version.1));
     Some(())

@@ -6,6 +6,7 @@
 use arbitrary::Unstructured;
 use spvgraph_ir::analysis::Analysis;
 use spvgraph_ir::elem::Profile;
+use spvgraph_ir::env::TargetEnv;
 use spvgraph_ir::inst::{Id, Inst};
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::Module;
@@ -22,8 +23,8 @@ pub struct Edit<'c, 'u> {
     /// broken in a decoded module (framing, header, literal strings).
     pub words: Option<Vec<u32>>,
     /// The target environment the validator must use to see the break
-    /// (spirv-val names); `vulkan1.3` unless the mutator needs another.
-    pub target_env: &'static str,
+    /// `vulkan1.3` unless the mutator needs another.
+    pub target_env: TargetEnv,
     /// Profiles the consumer supports; `None` = all.
     pub profiles: Option<Vec<Profile>>,
     /// What the mutator did, for manifests and findings.
@@ -51,7 +52,7 @@ impl<'c, 'u> Edit<'c, 'u> {
             base,
             module: base.module.clone(),
             words: None,
-            target_env: "vulkan1.3",
+            target_env: TargetEnv::VULKAN_1_3,
             profiles: None,
             note: String::new(),
             u: Unstructured::new(bytes),

@@ -39,6 +39,7 @@ pub use edit::{Edit, GraphSpan};
 use crate::{generate, prng, Case, Config};
 use arbitrary::Unstructured;
 use spvgraph_ir::elem::Profile;
+use spvgraph_ir::env::TargetEnv;
 use spvgraph_ir::rules::RuleId;
 use std::sync::OnceLock;
 
@@ -109,7 +110,7 @@ pub struct NearValid {
     /// What the mutator did.
     pub note: String,
     /// The target environment under which the rule applies.
-    pub target_env: &'static str,
+    pub target_env: TargetEnv,
     /// The consumer's profiles (`None` = all): set by `tosa.type.profile`.
     pub profiles: Option<Vec<Profile>>,
 }

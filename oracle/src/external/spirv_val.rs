@@ -162,12 +162,7 @@ fn diagnostic(text: &str, word_offset: Option<usize>) -> Diagnostic {
     let mut lines = text.lines();
     let message = lines.next().unwrap_or("").trim().to_string();
     let instruction = lines.map(str::trim).find(|l| !l.is_empty()).map(str::to_string);
-    Diagnostic {
-        rule: RuleId::from_spirv_val_message(&message).map(|r| r.name().to_string()),
-        message,
-        word_offset,
-        instruction,
-    }
+    Diagnostic { rule: RuleId::from_spirv_val_message(&message), operator: None, message, word_offset, instruction }
 }
 
 /// How spirv-val is being run.
@@ -312,7 +307,8 @@ fn parse_cli_output(text: &str, words: &[u32]) -> Option<Diagnostic> {
     };
     let instruction = lines.map(str::trim).find(|l| !l.is_empty()).map(str::to_string);
     Some(Diagnostic {
-        rule: RuleId::from_spirv_val_message(message).map(|r| r.name().to_string()),
+        rule: RuleId::from_spirv_val_message(message),
+        operator: None,
         message: message.to_string(),
         word_offset: word_offset(words, message, number),
         instruction,
@@ -329,10 +325,7 @@ impl Oracle for SpirvVal {
     }
 
     fn validate(&self, module: &[u32], options: &ValidateOptions) -> Result<Verdict, OracleError> {
-        let env = TargetEnv::parse(&options.target_env).ok_or_else(|| OracleError::Failed {
-            oracle: "spirv-val".into(),
-            reason: format!("unknown target environment {:?}", options.target_env),
-        })?;
+        let env = options.target_env;
         match self.backend()? {
             Backend::Library(_) => self.validate_in_process(module, env),
             Backend::Process(_) => self.validate_process(module, env),
@@ -351,7 +344,7 @@ mod tests {
         let d = parse_cli_output(text, &words).expect("an error line");
         assert_eq!(d.message, "OpExtInst must appear in a graph body");
         assert_eq!(d.instruction.as_deref(), Some("%21 = OpExtInst %void %2 3 %19 %3"));
-        assert_eq!(d.rule.as_deref(), Some("layout.graph-section.outside-graph"));
+        assert_eq!(d.rule, Some(RuleId::LayoutGraphSectionOutsideGraph));
         assert!(parse_cli_output("nothing here", &words).is_none());
     }
 

@@ -6,11 +6,11 @@
 //! nothing here assumes the module is valid, and every lookup that does not
 //! resolve returns `None`.
 
-use super::env::TargetEnv;
 use super::tosa::TosaBuffers;
 use crate::oracle::{Level, ValidateOptions};
 use spvgraph_ir::analysis::raw_bits;
 use spvgraph_ir::elem::{ElemType, Profile, ScalarKind};
+use spvgraph_ir::env::TargetEnv;
 use spvgraph_ir::inst::{ExtSet, Id, Inst};
 use spvgraph_ir::rules::RuleId;
 use spvgraph_ir::Module;

@@ -18,7 +18,7 @@
 //! ```
 //! use spvgraph_oracle::validate::Validator;
 //! use spvgraph_oracle::oracle::ValidateOptions;
-//! let v = Validator::new(ValidateOptions::default()).expect("vulkan1.3 is a known environment");
+//! let v = Validator::new(ValidateOptions::default());
 //! let report = v.check_words(&[0x0723_0203, 0x0001_0600, 0, 1, 0]);
 //! assert!(!report.is_valid()); // no memory model, no entry point
 //! ```
@@ -27,7 +27,6 @@ mod caps;
 mod constants;
 mod context;
 mod debuginfo;
-pub mod env;
 mod graph;
 mod ids;
 mod interface;
@@ -37,27 +36,22 @@ mod types;
 
 use crate::oracle::{Diagnostic, Oracle, OracleError, ValidateOptions, Verdict};
 use context::{Cx, Issue, Scratch};
-pub use env::TargetEnv;
 use spvgraph_ir::binary::DecodeErrorKind;
+pub use spvgraph_ir::env::TargetEnv;
 use spvgraph_ir::inst::Recycler;
 use spvgraph_ir::rules::{RuleId, Severity};
+use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::{DecodeError, Module};
 use std::cell::RefCell;
-
-/// Options that cannot be used.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ValidatorError {
-    /// The target environment name is not one spirv-val knows.
-    #[error("unknown target environment {0:?} (spirv-val names: {names})", names = TargetEnv::names().collect::<Vec<_>>().join(", "))]
-    UnknownTargetEnv(String),
-}
 
 /// One finding: a rule broken at an instruction.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Finding {
     /// The rule.
-    #[serde(serialize_with = "ser_rule")]
     pub rule: RuleId,
+    /// The TOSA operator of the instruction, for per-operator rules.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub operator: Option<TosaOp>,
     /// Error (must-reject) or warning (may-accept).
     #[serde(serialize_with = "ser_severity")]
     pub severity: Severity,
@@ -69,10 +63,6 @@ pub struct Finding {
     pub instruction: Option<String>,
 }
 
-fn ser_rule<S: serde::Serializer>(r: &RuleId, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(r.name())
-}
-
 fn ser_severity<S: serde::Serializer>(v: &Severity, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(v.label())
 }
@@ -81,7 +71,8 @@ impl Finding {
     /// As the uniform oracle diagnostic (rule by name).
     pub fn to_diagnostic(&self) -> Diagnostic {
         Diagnostic {
-            rule: Some(self.rule.name().to_string()),
+            rule: Some(self.rule),
+            operator: self.operator,
             message: self.message.clone(),
             word_offset: self.word_offset,
             instruction: self.instruction.clone(),
@@ -144,7 +135,6 @@ impl Report {
 #[derive(Clone, Debug)]
 pub struct Validator {
     options: ValidateOptions,
-    env: TargetEnv,
 }
 
 /// Buffers a check leaves for the next one on the same thread: the tables
@@ -176,10 +166,8 @@ const RENDER_LIMIT: usize = 64;
 
 impl Validator {
     /// A validator for these options.
-    pub fn new(options: ValidateOptions) -> Result<Validator, ValidatorError> {
-        let env = TargetEnv::parse(&options.target_env)
-            .ok_or_else(|| ValidatorError::UnknownTargetEnv(options.target_env.clone()))?;
-        Ok(Validator { options, env })
+    pub fn new(options: ValidateOptions) -> Validator {
+        Validator { options }
     }
 
     /// The options in use.
@@ -189,7 +177,7 @@ impl Validator {
 
     /// The target environment in use.
     pub fn env(&self) -> TargetEnv {
-        self.env
+        self.options.target_env
     }
 
     /// Every diagnostic for a decoded module (errors and warnings; the rule
@@ -224,7 +212,7 @@ impl Validator {
     }
 
     fn check_with(&self, module: &Module, scratch: &mut Scratch) -> Report {
-        let mut cx = Cx::new(module, &self.options, self.env, scratch);
+        let mut cx = Cx::new(module, &self.options, self.options.target_env, scratch);
         check_header(&mut cx);
         layout::check(&mut cx);
         let in_function = if cx.has_functions { ids::function_mask(cx.insts) } else { Vec::new() };
@@ -288,6 +276,7 @@ fn decode_report(e: &DecodeError) -> Report {
     Report {
         findings: vec![Finding {
             rule,
+            operator: None,
             severity: rule.severity(),
             message: e.kind.to_string(),
             word_offset: Some(e.word_offset),
@@ -328,8 +317,14 @@ fn finish(module: &Module, mut issues: Vec<Issue>) -> Vec<Finding> {
                 rendered.push((i, text.clone()));
                 Some(text)
             });
+            // The operator is the instruction's, never parsed back out of the message.
+            let operator = match issue.inst.and_then(|i| module.insts.get(i)) {
+                Some(spvgraph_ir::Inst::Tosa { op, .. }) if issue.rule.info().per_operator => Some(*op),
+                _ => None,
+            };
             Finding {
                 rule: issue.rule,
+                operator,
                 severity: issue.rule.severity(),
                 message: issue.message,
                 word_offset: issue.inst.and_then(|i| offsets.get(i).copied()),
@@ -353,8 +348,6 @@ impl Oracle for InTreeValidator {
     }
 
     fn validate(&self, module: &[u32], options: &ValidateOptions) -> Result<Verdict, OracleError> {
-        let v = Validator::new(options.clone())
-            .map_err(|e| OracleError::Failed { oracle: self.name().to_string(), reason: e.to_string() })?;
-        Ok(v.check_words(module).verdict())
+        Ok(Validator::new(options.clone()).check_words(module).verdict())
     }
 }

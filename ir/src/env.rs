@@ -1,4 +1,7 @@
 //! Target environments, spelled as spirv-val spells them.
+//!
+//! One type for the whole harness: validation options, near-valid cases and
+//! findings all carry a [`TargetEnv`], never a bare string.
 
 use std::fmt;
 
@@ -74,6 +77,46 @@ impl TargetEnv {
     }
 }
 
+impl TargetEnv {
+    /// `vulkan1.3`, the environment valid cases are checked under.
+    pub const VULKAN_1_3: TargetEnv = TargetEnv { name: "vulkan1.3", spv_env: 25, max_version: (1, 6), vulkan: true };
+
+    /// `spv1.6`, the universal environment of the newest SPIR-V.
+    pub const SPV_1_6: TargetEnv = TargetEnv { name: "spv1.6", spv_env: 24, max_version: (1, 6), vulkan: false };
+}
+
+impl Default for TargetEnv {
+    fn default() -> Self {
+        TargetEnv::VULKAN_1_3
+    }
+}
+
+impl std::str::FromStr for TargetEnv {
+    type Err = UnknownTargetEnv;
+
+    fn from_str(s: &str) -> Result<TargetEnv, UnknownTargetEnv> {
+        TargetEnv::parse(s).ok_or_else(|| UnknownTargetEnv(s.to_string()))
+    }
+}
+
+/// A target environment name that spirv-val does not know.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown target environment {0:?} (spirv-val names: {names})", names = TargetEnv::names().collect::<Vec<_>>().join(", "))]
+pub struct UnknownTargetEnv(pub String);
+
+impl serde::Serialize for TargetEnv {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for TargetEnv {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<TargetEnv, D::Error> {
+        let name = String::deserialize(d)?;
+        TargetEnv::parse(&name).ok_or_else(|| serde::de::Error::custom(UnknownTargetEnv(name)))
+    }
+}
+
 impl fmt::Display for TargetEnv {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name)
@@ -93,5 +136,16 @@ mod tests {
         assert!(TargetEnv::parse("vulkan9").is_none());
         assert!(!TargetEnv::parse("spv1.6").is_some_and(|e| e.vulkan));
         assert_eq!(TargetEnv::names().count(), ENVS.len());
+        assert_eq!(TargetEnv::parse("vulkan1.3"), Some(TargetEnv::VULKAN_1_3));
+        assert_eq!(TargetEnv::parse("spv1.6"), Some(TargetEnv::SPV_1_6));
+    }
+
+    #[test]
+    fn serde_uses_the_spirv_val_name() {
+        let json = serde_json::to_string(&TargetEnv::VULKAN_1_3).expect("serializes");
+        assert_eq!(json, "\"vulkan1.3\"");
+        let back: TargetEnv = serde_json::from_str("\"universal1.5\"").expect("alias parses");
+        assert_eq!(back.name, "spv1.5");
+        assert!(serde_json::from_str::<TargetEnv>("\"vulkan9\"").is_err());
     }
 }
