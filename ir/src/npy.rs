@@ -257,7 +257,8 @@ impl NpyArray {
 
     /// The elements as `f64` when the dtype is `f8` (`None` otherwise).
     pub fn to_f64(&self) -> Option<Vec<f64>> {
-        (self.dtype.kind == DtypeKind::Float && self.dtype.size == 8).then(|| self.words().map(f64::from_bits).collect())
+        (self.dtype.kind == DtypeKind::Float && self.dtype.size == 8)
+            .then(|| self.words().map(f64::from_bits).collect())
     }
 
     /// Each element's bytes as a little-endian integer (elements of up to 8 bytes).
@@ -527,11 +528,9 @@ mod tests {
 
     #[test]
     fn bad_files_are_errors_not_panics() {
-        let good = NpyArray::from_tensor(
-            &TensorData::from_bits(ElemType::I16, &[2], &[1, 2]).expect("tensor"),
-            Dtypes::Numpy,
-        )
-        .encode();
+        let good =
+            NpyArray::from_tensor(&TensorData::from_bits(ElemType::I16, &[2], &[1, 2]).expect("tensor"), Dtypes::Numpy)
+                .encode();
         for cut in 0..good.len() {
             assert!(NpyArray::decode(&good[..cut]).is_err(), "{cut} bytes");
         }

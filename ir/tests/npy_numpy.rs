@@ -159,7 +159,12 @@ fn numpy_files_read_back_to_numpys_values() {
             for shape in shapes.iter().filter(|s| layout != "fortran" || !s.is_empty()) {
                 let count: usize = shape.iter().product();
                 let t = TensorData::from_bits(elem, shape, &bits(elem, count)).expect("tensor");
-                cases.push(Case { descr: Dtypes::Numpy.descr(elem), shape: shape.clone(), data: t.to_le_bytes(), layout });
+                cases.push(Case {
+                    descr: Dtypes::Numpy.descr(elem),
+                    shape: shape.clone(),
+                    data: t.to_le_bytes(),
+                    layout,
+                });
                 expected.push((elem, t));
             }
         }
