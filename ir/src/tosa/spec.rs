@@ -9,7 +9,7 @@ use crate::elem::{ElemType, Profile};
 ///
 /// Exceeding it is a level violation (unpredictable), not an ERROR_IF, so
 /// shape inference does not enforce it; generators should stay within it.
-pub const MAX_RANK: u32 = 6;
+pub const MAX_RANK: u32 = super::level::LevelLimits::EIGHT_K.max_rank as u32;
 
 /// How TOSA classifies an operand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
