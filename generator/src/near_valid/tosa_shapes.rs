@@ -346,26 +346,6 @@ impl Change {
     }
 }
 
-/// The rule the validator reports for a shape-inference error (as
-/// `oracle/src/validate/tosa/shapes.rs` maps it).
-fn rule_of(kind: &ShapeErrorKind) -> Option<RuleId> {
-    Some(match kind {
-        ShapeErrorKind::Rank { .. } => RuleId::TosaShapeRank,
-        ShapeErrorKind::Length { .. } => RuleId::TosaShapeLength,
-        ShapeErrorKind::Value { name, .. } if name == "axis" => RuleId::TosaAttributeAxis,
-        ShapeErrorKind::Value { .. } => RuleId::TosaAttributeRange,
-        ShapeErrorKind::NotDivisible { .. } => RuleId::TosaShapeInexactDivision,
-        ShapeErrorKind::Mismatch { .. } | ShapeErrorKind::ShapeMismatch { .. } => RuleId::TosaShapeMismatch,
-        ShapeErrorKind::Broadcast { .. } => RuleId::TosaShapeBroadcast,
-        ShapeErrorKind::OutputDim { .. } => RuleId::TosaShapeOutputRange,
-        ShapeErrorKind::NotPowerOfTwo { .. } => RuleId::TosaFftPowerOfTwo,
-        ShapeErrorKind::NotPermutation { .. } => RuleId::TosaTransposePerms,
-        ShapeErrorKind::ElementCount { .. } => RuleId::TosaShapeElementCount,
-        ShapeErrorKind::OutputMismatch { .. } => RuleId::TosaShapeOutput,
-        _ => return None,
-    })
-}
-
 /// The first shape error of `site` with `changes` applied (`None`: valid).
 fn outcome(site: &Site, changes: &[Change]) -> Option<ShapeErrorKind> {
     let mut inputs = site.inputs.clone();
@@ -402,7 +382,7 @@ fn plan(
             .into_iter()
             .filter_map(|c| {
                 let kind = outcome(site, &c)?;
-                (rule_of(&kind) == Some(rule) && accept(&kind)).then_some((c, kind))
+                (kind.rule() == Some(rule) && accept(&kind)).then_some((c, kind))
             })
             .collect();
         if good.is_empty() {
