@@ -52,6 +52,6 @@ pub use ops::TosaOp;
 pub use opspec::{catalogue, SlotError};
 pub use shape::{check_output, infer_shapes, Dims, ShapeArg, ShapeError, ShapeErrorKind, ShapeInputs};
 pub use spec::{
-    Accuracy, ElemRef, Form, Len, MlirAttr, MlirRepr, OpSpec, OperandSpec, RankReq, ResultKind, ResultSpec, Role,
-    RowQualifier, ShapeRule, TypeRow, ValueRule, MAX_RANK,
+    err_base, AbsErrorBound, AbsErrorSpec, Accuracy, ElemRef, Form, Len, MlirAttr, MlirRepr, OpSpec, OperandSpec,
+    RankReq, ResultKind, ResultSpec, Role, RowQualifier, ShapeRule, TypeRow, ValueRule, MAX_RANK,
 };
