@@ -43,15 +43,8 @@ impl Verdict {
     }
 }
 
-/// TOSA level for level-limit checks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
-pub enum Level {
-    /// Level 8K.
-    #[default]
-    EightK,
-    /// No level limits.
-    None,
-}
+/// TOSA level for level-limit checks (defined with the limits in `ir`).
+pub use spvgraph_ir::tosa::Level;
 
 /// Options for validation, mirroring spirv-val where it has them.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
