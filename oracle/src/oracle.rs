@@ -60,11 +60,23 @@ pub struct ValidateOptions {
     pub level: Level,
     /// Profiles and extensions the consumer supports.
     pub profiles: Vec<Profile>,
+    /// A graph entry point to check the pipeline-creation rules for
+    /// (`Severity::Pipeline`: what a Vulkan implementation checks when it
+    /// creates a data-graph pipeline for that entry point). `None`, the
+    /// default, checks module validity only. Pipeline findings never change
+    /// the module's verdict; external validators ignore this field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pipeline: Option<String>,
 }
 
 impl Default for ValidateOptions {
     fn default() -> Self {
-        ValidateOptions { target_env: TargetEnv::VULKAN_1_3, level: Level::EightK, profiles: Profile::ALL.to_vec() }
+        ValidateOptions {
+            target_env: TargetEnv::VULKAN_1_3,
+            level: Level::EightK,
+            profiles: Profile::ALL.to_vec(),
+            pipeline: None,
+        }
     }
 }
 

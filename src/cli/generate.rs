@@ -23,12 +23,14 @@ use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use spvgraph_generator::files::{self, Extras};
-use spvgraph_generator::near_valid::{covered_rules, near_valid_from_seed, NearValid};
+use spvgraph_generator::near_valid::{covered_pipeline_rules, covered_rules, near_valid_from_seed, NearValid};
 use spvgraph_generator::{generate_from_seed, Case, Config, Coverage};
 use spvgraph_ir::elem::Profile;
 use spvgraph_ir::rules::RuleId;
 use spvgraph_ir::tools::{Tool, Tools};
 use spvgraph_ir::tosa::TosaOp;
+use spvgraph_oracle::oracle::ValidateOptions;
+use spvgraph_oracle::validate::Validator;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -188,12 +190,23 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
 }
 
 /// Parses a `--rule` name: a rule of the catalogue that some near-valid
-/// mutator breaks.
-pub(super) fn parse_near_valid_rule(flag: &str, name: &str) -> anyhow::Result<RuleId> {
+/// mutator breaks; with `pipeline`, a pipeline-creation rule some pipeline
+/// mutator breaks is accepted too.
+pub(super) fn parse_near_valid_rule(flag: &str, name: &str, pipeline: bool) -> anyhow::Result<RuleId> {
     let name = name.trim();
     let Some(rule) = RuleId::from_name(name) else {
         bail!("{flag} {name:?}: no such rule in the catalogue (see spvgraph_ir::rules; e.g. tosa.shape.output)");
     };
+    if rule.is_pipeline() {
+        if pipeline && covered_pipeline_rules().contains(&rule) {
+            return Ok(rule);
+        }
+        bail!(
+            "{flag} {name}: a pipeline-creation rule (Vulkan VUID-RuntimeSpirv), not module validity: modules breaking it \
+             are valid{}",
+            if pipeline { " and no mutator breaks it yet" } else { " (spvgraph generate --near-valid --rule writes them)" }
+        );
+    }
     if !rule.is_must_reject() {
         bail!("{flag} {name}: a may-accept rule (a validator may accept modules breaking it), so no near-valid module breaks it");
     }
@@ -206,7 +219,7 @@ pub(super) fn parse_near_valid_rule(flag: &str, name: &str) -> anyhow::Result<Ru
 /// `generate --near-valid`: one near-valid case per seed into `-o DIR`.
 fn run_near_valid(args: &Args, config: &Config) -> anyhow::Result<Outcome> {
     let Some(dir) = &args.out else { bail!("--near-valid needs -o DIR") };
-    let rule = args.rule.as_deref().map(|r| parse_near_valid_rule("--rule", r)).transpose()?;
+    let rule = args.rule.as_deref().map(|r| parse_near_valid_rule("--rule", r, true)).transpose()?;
     if rule.is_none() && covered_rules().is_empty() {
         bail!("--near-valid: no near-valid mutator exists yet");
     }
@@ -259,7 +272,11 @@ fn run_near_valid(args: &Args, config: &Config) -> anyhow::Result<Outcome> {
 /// `STEM.spv` (exactly `nv.words`, little-endian), its disassembly and MLIR
 /// when it decodes and `extras` asks for them, the base case's input data,
 /// and the manifest with `expect` set to the rule and a `near_valid` object
-/// (rule, mutator, note, target_env, profiles). Returns the manifest.
+/// (rule, mutator, note, target_env, profiles). For a pipeline rule the
+/// module is valid: `expect` is `valid`, `near_valid.class` is `pipeline`
+/// and a `pipeline` object names the rule and the graph entry points whose
+/// pipeline it breaks (as the in-tree validator finds them). Returns the
+/// manifest.
 pub(super) fn write_near_valid(
     dir: &Path,
     stem: &str,
@@ -276,18 +293,35 @@ pub(super) fn write_near_valid(
     let bytes = spvgraph_ir::binary::words_to_bytes(&nv.words, spvgraph_ir::binary::Endian::Little);
     std::fs::write(&spv, bytes).with_context(|| format!("cannot write {}", spv.display()))?;
     let mut value = serde_json::to_value(&manifest)?;
-    value["expect"] = serde_json::json!(nv.rule.name());
+    value["expect"] = serde_json::json!(if nv.is_pipeline_break() { "valid" } else { nv.rule.name() });
     value["near_valid"] = serde_json::json!({
         "rule": nv.rule.name(),
+        "class": if nv.is_pipeline_break() { "pipeline" } else { "module" },
         "mutator": nv.mutator,
         "note": nv.note,
         "target_env": nv.target_env,
         "profiles": nv.profiles.as_ref().map(|ps| ps.iter().map(|p| p.name()).collect::<Vec<_>>()),
     });
+    if nv.is_pipeline_break() {
+        value["pipeline"] = serde_json::json!({ "rule": nv.rule.name(), "entry_points": broken_pipelines(nv) });
+    }
     let json = dir.join(format!("{stem}.json"));
     std::fs::write(&json, format!("{}\n", serde_json::to_string_pretty(&value)?))
         .with_context(|| format!("cannot write {}", json.display()))?;
     Ok(value)
+}
+
+/// The graph entry points of a pipeline case for which the in-tree
+/// validator reports the case's pipeline rule.
+fn broken_pipelines(nv: &NearValid) -> Vec<String> {
+    let Ok(module) = spvgraph_ir::Module::decode_words(&nv.words) else { return Vec::new() };
+    let validator = Validator::new(ValidateOptions { target_env: nv.target_env, ..ValidateOptions::default() });
+    validator
+        .pipeline_rules_by_entry_point(&module)
+        .into_iter()
+        .filter(|(_, findings)| findings.iter().any(|f| f.rule == nv.rule))
+        .map(|(name, _)| name)
+        .collect()
 }
 
 fn one_case(
