@@ -8,13 +8,15 @@
 //!
 //! ```text
 //! cargo run --release -p spvgraph-oracle --example emulation_layer_hunt -- \
-//!     [--seed S] [--count N] [--near-valid | --per-row N] [--batch B] [--timeout SECS] [--save DIR]
+//!     [--seed S] [--count N] [--near-valid | --per-row N] [--special P] [--batch B] [--timeout SECS] [--save DIR]
 //! ```
 //!
 //! `--per-row N` runs N single-operator graphs per operator × type row (so a
 //! wrong output names its operator); otherwise `--count` generated cases
 //! (seeds from `--seed`) with the default generator configuration, without
 //! tensor-array interfaces (the scenario runner cannot bind them).
+//! `--special P`: each input element is a special value (NaN, ±inf, ±0,
+//! subnormals, extremes) with probability P.
 //!
 //! Kinds: `crash`, `timeout`, `out-of-memory`, `refused-valid`,
 //! `wrong-output` (judged against the precise reference where the model ran,
@@ -43,13 +45,14 @@ struct Args {
     count: u64,
     near_valid: bool,
     per_row: Option<u64>,
+    special: f64,
     batch: usize,
     timeout: u64,
     save: Option<PathBuf>,
 }
 
 fn args() -> Args {
-    let mut a = Args { seed: 0, count: 50, near_valid: false, per_row: None, batch: 16, timeout: 60, save: None };
+    let mut a = Args { seed: 0, count: 50, near_valid: false, per_row: None, special: 0.0, batch: 16, timeout: 60, save: None };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
         let mut value = || it.next().unwrap_or_else(|| panic!("{flag} needs a value"));
@@ -61,6 +64,7 @@ fn args() -> Args {
             "--save" => a.save = Some(PathBuf::from(value())),
             "--near-valid" => a.near_valid = true,
             "--per-row" => a.per_row = Some(value().parse().expect("--per-row N")),
+            "--special" => a.special = value().parse().expect("--special PROBABILITY"),
             other => panic!("unknown flag {other}"),
         }
     }
@@ -84,11 +88,12 @@ impl Item {
 
 fn items(a: &Args) -> Vec<Item> {
     if let Some(n) = a.per_row {
-        return single_op_items(a.seed, n);
+        return single_op_items(a.seed, n, a.special);
     }
     let mut config = Config::default();
     config.probs.tensor_array_input = 0.0;
     config.probs.tensor_array_output = 0.0;
+    config.probs.special_values = a.special;
     let mut out = Vec::new();
     for seed in a.seed..a.seed + a.count {
         let (case, words, rule) = if a.near_valid {
@@ -112,7 +117,7 @@ fn items(a: &Args) -> Vec<Item> {
 }
 
 /// `per_row` single-operator graphs of every operator × type row.
-fn single_op_items(seed: u64, per_row: u64) -> Vec<Item> {
+fn single_op_items(seed: u64, per_row: u64, special: f64) -> Vec<Item> {
     let mut out = Vec::new();
     for op in TosaOp::ALL {
         for row in 0..op.spec().type_rows.len() {
@@ -130,6 +135,7 @@ fn single_op_items(seed: u64, per_row: u64) -> Vec<Item> {
             };
             config.probs.tensor_array_input = 0.0;
             config.probs.tensor_array_output = 0.0;
+            config.probs.special_values = special;
             let mut found = 0;
             for k in 0..200 * per_row {
                 if found == per_row {

@@ -316,3 +316,72 @@ fn versions_name_the_packages() {
         assert!(v.contains(part), "{v}");
     }
 }
+
+#[test]
+fn every_element_type_goes_in_and_comes_out() {
+    let Some(el) = oracle() else { return };
+    // REVERSE moves bool, i8, i16, i32, fp16, bf16, fp32 and both fp8s.
+    let moved = [
+        (ElemType::Bool, vec![1, 0, 0, 1]),
+        (ElemType::I8, vec![-128, -1, 0, 127]),
+        (ElemType::I16, vec![-32768, -2, 300, 32767]),
+        (ElemType::I32, vec![i64::from(i32::MIN), -3, 70000, i64::from(i32::MAX)]),
+        (ElemType::Fp16, vec![0x3c00, 0x8001, 0x7bff, 0xfc00]),
+        (ElemType::Bf16, vec![0x3f80, 0x0001, 0x7f7f, 0xff80]),
+        (ElemType::Fp32, vec![0x3f80_0000, 0x8000_0001, 0x7f7f_ffff, 0xff80_0000]),
+        (ElemType::Fp8E4M3, vec![0x38, 0x81, 0x7e, 0xfe]),
+        (ElemType::Fp8E5M2, vec![0x3c, 0x81, 0x7b, 0xfc]),
+    ];
+    let ios: Vec<Io> = moved.iter().enumerate().map(|(k, (e, _))| io(*e, &[4], 0, k as u32)).collect();
+    let outs: Vec<Io> = moved.iter().enumerate().map(|(k, (e, _))| io(*e, &[4], 0, 100 + k as u32)).collect();
+    let words = module(&ios, &outs, |b, x, t| {
+        let axis = b.const_u32(0);
+        x.iter().zip(t).map(|(&v, &ty)| b.tosa(TosaOp::Reverse, ty, vec![axis, v])).collect()
+    });
+    let inputs: Vec<TensorData> = moved.iter().map(|(e, v)| tensor(*e, &[4], v)).collect();
+    let req = request(&words, &inputs);
+    let got = outputs(el.execute(&req));
+    let want = outputs(Executor::default().execute(&req));
+    for ((g, w), (elem, _)) in got.iter().zip(&want).zip(&moved) {
+        assert_eq!(g.elem(), *elem);
+        assert_eq!(g.to_bits(), w.to_bits(), "{elem}");
+    }
+}
+
+#[test]
+fn i48_comes_out_of_matmul_and_goes_into_rescale() {
+    let Some(el) = oracle() else { return };
+    let a = io(ElemType::I16, &[1, 2, 3], 0, 0);
+    let b_ = io(ElemType::I16, &[1, 3, 2], 0, 1);
+    let wide = io(ElemType::I48, &[4], 0, 2);
+    let out = [io(ElemType::I48, &[1, 2, 2], 0, 3), io(ElemType::I32, &[4], 0, 4)];
+    let words = module(&[a, b_, wide], &out, |b, x, t| {
+        let zp16 = b.const_tensor(ElemType::I16, &[1], &[0]).expect("zp");
+        let product = b.tosa(TosaOp::Matmul, t[0], vec![x[0], x[1], zp16, zp16]);
+        let (no, single_round) = (b.const_bool(false), b.const_u32(1));
+        let multiplier = b.const_tensor(ElemType::I16, &[1], &[16384]).expect("multiplier");
+        let shift = b.const_tensor(ElemType::I8, &[1], &[14]).expect("shift");
+        let in_zp = b.const_tensor(ElemType::I48, &[1], &[0]).expect("zp");
+        let out_zp = b.const_tensor(ElemType::I32, &[1], &[0]).expect("zp");
+        let narrowed = b.tosa(
+            TosaOp::Rescale,
+            t[1],
+            vec![no, single_round, no, no, no, x[2], multiplier, shift, in_zp, out_zp],
+        );
+        vec![product, narrowed]
+    });
+    let big = 32767;
+    let inputs = [
+        tensor(ElemType::I16, &[1, 2, 3], &[big, big, big, 1, 2, 3]),
+        tensor(ElemType::I16, &[1, 3, 2], &[big, 1, big, 1, big, 1]),
+        tensor(ElemType::I48, &[4], &[-5, 1 << 30, -(1 << 31), 123_456_789]),
+    ];
+    let req = request(&words, &inputs);
+    let got = outputs(el.execute(&req));
+    let k = 32767i64 * 32767;
+    assert_eq!(got[0].elem(), ElemType::I48);
+    assert_eq!(got[0].to_bits(), tensor(ElemType::I48, &[1, 2, 2], &[3 * k, 3 * 32767, 6 * 32767, 6]).to_bits());
+    assert_eq!(got[1].to_bits(), tensor(ElemType::I32, &[4], &[-5, 1 << 30, -(1 << 31), 123_456_789]).to_bits());
+    let want = outputs(Executor::default().execute(&req));
+    assert_eq!(got, want);
+}

@@ -45,6 +45,7 @@ pub use setup::{embedded_version, Setup, GRAPH_LAYER, INSTANCE_LAYERS, TENSOR_LA
 use crate::oracle::{Capability, ExecOutcome, ExecRequest, KnownDiscrepancy, Oracle, OracleError};
 use run::{Job, Runner};
 use spvgraph_ir::tools::{Tool, Tools};
+use spvgraph_ir::tosa::TosaOp;
 use std::path::Path;
 use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
@@ -251,5 +252,47 @@ impl Oracle for EmulationLayer {
     }
 }
 
-/// The layer's documented discrepancies (filled from the hunt's findings).
-const KNOWN: &[KnownDiscrepancy] = &[];
+/// A documented discrepancy of ai-ml-emulation-layer-for-vulkan 0.11.0.
+const fn known(
+    kind: &'static str,
+    operator: Option<TosaOp>,
+    why: &'static str,
+    finding: &'static str,
+) -> KnownDiscrepancy {
+    KnownDiscrepancy { kind, rule: None, operator, mutator: None, why, finding }
+}
+
+const FFT_WHY: &str = "pipeline creation dies of SIGSEGV when a result of FFT2D/RFFT2D is not itself a graph output \
+    (unused, or consumed by another operator)";
+const MINMAX_WHY: &str = "the maximum (minimum) starts at the lowest (highest) finite value instead of -inf (+inf): \
+    a slice or window of -inf (+inf) values gives -max (+max) finite, and a MAX_POOL2D window of only NaN with \
+    nan_mode IGNORE gives -max finite instead of NaN";
+const CTC_WHY: &str = "a scalar compile-time-constant operand (MUL shift, zero points, RESCALE multiplier/shift, PAD \
+    pad_const) given by an OpGraphConstantARM is refused: 'Missing declared constant for id'";
+
+/// The layer's documented discrepancies, each with a minimal module under
+/// `corpus/findings/` (checked by `oracle/tests/emulation_layer_findings.rs`).
+/// The first two are worked around by default ([`Workarounds`]).
+const KNOWN: &[KnownDiscrepancy] = &[
+    known(
+        "wrong-output",
+        None,
+        "the entry-point name is ignored: every OpGraphEntryPointARM's graph is built into the pipeline, bound by \
+         DescriptorSet/Binding, so another graph's results (or map::at / missing-shader errors) come back \
+         (worked around: other entry points are removed)",
+        "corpus/findings/emulation-layer-ignores-entry-point.spv",
+    ),
+    known(
+        "refused-valid",
+        None,
+        "NonSemantic.Graph.DebugInfo instructions in a graph body are refused ('Unsupported extension \
+         NonSemantic.Graph.DebugInfo.1') instead of ignored (worked around: debug info is removed)",
+        "corpus/findings/emulation-layer-rejects-debug-info.spv",
+    ),
+    known("refused-valid", None, CTC_WHY, "corpus/findings/emulation-layer-graph-constant-ctc-rejected.spv"),
+    known("crash", Some(TosaOp::Fft2d), FFT_WHY, "corpus/findings/emulation-layer-fft2d-result-to-operator-sigsegv.spv"),
+    known("crash", Some(TosaOp::Rfft2d), FFT_WHY, "corpus/findings/emulation-layer-fft2d-result-to-operator-sigsegv.spv"),
+    known("wrong-output", Some(TosaOp::ReduceMax), MINMAX_WHY, "corpus/findings/emulation-layer-reduce-max-all-minus-inf.spv"),
+    known("wrong-output", Some(TosaOp::ReduceMin), MINMAX_WHY, "corpus/findings/emulation-layer-reduce-max-all-minus-inf.spv"),
+    known("wrong-output", Some(TosaOp::MaxPool2d), MINMAX_WHY, "corpus/findings/emulation-layer-reduce-max-all-minus-inf.spv"),
+];

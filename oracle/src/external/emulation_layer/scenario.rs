@@ -57,6 +57,81 @@ pub fn output_files(label: &str, count: usize) -> Vec<PathBuf> {
     (0..count).map(|j| Path::new(OUTPUT_DIR).join(format!("{label}.out{j}.npy"))).collect()
 }
 
+
+/// The file names one graph's resources have in a scenario, relative to
+/// the scenario's directory (outputs: to the runner's `--output` directory).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Names {
+    /// The module.
+    pub spv: String,
+    /// Each input's `.npy` file, in InputIndex order.
+    pub inputs: Vec<String>,
+    /// Each graph constant's `.npy` file, by GraphConstantID (every position
+    /// up to the largest ID: unused positions get a filler).
+    pub constants: Vec<String>,
+    /// Each output's `.npy` file, in OutputIndex order.
+    pub outputs: Vec<String>,
+}
+
+impl Names {
+    /// The names the runner uses for graph `label`: `label.spv`,
+    /// `label.in<i>.npy`, `label.gc<id>.npy`, `label.out<j>.npy`.
+    pub fn for_label(label: &str, graph: &Prepared) -> Names {
+        Names {
+            spv: format!("{label}.spv"),
+            inputs: (0..graph.inputs.len()).map(|i| format!("{label}.in{i}.npy")).collect(),
+            constants: (0..constant_positions(graph)).map(|id| format!("{label}.gc{id}.npy")).collect(),
+            outputs: (0..graph.outputs.len()).map(|j| format!("{label}.out{j}.npy")).collect(),
+        }
+    }
+}
+
+/// How many positions the `graph_constants` list of `graph` has.
+pub fn constant_positions(graph: &Prepared) -> u32 {
+    graph.constants.keys().next_back().map_or(0, |last| last + 1)
+}
+
+/// The data of graph-constant position `id`: the graph's, or a one-byte
+/// filler for an ID the module does not declare.
+pub fn constant_data(graph: &Prepared, id: u32) -> TensorData {
+    graph.constants.get(&id).cloned().unwrap_or_else(|| TensorData::zeros(ElemType::I8, &[1]))
+}
+
+/// The scenario document for graphs with their labels and file names.
+pub fn document(graphs: &[(&str, &Prepared, &Names)]) -> serde_json::Value {
+    let mut resources = Vec::new();
+    let mut commands = Vec::new();
+    for &(label, graph, names) in graphs {
+        resources.push(serde_json::json!({"shader": {"uid": label, "src": names.spv, "type": "SPIR-V", "entry": graph.entry}}));
+        let mut bindings = Vec::new();
+        for (i, (slot, file)) in graph.inputs.iter().zip(&names.inputs).enumerate() {
+            let uid = format!("{label}.in{i}");
+            resources.push(serde_json::json!({"tensor": {
+                "uid": uid, "dims": slot.shape, "format": vk_format(slot.elem),
+                "shader_access": "readonly", "src": file}}));
+            bindings.push(serde_json::json!({"set": slot.set, "id": slot.binding, "resource_ref": uid}));
+        }
+        for (j, (slot, file)) in graph.outputs.iter().zip(&names.outputs).enumerate() {
+            let uid = format!("{label}.out{j}");
+            resources.push(serde_json::json!({"tensor": {
+                "uid": uid, "dims": slot.shape, "format": vk_format(slot.elem),
+                "shader_access": "writeonly", "dst": file}}));
+            bindings.push(serde_json::json!({"set": slot.set, "id": slot.binding, "resource_ref": uid}));
+        }
+        let mut constants = Vec::new();
+        for (id, file) in (0..constant_positions(graph)).zip(&names.constants) {
+            let uid = format!("{label}.gc{id}");
+            let data = constant_data(graph, id);
+            resources.push(serde_json::json!({"graph_constant": {
+                "uid": uid, "dims": data.shape(), "format": vk_format(data.elem()), "src": file}}));
+            constants.push(uid);
+        }
+        commands.push(serde_json::json!({"dispatch_spirv_graph": {
+            "graph_ref": label, "bindings": bindings, "graph_constants": constants}}));
+    }
+    serde_json::json!({"resources": resources, "commands": commands})
+}
+
 /// A scenario written to `dir` (`scenario.json` plus the module, input and
 /// constant files of every graph).
 #[derive(Debug)]
@@ -65,60 +140,27 @@ pub struct Written {
     pub path: PathBuf,
 }
 
-/// Writes the scenario for `entries` into `dir`.
+/// Writes the scenario for `entries` into `dir`, with every file named
+/// after its graph's label ([`Names::for_label`]).
 pub fn write(dir: &Path, entries: &[Entry<'_>]) -> Result<Written, String> {
-    let mut resources = Vec::new();
-    let mut commands = Vec::new();
     let out = dir.join(OUTPUT_DIR);
     std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let mut named = Vec::with_capacity(entries.len());
     for e in entries {
-        let l = &e.label;
-        let spv = format!("{l}.spv");
+        let names = Names::for_label(&e.label, e.graph);
         let bytes: Vec<u8> = e.graph.words.iter().flat_map(|w| w.to_le_bytes()).collect();
-        std::fs::write(dir.join(&spv), bytes).map_err(|err| format!("{spv}: {err}"))?;
-        resources.push(serde_json::json!({"shader": {"uid": l, "src": spv, "type": "SPIR-V", "entry": e.graph.entry}}));
-        let mut bindings = Vec::new();
-        for (i, (slot, data)) in e.graph.inputs.iter().zip(e.inputs).enumerate() {
-            let uid = format!("{l}.in{i}");
-            let file = format!("{uid}.npy");
-            data.write_npy(&dir.join(&file)).map_err(|err| err.to_string())?;
-            resources.push(serde_json::json!({"tensor": {
-                "uid": uid, "dims": slot.shape, "format": vk_format(slot.elem),
-                "shader_access": "readonly", "src": file}}));
-            bindings.push(serde_json::json!({"set": slot.set, "id": slot.binding, "resource_ref": uid}));
+        std::fs::write(dir.join(&names.spv), bytes).map_err(|err| format!("{}: {err}", names.spv))?;
+        for (data, file) in e.inputs.iter().zip(&names.inputs) {
+            data.write_npy(&dir.join(file)).map_err(|err| err.to_string())?;
         }
-        for (j, slot) in e.graph.outputs.iter().enumerate() {
-            let uid = format!("{l}.out{j}");
-            resources.push(serde_json::json!({"tensor": {
-                "uid": uid, "dims": slot.shape, "format": vk_format(slot.elem),
-                "shader_access": "writeonly", "dst": format!("{uid}.npy")}}));
-            bindings.push(serde_json::json!({"set": slot.set, "id": slot.binding, "resource_ref": uid}));
+        for (id, file) in (0..constant_positions(e.graph)).zip(&names.constants) {
+            constant_data(e.graph, id).write_npy(&dir.join(file)).map_err(|err| err.to_string())?;
         }
-        let mut constants = Vec::new();
-        let last = e.graph.constants.keys().next_back().copied();
-        for id in 0..last.map_or(0, |l| l + 1) {
-            let uid = format!("{l}.gc{id}");
-            let file = format!("{uid}.npy");
-            // A position no graph constant has still needs an entry.
-            let filler;
-            let data = match e.graph.constants.get(&id) {
-                Some(d) => d,
-                None => {
-                    filler = TensorData::zeros(ElemType::I8, &[1]);
-                    &filler
-                }
-            };
-            data.write_npy(&dir.join(&file)).map_err(|err| err.to_string())?;
-            resources.push(serde_json::json!({"graph_constant": {
-                "uid": uid, "dims": data.shape(), "format": vk_format(data.elem()), "src": file}}));
-            constants.push(uid);
-        }
-        commands.push(serde_json::json!({"dispatch_spirv_graph": {
-            "graph_ref": l, "bindings": bindings, "graph_constants": constants}}));
+        named.push((e.label.as_str(), e.graph, names));
     }
-    let doc = serde_json::json!({"resources": resources, "commands": commands});
+    let refs: Vec<(&str, &Prepared, &Names)> = named.iter().map(|(l, g, n)| (*l, *g, n)).collect();
     let path = dir.join("scenario.json");
-    let text = serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?;
+    let text = serde_json::to_string_pretty(&document(&refs)).map_err(|e| e.to_string())?;
     std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(Written { path })
 }

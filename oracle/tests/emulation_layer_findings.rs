@@ -1,0 +1,695 @@
+//! Emulation-layer bugs found by the hunt, kept as corpus findings
+//! (`corpus/findings/emulation-layer-*`: `.spv`, `.spvasm`, `.json` case
+//! manifest with the verdicts, `.npy` inputs, a `.md` note and a
+//! `.scenario.json` for `scenario-runner`), and checked here:
+//!
+//! * each still reproduces when its scenario is run by hand with the pinned
+//!   scenario runner and layers (when one stops reproducing, update or
+//!   retire the finding and its row of the adapter's known discrepancies),
+//! * the in-tree executor (and the TOSA reference model, where it runs the
+//!   graph) give the right answer, and
+//! * the adapter reports what the finding says.
+//!
+//! Regenerate the files with
+//! `cargo test -p spvgraph-oracle --test emulation_layer_findings -- --ignored write_findings`.
+
+use spvgraph_generator::files::{write_case, Extras};
+use spvgraph_generator::{Case, CaseMeta, EntryPoint, InputTensor, InterfaceSlot, RowUse};
+use spvgraph_ir::builder::ModuleBuilder;
+use spvgraph_ir::elem::ElemType;
+use spvgraph_ir::tensor::TensorData;
+use spvgraph_ir::tools::Tools;
+use spvgraph_ir::tosa::{RowQualifier, TosaOp};
+use spvgraph_ir::{GraphDebugInst, Id, Inst, Module};
+use spvgraph_oracle::compliance::ReferenceTensor;
+use spvgraph_oracle::exec::Executor;
+use spvgraph_oracle::external::emulation_layer::scenario::{self, Names};
+use spvgraph_oracle::external::emulation_layer::{prepare, EmulationLayer, Preparation, Prepared, Workarounds};
+use spvgraph_oracle::external::process::{self, Ended, Limits, ScratchDir};
+use spvgraph_oracle::external::tosa_reference;
+use spvgraph_oracle::oracle::{Abnormal, ExecOutcome, ExecRequest, Oracle, Refusal};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+fn findings_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/findings")
+}
+
+/// What running a finding's scenario by hand shows.
+#[derive(Clone, Debug)]
+enum Seen {
+    /// The runner dies of this signal.
+    Signal(i32),
+    /// The runner fails with this in its `ERROR` lines.
+    Error(&'static str),
+    /// Output `index` has exactly these bits (where the right answer differs).
+    Output { index: usize, bits: Vec<u64> },
+}
+
+/// One finding: a hand-made module, its data, the entry point run, what the
+/// layer does and a note.
+struct Finding {
+    stem: &'static str,
+    kind: &'static str,
+    words: Vec<u32>,
+    entry: &'static str,
+    inputs: Vec<TensorData>,
+    constants: BTreeMap<u32, TensorData>,
+    /// Operators and the element types of their type rows, for the manifest.
+    rows: Vec<(TosaOp, Vec<ElemType>)>,
+    seen: Seen,
+    note: &'static str,
+}
+
+impl Finding {
+    fn request(&self) -> ExecRequest<'_> {
+        ExecRequest {
+            module: &self.words,
+            entry_point: Some(self.entry),
+            inputs: &self.inputs,
+            graph_constants: &self.constants,
+        }
+    }
+
+    /// The graph as the layer gets it: exactly the module (no work-around).
+    fn prepared(&self) -> Prepared {
+        match prepare(&self.request(), Workarounds::NONE) {
+            Ok(Preparation::Ready(p)) => *p,
+            other => panic!("{}: cannot be put in a scenario: {other:?}", self.stem),
+        }
+    }
+}
+
+fn tensor(elem: ElemType, shape: &[usize], values: &[i64]) -> TensorData {
+    let bits: Vec<u64> = values.iter().map(|&v| v as u64).collect();
+    TensorData::from_bits(elem, shape, &bits).expect("shape matches")
+}
+
+fn f32s(shape: &[usize], values: &[f32]) -> TensorData {
+    let bits: Vec<u64> = values.iter().map(|v| u64::from(v.to_bits())).collect();
+    TensorData::from_bits(ElemType::Fp32, shape, &bits).expect("shape matches")
+}
+
+/// A one-graph module with entry point `main`: inputs then outputs at set 0,
+/// bindings 0, 1, ...; `body` returns the output values.
+fn module(
+    inputs: &[(ElemType, &[u32])],
+    outputs: &[(ElemType, &[u32])],
+    body: impl FnOnce(&mut ModuleBuilder, &[Id], &[Id]) -> Vec<Id>,
+) -> Vec<u32> {
+    let mut b = ModuleBuilder::new();
+    let in_types: Vec<Id> = inputs.iter().map(|(e, s)| b.type_tensor(*e, Some(s))).collect();
+    let out_types: Vec<Id> = outputs.iter().map(|(e, s)| b.type_tensor(*e, Some(s))).collect();
+    let gty = b.type_graph(&in_types, &out_types);
+    let vars: Vec<Id> =
+        in_types.iter().chain(&out_types).enumerate().map(|(k, &t)| b.interface_variable(t, 0, k as u32)).collect();
+    let g = b.begin_graph(gty);
+    b.graph_entry_point(g, "main", vars);
+    let values: Vec<Id> = in_types.iter().enumerate().map(|(i, &t)| b.graph_input(t, i as u32, None)).collect();
+    for (j, v) in body(&mut b, &values, &out_types).into_iter().enumerate() {
+        b.graph_output(v, j as u32, None);
+    }
+    b.end_graph();
+    b.finish().encode_words().expect("encodes")
+}
+
+fn findings() -> Vec<Finding> {
+    vec![ignores_entry_point(), debug_info_in_graph(), graph_constant_ctc(), fft2d_result_to_operator(), reduce_max_minus_inf()]
+}
+
+fn ignores_entry_point() -> Finding {
+    let mut b = ModuleBuilder::new();
+    let t = b.type_tensor(ElemType::I32, Some(&[4]));
+    let gty = b.type_graph(&[t], &[t]);
+    let abs_vars = vec![b.interface_variable(t, 0, 0), b.interface_variable(t, 0, 1)];
+    let neg_vars = vec![b.interface_variable(t, 0, 0), b.interface_variable(t, 0, 1)];
+    let zero = b.const_tensor(ElemType::I32, &[1], &[0]).expect("[1] zero point");
+    let abs = b.begin_graph(gty);
+    b.graph_entry_point(abs, "abs", abs_vars);
+    let x = b.graph_input(t, 0, None);
+    let y = b.tosa(TosaOp::Abs, t, vec![x]);
+    b.graph_output(y, 0, None);
+    b.end_graph();
+    let neg = b.begin_graph(gty);
+    b.graph_entry_point(neg, "negate", neg_vars);
+    let x = b.graph_input(t, 0, None);
+    let y = b.tosa(TosaOp::Negate, t, vec![x, zero, zero]);
+    b.graph_output(y, 0, None);
+    b.end_graph();
+    Finding {
+        stem: "emulation-layer-ignores-entry-point",
+        kind: "wrong-output",
+        words: b.finish().encode_words().expect("encodes"),
+        entry: "abs",
+        inputs: vec![tensor(ElemType::I32, &[4], &[3, -5, 7, -9])],
+        constants: BTreeMap::new(),
+        rows: vec![(TosaOp::Abs, vec![ElemType::I32]), (TosaOp::Negate, vec![ElemType::I32])],
+        seen: Seen::Output { index: 0, bits: tensor(ElemType::I32, &[4], &[-3, 5, -7, 9]).to_bits() },
+        note: IGNORES_ENTRY_POINT,
+    }
+}
+
+const IGNORES_ENTRY_POINT: &str = "# The emulation layer ignores the entry-point name and runs another graph
+
+The module has two graphs with the same interface bindings (set 0, bindings 0 and 1):
+`abs` (ABS) and `negate` (NEGATE), each exported by its own `OpGraphEntryPointARM`.
+The scenario creates a data-graph pipeline for entry point `abs`
+(`VkDataGraphPipelineShaderModuleCreateInfoARM::pName = \"abs\"`) and runs it on
+`[3, -5, 7, -9]`.
+
+Expected (in-tree executor and TOSA reference model): `[3, 5, 7, 9]`.
+Seen (ai-ml-emulation-layer-for-vulkan 0.11.0 on lavapipe): `[-3, 5, -7, 9]`, the result
+of `negate`, with exit status 0 and no message.
+
+Why: the Graph layer's pipeline creation never looks at `pName`. Its graph pass walks
+*every* `OpGraphEntryPointARM` of the module and builds every graph into the one pipeline,
+resolving each entry point's interface variables by DescriptorSet/Binding against the
+pipeline's resources; here both graphs write the tensor bound at binding 1 and the last
+one wins. With different bindings the symptoms are `map::at` or \"Missing precompiled
+shader\" errors (another graph's variables bound to this pipeline's tensors of other
+types). Every module with more than one graph entry point is affected, including two
+entry points that alias one graph.
+
+The spvgraph adapter works around it by removing the other `OpGraphEntryPointARM`s
+before the layer sees a module (`Workarounds::single_entry_point`).
+
+Reproduce (from this directory; `$ORACLES` is the repository's `.oracles`):
+
+    VK_LAYER_PATH=$ORACLES/layers/1_graph:$ORACLES/layers/2_tensor \\
+    VK_INSTANCE_LAYERS=VK_LAYER_ML_Graph_Emulation:VK_LAYER_ML_Tensor_Emulation \\
+    VK_ICD_FILENAMES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json \\
+    $(jq -r '.\"scenario-runner\"' $ORACLES/tools.json) \\
+        --scenario emulation-layer-ignores-entry-point.scenario.json --output /tmp/out
+
+and compare `/tmp/out/emulation-layer-ignores-entry-point.out0.npy` with the expected
+values. `oracle/tests/emulation_layer_findings.rs` checks that it still reproduces.
+";
+
+fn debug_info_in_graph() -> Finding {
+    let mut b = ModuleBuilder::new();
+    let t = b.type_tensor(ElemType::I32, Some(&[4]));
+    let gty = b.type_graph(&[t], &[t]);
+    let vars = vec![b.interface_variable(t, 0, 0), b.interface_variable(t, 0, 1)];
+    let set = b.graph_debug_set();
+    let name = b.string("main");
+    let void = b.type_void();
+    let g = b.begin_graph(gty);
+    b.graph_entry_point(g, "main", vars);
+    let result = b.id();
+    b.graph_inst(Inst::GraphDebug { ty: void, result, set, inst: GraphDebugInst::Graph { graph: g, name } });
+    let x = b.graph_input(t, 0, None);
+    let y = b.tosa(TosaOp::Abs, t, vec![x]);
+    b.graph_output(y, 0, None);
+    b.end_graph();
+    Finding {
+        stem: "emulation-layer-rejects-debug-info",
+        kind: "refused-valid",
+        words: b.finish().encode_words().expect("encodes"),
+        entry: "main",
+        inputs: vec![tensor(ElemType::I32, &[4], &[3, -5, 7, -9])],
+        constants: BTreeMap::new(),
+        rows: vec![(TosaOp::Abs, vec![ElemType::I32])],
+        seen: Seen::Error("Unsupported extension NonSemantic.Graph.DebugInfo.1"),
+        note: DEBUG_INFO,
+    }
+}
+
+const DEBUG_INFO: &str = "# The emulation layer refuses NonSemantic.Graph.DebugInfo in a graph
+
+A one-operator graph (ABS) whose body also holds one `NonSemantic.Graph.DebugInfo`
+instruction, `DebugGraph` naming the graph. Non-semantic instructions carry no meaning
+for execution; a consumer that does not use them must ignore them (SPIR-V 2.2.2,
+SPV_KHR_non_semantic_info). The module passes the runner's own SPIR-V validation.
+
+Seen (ai-ml-emulation-layer-for-vulkan 0.11.0): pipeline creation fails with
+`Unsupported extension NonSemantic.Graph.DebugInfo.1` (scenario-runner exit status 255).
+Expected: `[3, 5, 7, 9]`, as without the debug instruction.
+
+Why: the Graph layer's graph pass resolves the instruction set of every `OpExtInst` in a
+graph body and accepts only `TOSA.*` and `Arm.MotionEngine.*`; anything else, even a
+`NonSemantic.*` set, throws. The same instruction placed after `OpGraphEndARM` is
+ignored. Every module with graph debug information in its bodies is refused, e.g. what
+the spvgraph generator emits with `debug_info` on.
+
+The spvgraph adapter works around it by removing NonSemantic.Graph.DebugInfo before the
+layer sees a module (`Workarounds::strip_debug_info`).
+
+Reproduce (from this directory; `$ORACLES` is the repository's `.oracles`):
+
+    VK_LAYER_PATH=$ORACLES/layers/1_graph:$ORACLES/layers/2_tensor \\
+    VK_INSTANCE_LAYERS=VK_LAYER_ML_Graph_Emulation:VK_LAYER_ML_Tensor_Emulation \\
+    VK_ICD_FILENAMES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json \\
+    $(jq -r '.\"scenario-runner\"' $ORACLES/tools.json) \\
+        --scenario emulation-layer-rejects-debug-info.scenario.json --output /tmp/out
+";
+
+fn graph_constant_ctc() -> Finding {
+    let words = module(&[(ElemType::I32, &[4]), (ElemType::I32, &[4])], &[(ElemType::I32, &[4])], |b, x, t| {
+        let shift_ty = b.type_tensor(ElemType::I8, Some(&[1]));
+        let shift = b.graph_constant(shift_ty, 0);
+        vec![b.tosa(TosaOp::Mul, t[0], vec![x[0], x[1], shift])]
+    });
+    let mut constants = BTreeMap::new();
+    constants.insert(0, tensor(ElemType::I8, &[1], &[1]));
+    Finding {
+        stem: "emulation-layer-graph-constant-ctc-rejected",
+        kind: "refused-valid",
+        words,
+        entry: "main",
+        inputs: vec![tensor(ElemType::I32, &[4], &[3, 5, -7, 9]), tensor(ElemType::I32, &[4], &[1, 1, 1, 1])],
+        constants,
+        rows: vec![(TosaOp::Mul, vec![ElemType::I32, ElemType::I32])],
+        seen: Seen::Error("Missing declared constant for id"),
+        note: GRAPH_CONSTANT_CTC,
+    }
+}
+
+const GRAPH_CONSTANT_CTC: &str = "# The emulation layer refuses a graph constant as a compile-time-constant operand
+
+MUL of two i32 tensors whose `shift` operand (a compile-time constant: \"must come from a
+constant instruction\") is an `OpGraphConstantARM` (GraphConstantID 0, data `[1]`,
+supplied at pipeline creation). SPV_ARM_graph makes `OpGraphConstantARM` a constant
+instruction, and its data is known when the pipeline is created. The module passes the
+runner's SPIR-V validation.
+
+Seen (ai-ml-emulation-layer-for-vulkan 0.11.0): pipeline creation fails with
+`Missing declared constant for id: N` (scenario-runner exit status 255).
+Expected (in-tree executor and TOSA reference model): `(a * b) >> 1` rounded,
+`[2, 3, -3, 5]`.
+
+Why: the Graph layer reads scalar compile-time operands (MUL `shift`, the zero points of
+NEGATE, AVG_POOL2D and the convolutions, RESCALE `multiplier`/`shift`/zero points,
+PAD `pad_const`) through SPIRV-Tools' constant manager, which only knows `OpConstant*`
+declarations, not the graph constants the pipeline was given. Tensor-valued CTC operands
+read through the pipeline's constants (TABLE `table`, PAD `padding`) work. The hunt's
+single-operator sweep hit it on DEPTHWISE_CONV2D, MUL, PAD and RESCALE.
+
+Reproduce (from this directory; `$ORACLES` is the repository's `.oracles`):
+
+    VK_LAYER_PATH=$ORACLES/layers/1_graph:$ORACLES/layers/2_tensor \\
+    VK_INSTANCE_LAYERS=VK_LAYER_ML_Graph_Emulation:VK_LAYER_ML_Tensor_Emulation \\
+    VK_ICD_FILENAMES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json \\
+    $(jq -r '.\"scenario-runner\"' $ORACLES/tools.json) \\
+        --scenario emulation-layer-graph-constant-ctc-rejected.scenario.json --output /tmp/out
+";
+
+fn fft2d_result_to_operator() -> Finding {
+    let shape: &[u32] = &[1, 4, 4];
+    let words = module(&[(ElemType::Fp32, shape), (ElemType::Fp32, shape)], &[(ElemType::Fp32, shape); 2], |b, x, t| {
+        let pair = b.type_struct(vec![t[0], t[0]]);
+        let no = b.const_bool(false);
+        let fft = b.tosa(TosaOp::Fft2d, pair, vec![no, no, x[0], x[1]]);
+        let real = b.composite_extract(t[0], fft, 0);
+        let imag = b.composite_extract(t[0], fft, 1);
+        let exp = b.tosa(TosaOp::Exp, t[0], vec![real]);
+        vec![imag, exp]
+    });
+    let real: Vec<f32> = (0..16).map(|k| k as f32 / 16.0).collect();
+    Finding {
+        stem: "emulation-layer-fft2d-result-to-operator-sigsegv",
+        kind: "crash",
+        words,
+        entry: "main",
+        inputs: vec![f32s(&[1, 4, 4], &real), f32s(&[1, 4, 4], &[0.0; 16])],
+        constants: BTreeMap::new(),
+        rows: vec![(TosaOp::Fft2d, vec![ElemType::Fp32]), (TosaOp::Exp, vec![ElemType::Fp32])],
+        seen: Seen::Signal(11),
+        note: FFT2D,
+    }
+}
+
+const FFT2D: &str = "# The emulation layer crashes when an FFT2D result feeds another operator
+
+FFT2D of a 1x4x4 fp32 signal; the imaginary result is graph output 0, the real result
+goes through EXP to graph output 1. Valid (spvgraph validator, the runner's SPIR-V
+validation), and the in-tree executor and TOSA reference model run it.
+
+Seen (ai-ml-emulation-layer-for-vulkan 0.11.0 on lavapipe): scenario-runner dies of
+SIGSEGV (exit status 139) while creating the data-graph pipeline.
+
+The same happens with RFFT2D, and whenever one of the two results is not itself a graph
+output: unused (one result extracted), or consumed by another operator. Only both
+results set directly as graph outputs work. Graphs that use FFT2D/RFFT2D as an
+intermediate step cannot be built at all.
+
+Why (from the layer's source): the graph pass only creates tensors for the members of
+an operator's struct result when an `OpGraphSetOutputARM` names the corresponding
+`OpCompositeExtract`; a member reached otherwise has no tensor when the FFT operation is
+recorded, and the null tensor descriptor is dereferenced.
+
+Reproduce (from this directory; `$ORACLES` is the repository's `.oracles`):
+
+    VK_LAYER_PATH=$ORACLES/layers/1_graph:$ORACLES/layers/2_tensor \\
+    VK_INSTANCE_LAYERS=VK_LAYER_ML_Graph_Emulation:VK_LAYER_ML_Tensor_Emulation \\
+    VK_ICD_FILENAMES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json \\
+    $(jq -r '.\"scenario-runner\"' $ORACLES/tools.json) \\
+        --scenario emulation-layer-fft2d-result-to-operator-sigsegv.scenario.json --output /tmp/out
+";
+
+fn reduce_max_minus_inf() -> Finding {
+    let words = module(&[(ElemType::Fp32, &[2, 3])], &[(ElemType::Fp32, &[2, 1])], |b, x, t| {
+        let axis = b.const_u32(1);
+        let propagate = b.const_u32(1);
+        vec![b.tosa(TosaOp::ReduceMax, t[0], vec![axis, propagate, x[0]])]
+    });
+    let inf = f32::NEG_INFINITY;
+    Finding {
+        stem: "emulation-layer-reduce-max-all-minus-inf",
+        kind: "wrong-output",
+        words,
+        entry: "main",
+        inputs: vec![f32s(&[2, 3], &[inf, inf, inf, 1.0, inf, 2.0])],
+        constants: BTreeMap::new(),
+        rows: vec![(TosaOp::ReduceMax, vec![ElemType::Fp32])],
+        seen: Seen::Output { index: 0, bits: f32s(&[2, 1], &[f32::MIN, 2.0]).to_bits() },
+        note: REDUCE_MAX,
+    }
+}
+
+const REDUCE_MAX: &str = "# The emulation layer's REDUCE_MAX of -inf values is -FLT_MAX
+
+REDUCE_MAX (axis 1, nan_mode PROPAGATE) of the fp32 tensor `[[-inf, -inf, -inf],
+[1, -inf, 2]]`.
+
+Expected (TOSA: the maximum of the slice; in-tree executor and TOSA reference model):
+`[[-inf], [2]]`.
+Seen (ai-ml-emulation-layer-for-vulkan 0.11.0 on lavapipe): `[[-3.4028235e38], [2]]`.
+
+Why: the layer's reduce shader starts the maximum at the type's lowest *finite* value
+(`%in_out_t_lowest%`) instead of -inf, so a slice of -inf never replaces it. The same
+holds for fp16 (-65504), bf16 and fp8e5m2 (-57344), for REDUCE_MIN of +inf values
+(+max finite), and for MAX_POOL2D windows of -inf values. MAX_POOL2D with nan_mode
+IGNORE also starts there, so a window whose only values are NaN gives -max finite
+instead of NaN (REDUCE_MAX with IGNORE starts at NaN and is right). A graph that reduces
+after an overflow (e.g. an fp16 CAST of a large value) gets a finite result where the
+answer is infinite. Found by the single-operator sweep with special input values
+(`emulation_layer_hunt --per-row 4 --special 0.3`: MAX_POOL2D fp16 and fp8e5m2).
+
+Reproduce (from this directory; `$ORACLES` is the repository's `.oracles`):
+
+    VK_LAYER_PATH=$ORACLES/layers/1_graph:$ORACLES/layers/2_tensor \\
+    VK_INSTANCE_LAYERS=VK_LAYER_ML_Graph_Emulation:VK_LAYER_ML_Tensor_Emulation \\
+    VK_ICD_FILENAMES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json \\
+    $(jq -r '.\"scenario-runner\"' $ORACLES/tools.json) \\
+        --scenario emulation-layer-reduce-max-all-minus-inf.scenario.json --output /tmp/out
+";
+
+/// The generator's case for a finding (for `write_case`): every entry point
+/// of the module with the finding's inputs (all entry points here take the
+/// same inputs).
+fn case(f: &Finding) -> Case {
+    let module = Module::decode_words(&f.words).expect("decodes");
+    let names: Vec<(String, Id)> = module
+        .insts
+        .iter()
+        .filter_map(|i| match i {
+            Inst::GraphEntryPoint { name, graph, .. } => Some((name.clone(), *graph)),
+            _ => None,
+        })
+        .collect();
+    let graphs: Vec<Id> = module
+        .insts
+        .iter()
+        .filter_map(|i| match i {
+            Inst::Graph { result, .. } => Some(*result),
+            _ => None,
+        })
+        .collect();
+    let entry_points = names
+        .iter()
+        .map(|(name, graph)| {
+            let req = ExecRequest { entry_point: Some(name.as_str()), ..f.request() };
+            let Ok(Preparation::Ready(p)) = prepare(&req, Workarounds::NONE) else { panic!("{name}: not ready") };
+            let slot = |index: usize, s: &spvgraph_oracle::external::emulation_layer::Slot| InterfaceSlot {
+                index: index as u32,
+                element: None,
+                elem: s.elem,
+                shape: s.shape.iter().map(|&d| d as u32).collect(),
+                descriptor_set: s.set,
+                binding: s.binding,
+                used: true,
+            };
+            EntryPoint {
+                name: name.clone(),
+                graph: graphs.iter().position(|g| g == graph).expect("a graph"),
+                inputs: p
+                    .inputs
+                    .iter()
+                    .zip(&f.inputs)
+                    .enumerate()
+                    .map(|(i, (s, data))| InputTensor { slot: slot(i, s), data: data.clone() })
+                    .collect(),
+                outputs: p.outputs.iter().enumerate().map(|(j, s)| slot(j, s)).collect(),
+            }
+        })
+        .collect();
+    let type_rows = f
+        .rows
+        .iter()
+        .map(|(op, slots)| {
+            let row = op.spec().find_row(slots, RowQualifier::Any).expect("a catalogue row");
+            let index = op.spec().type_rows.iter().position(|r| r == row).expect("listed");
+            RowUse::new(*op, index)
+        })
+        .collect();
+    let meta = CaseMeta {
+        ops: f.rows.iter().map(|(op, _)| *op).collect(),
+        type_rows,
+        graphs: graphs.len(),
+        nodes: f.rows.len(),
+        ..CaseMeta::default()
+    };
+    Case { module, entry_points, graph_constants: f.constants.clone(), meta }
+}
+
+/// The scenario of a finding, naming the corpus files.
+fn scenario_document(f: &Finding, manifest: &serde_json::Value) -> serde_json::Value {
+    let p = f.prepared();
+    let k = manifest["entry_points"]
+        .as_array()
+        .and_then(|eps| eps.iter().position(|e| e["name"] == f.entry))
+        .expect("the entry point is in the manifest");
+    let strings = |v: &serde_json::Value| -> Vec<String> {
+        v.as_array().map(|a| a.iter().filter_map(|s| s.as_str().map(String::from)).collect()).unwrap_or_default()
+    };
+    let names = Names {
+        spv: format!("{}.spv", f.stem),
+        inputs: strings(&manifest["entry_points"][k]["inputs"]),
+        constants: (0..scenario::constant_positions(&p))
+            .map(|id| manifest["graph_constants"][id.to_string()].as_str().expect("dense graph constants").to_string())
+            .collect(),
+        outputs: (0..p.outputs.len()).map(|j| format!("{}.out{j}.npy", f.stem)).collect(),
+    };
+    scenario::document(&[("graph", &p, &names)])
+}
+
+fn brief(o: &Result<ExecOutcome, spvgraph_oracle::oracle::OracleError>) -> String {
+    match o {
+        Ok(ExecOutcome::Outputs(v)) => {
+            let parts: Vec<String> = v
+                .iter()
+                .map(|t| {
+                    let values = t.to_f64();
+                    let shown: Vec<String> = values.iter().take(8).map(|x| format!("{x}")).collect();
+                    let more = if values.len() > 8 { ", ..." } else { "" };
+                    format!("[{}{more}]", shown.join(", "))
+                })
+                .collect();
+            format!("outputs {}", parts.join(", "))
+        }
+        Ok(ExecOutcome::Refused { kind, reason }) => format!("refused ({kind:?}): {reason}"),
+        Ok(ExecOutcome::Abnormal { how, detail }) => {
+            format!("{how}: {}", detail.split(':').next().unwrap_or(""))
+        }
+        Err(e) => format!("error: {e}"),
+    }
+}
+
+#[test]
+#[ignore = "writes corpus/findings; run with --ignored write_findings"]
+fn write_findings() {
+    let dir = findings_dir();
+    std::fs::create_dir_all(&dir).expect("findings dir");
+    let el = EmulationLayer::discover().with_workarounds(Workarounds::NONE).with_batch_size(1);
+    let model = tosa_reference::TosaReferenceModel::discover();
+    for f in findings() {
+        let case = case(&f);
+        write_case(&dir, f.stem, &case, &Extras { spvasm: true, mlir: true }).expect("write case");
+        let path = dir.join(format!("{}.json", f.stem));
+        let mut manifest: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).expect("manifest")).expect("json");
+        let scenario = scenario_document(&f, &manifest);
+        let scenario_file = format!("{}.scenario.json", f.stem);
+        std::fs::write(dir.join(&scenario_file), serde_json::to_string_pretty(&scenario).expect("json"))
+            .expect("write scenario");
+        let req = f.request();
+        let mut oracles = serde_json::Map::new();
+        oracles.insert(format!("emulation-layer ({})", el.version().unwrap_or_default()), brief(&el.execute(&req)).into());
+        oracles.insert("spvgraph-executor".into(), brief(&Executor::default().execute(&req)).into());
+        if model.available().is_ok() {
+            oracles.insert(format!("tosa-ref ({})", model.version().unwrap_or_default()), brief(&model.execute(&req)).into());
+        }
+        if let Some(m) = manifest.as_object_mut() {
+            m.insert("kind".into(), f.kind.into());
+            m.insert("entry_point".into(), f.entry.into());
+            m.insert("scenario".into(), scenario_file.clone().into());
+            m.insert("oracles".into(), oracles.into());
+            m.insert(
+                "reproduce".into(),
+                format!(
+                    "VK_LAYER_PATH=$ORACLES/layers/1_graph:$ORACLES/layers/2_tensor \
+                     VK_INSTANCE_LAYERS=VK_LAYER_ML_Graph_Emulation:VK_LAYER_ML_Tensor_Emulation \
+                     VK_ICD_FILENAMES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json \
+                     scenario-runner --scenario {scenario_file} --output OUT"
+                )
+                .into(),
+            );
+        }
+        std::fs::write(&path, serde_json::to_string_pretty(&manifest).expect("json")).expect("write manifest");
+        std::fs::write(dir.join(format!("{}.md", f.stem)), f.note).expect("write note");
+    }
+}
+
+/// The emulation layer, or `None` with a notice when it is missing outside CI.
+fn oracle() -> Option<EmulationLayer> {
+    let o = EmulationLayer::discover();
+    match o.available() {
+        Ok(()) => Some(o),
+        Err(e) => {
+            assert!(!Tools::required(), "CI=true and {e}");
+            eprintln!("skipping: {e}");
+            None
+        }
+    }
+}
+
+/// Runs a finding's stored scenario by hand, in a copy of its corpus files.
+fn raw_run(el: &EmulationLayer, f: &Finding) -> (process::ProcessRun, ScratchDir) {
+    let setup = el.setup().expect("available");
+    let dir = ScratchDir::new("emulation-layer-finding").expect("scratch");
+    for entry in std::fs::read_dir(findings_dir()).expect("findings dir").flatten() {
+        let name = entry.file_name();
+        if name.to_string_lossy().starts_with(&format!("{}.", f.stem)) {
+            std::fs::copy(entry.path(), dir.join(&name)).expect("copy");
+        }
+    }
+    let mut cmd = std::process::Command::new(&setup.runner);
+    cmd.arg("--scenario")
+        .arg(format!("{}.scenario.json", f.stem))
+        .args(["--output", "."])
+        .env("VK_LAYER_PATH", &setup.layer_path)
+        .env("VK_INSTANCE_LAYERS", spvgraph_oracle::external::emulation_layer::INSTANCE_LAYERS)
+        .env("VK_ICD_FILENAMES", &setup.icd);
+    let limits = Limits { timeout: Duration::from_secs(120), memory_bytes: None };
+    (process::run(cmd, dir.path(), &limits).expect("the runner starts"), dir)
+}
+
+/// Checks one finding: it reproduces by hand, the in-tree executor differs
+/// from what the layer does, and the adapter reports it as documented.
+fn check(stem: &str) {
+    let Some(el) = oracle() else { return };
+    let f = findings().into_iter().find(|f| f.stem == stem).expect("listed");
+    let (run, dir) = raw_run(&el, &f);
+    let log = format!("{}{}", run.stdout_text(), run.stderr_text());
+    let in_tree = Executor::default().execute(&f.request());
+    match &f.seen {
+        Seen::Signal(s) => {
+            assert_eq!(run.abnormal(), Some(Abnormal::Signal(*s)), "{stem} no longer crashes; update it\n{log}")
+        }
+        Seen::Error(text) => {
+            assert!(matches!(run.ended, Ended::Exited(c) if c != 0), "{stem} no longer fails; update it\n{log}");
+            assert!(log.contains(text), "{stem}: the error changed; update it\n{log}");
+        }
+        Seen::Output { index, bits } => {
+            assert!(run.success(), "{stem}: the run failed\n{log}");
+            let elem = f.prepared().outputs[*index].elem;
+            let file = dir.join(format!("{stem}.out{index}.npy"));
+            match tosa_reference::read_npy(&file, elem) {
+                Ok(ReferenceTensor::Typed(t)) => {
+                    assert_eq!(&t.to_bits(), bits, "{stem} no longer reproduces; update it")
+                }
+                other => panic!("{stem}: cannot read the output: {other:?}"),
+            }
+            match &in_tree {
+                Ok(ExecOutcome::Outputs(o)) => assert_ne!(&o[*index].to_bits(), bits, "the in-tree executor agrees"),
+                other => panic!("{stem}: the in-tree executor did not run it: {other:?}"),
+            }
+        }
+    }
+    assert!(matches!(in_tree, Ok(ExecOutcome::Outputs(_))), "{stem}: {in_tree:?}");
+    // The adapter, without work-arounds, reports the layer's behaviour.
+    let raw = el.with_workarounds(Workarounds::NONE).execute(&f.request());
+    match (&f.seen, &raw) {
+        (Seen::Signal(s), Ok(ExecOutcome::Abnormal { how: Abnormal::Signal(got), .. })) => assert_eq!(s, got),
+        (Seen::Error(text), Ok(ExecOutcome::Refused { kind: Refusal::Rejected, reason })) => {
+            assert!(reason.contains(text), "{reason}")
+        }
+        (Seen::Output { index, bits }, Ok(ExecOutcome::Outputs(o))) => assert_eq!(&o[*index].to_bits(), bits),
+        other => panic!("{stem}: the adapter says {other:?}"),
+    }
+}
+
+#[test]
+fn ignores_entry_point_still_reproduces_and_the_workaround_gives_the_right_answer() {
+    check("emulation-layer-ignores-entry-point");
+    let Some(el) = oracle() else { return };
+    let f = ignores_entry_point();
+    match el.execute(&f.request()) {
+        Ok(ExecOutcome::Outputs(o)) => assert_eq!(o[0].to_bits(), tensor(ElemType::I32, &[4], &[3, 5, 7, 9]).to_bits()),
+        other => panic!("expected outputs, got {other:?}"),
+    }
+}
+
+#[test]
+fn debug_info_refusal_still_reproduces_and_the_workaround_gives_the_right_answer() {
+    check("emulation-layer-rejects-debug-info");
+    let Some(el) = oracle() else { return };
+    match el.execute(&debug_info_in_graph().request()) {
+        Ok(ExecOutcome::Outputs(o)) => assert_eq!(o[0].to_bits(), tensor(ElemType::I32, &[4], &[3, 5, 7, 9]).to_bits()),
+        other => panic!("expected outputs, got {other:?}"),
+    }
+}
+
+#[test]
+fn graph_constant_ctc_refusal_still_reproduces() {
+    check("emulation-layer-graph-constant-ctc-rejected");
+}
+
+#[test]
+fn fft2d_crash_still_reproduces() {
+    check("emulation-layer-fft2d-result-to-operator-sigsegv");
+}
+
+#[test]
+fn reduce_max_minus_inf_still_reproduces() {
+    check("emulation-layer-reduce-max-all-minus-inf");
+}
+
+#[test]
+fn every_finding_has_its_files() {
+    let dir = findings_dir();
+    for f in findings() {
+        for suffix in [".spv", ".spvasm", ".json", ".md", ".scenario.json"] {
+            assert!(dir.join(format!("{}{suffix}", f.stem)).is_file(), "{}{suffix} missing", f.stem);
+        }
+        let stored = std::fs::read(dir.join(format!("{}.spv", f.stem))).expect("spv");
+        let words: Vec<u32> = stored.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+        assert_eq!(words, f.words, "{}.spv differs from the module built here; rerun write_findings", f.stem);
+    }
+}
+
+#[test]
+fn the_adapter_documents_every_finding() {
+    let known = EmulationLayer::discover().known_discrepancies();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    for f in findings() {
+        let file = format!("corpus/findings/{}.spv", f.stem);
+        let rows: Vec<_> = known.iter().filter(|k| k.finding == file).collect();
+        assert!(!rows.is_empty(), "{file} is not in the adapter's known discrepancies");
+        assert!(rows.iter().all(|k| k.kind == f.kind), "{file}: kind {}", f.kind);
+    }
+    for k in known {
+        assert!(root.join(k.finding).is_file(), "{} does not exist", k.finding);
+    }
+}
