@@ -211,12 +211,12 @@ fn abs_graph(debug: bool) -> Vec<u32> {
     let debug = debug.then(|| (b.graph_debug_set(), b.string("main"), b.type_void()));
     let g = b.begin_graph(gty);
     b.graph_entry_point(g, "main", vars);
+    let x = b.graph_input(t, 0, None);
     if let Some((set, name, void)) = debug {
         let result = b.id();
         let inst = spvgraph_ir::GraphDebugInst::Graph { graph: g, name };
         b.graph_inst(spvgraph_ir::Inst::GraphDebug { ty: void, result, set, inst });
     }
-    let x = b.graph_input(t, 0, None);
     let y = b.tosa(TosaOp::Abs, t, vec![x]);
     b.graph_output(y, 0, None);
     b.end_graph();

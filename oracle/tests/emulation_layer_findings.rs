@@ -27,7 +27,8 @@ use spvgraph_oracle::external::emulation_layer::scenario::{self, Names};
 use spvgraph_oracle::external::emulation_layer::{prepare, EmulationLayer, Preparation, Prepared, Workarounds};
 use spvgraph_oracle::external::process::{self, Ended, Limits, ScratchDir};
 use spvgraph_oracle::external::tosa_reference;
-use spvgraph_oracle::oracle::{Abnormal, ExecOutcome, ExecRequest, Oracle, Refusal};
+use spvgraph_oracle::oracle::{Abnormal, ExecOutcome, ExecRequest, Oracle, Refusal, ValidateOptions};
+use spvgraph_oracle::validate::Validator;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -196,9 +197,9 @@ fn debug_info_in_graph() -> Finding {
     let void = b.type_void();
     let g = b.begin_graph(gty);
     b.graph_entry_point(g, "main", vars);
+    let x = b.graph_input(t, 0, None);
     let result = b.id();
     b.graph_inst(Inst::GraphDebug { ty: void, result, set, inst: GraphDebugInst::Graph { graph: g, name } });
-    let x = b.graph_input(t, 0, None);
     let y = b.tosa(TosaOp::Abs, t, vec![x]);
     b.graph_output(y, 0, None);
     b.end_graph();
@@ -720,6 +721,7 @@ fn log_of_subnormals_still_reproduces() {
     check("emulation-layer-log-subnormal-lavapipe");
 }
 
+/// Every finding module is valid: what the layer does wrong is the layer's.
 #[test]
 fn every_finding_has_its_files() {
     let dir = findings_dir();
@@ -727,6 +729,8 @@ fn every_finding_has_its_files() {
         for suffix in [".spv", ".spvasm", ".json", ".md", ".scenario.json"] {
             assert!(dir.join(format!("{}{suffix}", f.stem)).is_file(), "{}{suffix} missing", f.stem);
         }
+        let verdict = Validator::new(ValidateOptions::default()).check_words(&f.words);
+        assert!(verdict.is_valid(), "{}: {:?}", f.stem, verdict.verdict());
         let stored = std::fs::read(dir.join(format!("{}.spv", f.stem))).expect("spv");
         let words: Vec<u32> = stored.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
         assert_eq!(words, f.words, "{}.spv differs from the module built here; rerun write_findings", f.stem);

@@ -8,9 +8,17 @@
 //! `dispatch_spirv_graph` command. Start-up (instance, device, process) is
 //! shared by batching: [`Oracle::execute_batch`] puts up to
 //! [`EmulationLayer::batch_size`] graphs in one scenario, and a failed batch
-//! is split until every graph has its own outcome ([`run`]). Pipeline
+//! is split until every graph has its own outcome (the runner's log names
+//! the graph whose pipeline failed; otherwise the batch is halved). Pipeline
 //! creation (lavapipe compiling each operator's compute shader) dominates
 //! the cost, so batching saves the fixed part only.
+//!
+//! Every TOSA element type goes in and out: bool `VK_FORMAT_R8_BOOL_ARM`,
+//! i8/i16/i32 `R8/R16/R32_SINT`, i48 `R64_SINT`, fp16 `R16_SFLOAT`, fp32
+//! `R32_SFLOAT`, bf16 `R16_SFLOAT_FPENCODING_BFLOAT16_ARM`, fp8
+//! `R8_SFLOAT_FPENCODING_FLOAT8E4M3_ARM`/`..._FLOAT8E5M2_ARM`. The runner
+//! validates each module with its own SPIRV-Tools before the layer sees it;
+//! a refusal from that step says so in its reason.
 //!
 //! Outcomes: outputs; `Refused { Rejected }` when the runner or the layer
 //! fails to create the pipeline or run the graph (the reason quotes the

@@ -4,7 +4,8 @@
 //! graph-constant resource per GraphConstantID.
 
 use crate::exec::{self, Interface};
-use crate::oracle::{ExecRequest, Refusal};
+use crate::oracle::{ExecRequest, Refusal, ValidateOptions};
+use crate::validate::Validator;
 use spvgraph_ir::analysis::Analysis;
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::inst::{ExtSet, Id, Inst};
@@ -16,6 +17,12 @@ use std::fmt;
 /// Changes the adapter makes to a module before the layer sees it, because
 /// the layer (0.11) mishandles something valid that is not what the run is
 /// about. Each is a documented discrepancy with a finding of its own.
+///
+/// They apply only to modules the in-tree validator accepts (Vulkan 1.3,
+/// every profile): a module that breaks a rule goes to the layer exactly as
+/// given, so that no work-around repairs the break (removing debug
+/// information would repair every `debuginfo.*` break) and what the layer
+/// does with an invalid module is reported as it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Workarounds {
     /// Keep only the requested `OpGraphEntryPointARM`: the layer ignores the
@@ -133,9 +140,15 @@ pub fn prepare(request: &ExecRequest<'_>, workarounds: Workarounds) -> Result<Pr
     };
     check_inputs(&inputs, request.inputs)?;
     let constants = constants(&a, &iface, request.graph_constants)?;
+    let workarounds = if workarounds == Workarounds::NONE || !is_valid(&module) { Workarounds::NONE } else { workarounds };
     let (words, applied) = rewrite(&module, &a, &entry, workarounds)
         .map_err(|e| RequestError(format!("the module cannot be re-encoded after the work-arounds: {e}")))?;
     Ok(Preparation::Ready(Box::new(Prepared { words, entry, inputs, outputs, constants, applied })))
+}
+
+/// Whether the in-tree validator accepts the module (Vulkan 1.3, every profile).
+fn is_valid(module: &Module) -> bool {
+    Validator::new(ValidateOptions::default()).check(module).is_valid()
 }
 
 /// The DescriptorSet/Binding of every interface variable of `entry`.
@@ -289,7 +302,8 @@ mod tests {
     use spvgraph_ir::tosa::TosaOp;
 
     /// Two entry points on one ABS graph (sets 0 and 1), a debug-info
-    /// instruction, and a graph constant the graph does not use.
+    /// instruction in the graph body, and a graph constant the graph does
+    /// not use.
     fn two_entry_points() -> Module {
         let mut b = ModuleBuilder::new();
         let t = b.type_tensor(ElemType::I32, Some(&[4]));
@@ -297,23 +311,19 @@ mod tests {
         let _unused = b.graph_constant(t, 7);
         let v0 = [b.interface_variable(t, 0, 0), b.interface_variable(t, 0, 1)];
         let v1 = [b.interface_variable(t, 1, 5), b.interface_variable(t, 1, 6)];
+        let set = b.graph_debug_set();
+        let name = b.string("g");
+        let void = b.type_void();
         let g = b.begin_graph(gty);
         b.graph_entry_point(g, "first", v0.to_vec());
         b.graph_entry_point(g, "second", v1.to_vec());
         let x = b.graph_input(t, 0, None);
+        let id = b.id();
+        let inst = spvgraph_ir::inst::GraphDebugInst::Graph { graph: g, name };
+        b.graph_inst(Inst::GraphDebug { ty: void, result: id, set, inst });
         let y = b.tosa(TosaOp::Abs, t, vec![x]);
         b.graph_output(y, 0, None);
         b.end_graph();
-        let set = b.graph_debug_set();
-        let name = b.string("g");
-        let void = b.type_void();
-        let id = b.id();
-        b.after_graphs(Inst::GraphDebug {
-            ty: void,
-            result: id,
-            set,
-            inst: spvgraph_ir::inst::GraphDebugInst::Graph { graph: g, name },
-        });
         b.finish()
     }
 
@@ -339,6 +349,22 @@ mod tests {
         assert_eq!(a.graph_entry_points.len(), 1);
         assert!(!a.sets.values().any(|s| *s == ExtSet::GraphDebugInfo));
         assert!(!m.insts.iter().any(|i| matches!(i, Inst::GraphDebug { .. })));
+    }
+
+    #[test]
+    fn invalid_modules_get_no_workaround() {
+        let mut m = two_entry_points();
+        // A second OpMemoryModel breaks a layout rule.
+        let at = m.insts.iter().position(|i| matches!(i, Inst::MemoryModel { .. })).expect("memory model");
+        let dup = m.insts[at].clone();
+        m.insts.insert(at, dup);
+        let words = m.encode_words().expect("encodes");
+        let inputs = [TensorData::zeros(ElemType::I32, &[4])];
+        let Ok(Preparation::Ready(p)) = prepare(&request(&words, Some("second"), &inputs), Workarounds::ALL) else {
+            panic!("ready")
+        };
+        assert_eq!(p.words, words);
+        assert!(p.applied.is_empty());
     }
 
     #[test]
