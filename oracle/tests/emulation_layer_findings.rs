@@ -18,6 +18,7 @@ use spvgraph_generator::{Case, CaseMeta, EntryPoint, InputTensor, InterfaceSlot,
 use spvgraph_ir::builder::ModuleBuilder;
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::tensor::TensorData;
+use spvgraph_ir::rules::RuleId;
 use spvgraph_ir::tools::Tools;
 use spvgraph_ir::tosa::{RowQualifier, TosaOp};
 use spvgraph_ir::{GraphDebugInst, Id, Inst, Module};
@@ -63,6 +64,10 @@ struct Finding {
     constants: BTreeMap<u32, TensorData>,
     /// Operators and the element types of their type rows, for the manifest.
     rows: Vec<(TosaOp, Vec<ElemType>)>,
+    /// For an `accepts-invalid` finding, the must-reject rule the module
+    /// breaks (the in-tree validator names exactly this one); `None`: the
+    /// module is valid.
+    breaks: Option<RuleId>,
     seen: Seen,
     note: &'static str,
 }
@@ -127,6 +132,7 @@ fn findings() -> Vec<Finding> {
         fft2d_result_to_operator(),
         reduce_max_minus_inf(),
         log_of_subnormals(),
+        accepts_shape_mismatch(),
     ]
 }
 
@@ -157,6 +163,7 @@ fn ignores_entry_point() -> Finding {
         inputs: vec![tensor(ElemType::I32, &[4], &[3, -5, 7, -9])],
         constants: BTreeMap::new(),
         rows: vec![(TosaOp::Abs, vec![ElemType::I32]), (TosaOp::Negate, vec![ElemType::I32])],
+        breaks: None,
         seen: Seen::Output { index: 0, bits: tensor(ElemType::I32, &[4], &[-3, 5, -7, 9]).to_bits() },
         note: IGNORES_ENTRY_POINT,
     }
@@ -211,6 +218,7 @@ fn debug_info_in_graph() -> Finding {
         inputs: vec![tensor(ElemType::I32, &[4], &[3, -5, 7, -9])],
         constants: BTreeMap::new(),
         rows: vec![(TosaOp::Abs, vec![ElemType::I32])],
+        breaks: None,
         seen: Seen::Error("Unsupported extension NonSemantic.Graph.DebugInfo.1"),
         note: DEBUG_INFO,
     }
@@ -253,6 +261,7 @@ fn graph_constant_ctc() -> Finding {
         inputs: vec![tensor(ElemType::I32, &[4], &[3, 5, -7, 9]), tensor(ElemType::I32, &[4], &[1, 1, 1, 1])],
         constants,
         rows: vec![(TosaOp::Mul, vec![ElemType::I32, ElemType::I32])],
+        breaks: None,
         seen: Seen::Error("Missing declared constant for id"),
         note: GRAPH_CONSTANT_CTC,
     }
@@ -299,6 +308,7 @@ fn fft2d_result_to_operator() -> Finding {
         inputs: vec![f32s(&[1, 4, 4], &real), f32s(&[1, 4, 4], &[0.0; 16])],
         constants: BTreeMap::new(),
         rows: vec![(TosaOp::Fft2d, vec![ElemType::Fp32]), (TosaOp::Exp, vec![ElemType::Fp32])],
+        breaks: None,
         seen: Seen::Signal(11),
         note: FFT2D,
     }
@@ -339,6 +349,7 @@ fn reduce_max_minus_inf() -> Finding {
         inputs: vec![f32s(&[2, 3], &[inf, inf, inf, 1.0, inf, 2.0])],
         constants: BTreeMap::new(),
         rows: vec![(TosaOp::ReduceMax, vec![ElemType::Fp32])],
+        breaks: None,
         seen: Seen::Output { index: 0, bits: f32s(&[2, 1], &[f32::MIN, 2.0]).to_bits() },
         note: REDUCE_MAX,
     }
@@ -376,6 +387,7 @@ fn log_of_subnormals() -> Finding {
         inputs: vec![f32s(&[5], &[1.4e-45, 1e-40, 1e-38, 1.2e-38, 1.0])],
         constants: BTreeMap::new(),
         rows: vec![(TosaOp::Log, vec![ElemType::Fp32])],
+        breaks: None,
         seen: Seen::OffBy { index: 0, element: 0, right: -103.278_929_903_431_85, more_than: 1.0 },
         note: LOG_SUBNORMAL,
     }
@@ -403,6 +415,46 @@ single-operator sweep with special input values (`emulation_layer_hunt --per-row
 --special 0.3`: LOG fp32 and bf16). The exact wrong values depend on the CPU lavapipe
 compiles for; `oracle/tests/emulation_layer_findings.rs` checks that the first is more
 than 1 away from the right answer.
+";
+
+fn accepts_shape_mismatch() -> Finding {
+    let words = module(&[(ElemType::I32, &[6]), (ElemType::I32, &[6])], &[(ElemType::I32, &[8])], |b, x, t| {
+        let axis = b.const_u32(0);
+        vec![b.tosa(TosaOp::Concat, t[0], vec![axis, x[0], x[1]])]
+    });
+    Finding {
+        stem: "emulation-layer-accepts-shape-mismatch",
+        kind: "accepts-invalid",
+        words,
+        entry: "main",
+        inputs: vec![tensor(ElemType::I32, &[6], &[1, 2, 3, 4, 5, 6]), tensor(ElemType::I32, &[6], &[7, 8, 9, 10, 11, 12])],
+        constants: BTreeMap::new(),
+        rows: vec![(TosaOp::Concat, vec![ElemType::I32])],
+        breaks: Some(RuleId::TosaShapeOutput),
+        seen: Seen::Output { index: 0, bits: tensor(ElemType::I32, &[8], &[1, 2, 3, 4, 5, 6, 7, 8]).to_bits() },
+        note: SHAPE_MISMATCH,
+    }
+}
+
+const SHAPE_MISMATCH: &str = "# The emulation layer runs graphs whose shapes are inconsistent, silently truncating
+
+CONCAT (axis 0) of two i32 tensors of shape `[6]` whose result is declared `[8]` instead
+of `[12]`. TOSA makes this an error (ERROR_IF: the output shape must be the concatenated
+shape; rule `tosa.shape.output`), and the in-tree validator and MLIR's TOSA verifier
+(tosa-opt) reject it; SPIRV-Tools does not check TOSA shapes, so the runner's SPIR-V
+validation passes it.
+
+Seen (ai-ml-emulation-layer-for-vulkan 0.11.0): the pipeline is created and the graph
+runs, returning `[1, 2, 3, 4, 5, 6, 7, 8]`, the first 8 elements of the concatenation,
+with no message. Vulkan leaves the behaviour of invalid SPIR-V undefined, so this is not
+a conformance failure, but a user gets a plausible-looking wrong answer instead of an
+error. Checked by hand with live operators (not only dead copies): ADD of `[6]` and `[6]`
+declared `[4]` returns the first 4 sums, declared `[8]` returns 6 sums and two zeros;
+RESHAPE of 6 elements to `[4]` returns the first 4; SLICE with start 4 and size 4 of a
+`[6]` tensor returns `[5, 6, 0, 0]` (reads past the end as zeros); MAXIMUM with
+`nan_mode = 7` (not an enumerant) runs. The near-valid hunt
+(`emulation_layer_hunt --per-rule 3`) shows the same for the TOSA rules its mutators
+break on dead copies of instructions, which the layer never looks at.
 ";
 
 /// The generator's case for a finding (for `write_case`): every entry point
@@ -542,6 +594,9 @@ fn write_findings() {
         }
         if let Some(m) = manifest.as_object_mut() {
             m.insert("kind".into(), f.kind.into());
+            if let Some(rule) = f.breaks {
+                m.insert("expect".into(), rule.name().into());
+            }
             m.insert("entry_point".into(), f.entry.into());
             m.insert("scenario".into(), scenario_file.clone().into());
             m.insert("oracles".into(), oracles.into());
@@ -641,9 +696,10 @@ fn check(stem: &str) {
                 }
                 other => panic!("{stem}: cannot read the output: {other:?}"),
             }
-            match &in_tree {
-                Ok(ExecOutcome::Outputs(o)) => assert_ne!(&o[*index].to_bits(), bits, "the in-tree executor agrees"),
-                other => panic!("{stem}: the in-tree executor did not run it: {other:?}"),
+            match (&in_tree, f.breaks) {
+                (Ok(ExecOutcome::Outputs(o)), None) => assert_ne!(&o[*index].to_bits(), bits, "the in-tree executor agrees"),
+                (Ok(ExecOutcome::Refused { kind: Refusal::Invalid, .. }), Some(_)) => {}
+                (other, _) => panic!("{stem}: the in-tree executor says {other:?}"),
             }
         }
         Seen::OffBy { index, element, right, more_than } => {
@@ -664,7 +720,9 @@ fn check(stem: &str) {
             }
         }
     }
-    assert!(matches!(in_tree, Ok(ExecOutcome::Outputs(_))), "{stem}: {in_tree:?}");
+    if f.breaks.is_none() {
+        assert!(matches!(in_tree, Ok(ExecOutcome::Outputs(_))), "{stem}: {in_tree:?}");
+    }
     // The adapter, without work-arounds, reports the layer's behaviour.
     let raw = el.with_workarounds(Workarounds::NONE).execute(&f.request());
     match (&f.seen, &raw) {
@@ -717,11 +775,17 @@ fn reduce_max_minus_inf_still_reproduces() {
 }
 
 #[test]
+fn shape_mismatch_still_runs() {
+    check("emulation-layer-accepts-shape-mismatch");
+}
+
+#[test]
 fn log_of_subnormals_still_reproduces() {
     check("emulation-layer-log-subnormal-lavapipe");
 }
 
-/// Every finding module is valid: what the layer does wrong is the layer's.
+/// Every finding module is valid (what the layer does wrong is the layer's),
+/// except the accepts-invalid ones, which break exactly their rule.
 #[test]
 fn every_finding_has_its_files() {
     let dir = findings_dir();
@@ -729,8 +793,11 @@ fn every_finding_has_its_files() {
         for suffix in [".spv", ".spvasm", ".json", ".md", ".scenario.json"] {
             assert!(dir.join(format!("{}{suffix}", f.stem)).is_file(), "{}{suffix} missing", f.stem);
         }
-        let verdict = Validator::new(ValidateOptions::default()).check_words(&f.words);
-        assert!(verdict.is_valid(), "{}: {:?}", f.stem, verdict.verdict());
+        let report = Validator::new(ValidateOptions::default()).check_words(&f.words);
+        match f.breaks {
+            None => assert!(report.is_valid(), "{}: {:?}", f.stem, report.verdict()),
+            Some(rule) => assert_eq!(report.errors().map(|e| e.rule).collect::<Vec<_>>(), [rule], "{}", f.stem),
+        }
         let stored = std::fs::read(dir.join(format!("{}.spv", f.stem))).expect("spv");
         let words: Vec<u32> = stored.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
         assert_eq!(words, f.words, "{}.spv differs from the module built here; rerun write_findings", f.stem);
