@@ -546,7 +546,26 @@ fn scenario_document(f: &Finding, manifest: &serde_json::Value) -> serde_json::V
     scenario::document(&[("graph", &p, &names)])
 }
 
+/// `text` without the scratch directories of this machine
+/// (`/tmp/spvgraph-tosa-ref-1-2-3/graph.mlir` becomes `graph.mlir`).
+fn scrub(text: &str) -> String {
+    let prefix = format!("{}/spvgraph-", std::env::temp_dir().display());
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(&prefix) {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at + prefix.len()..];
+        rest = tail.find('/').map_or("", |slash| &tail[slash + 1..]);
+    }
+    out.push_str(rest);
+    out
+}
+
 fn brief(o: &Result<ExecOutcome, spvgraph_oracle::oracle::OracleError>) -> String {
+    scrub(&brief_raw(o))
+}
+
+fn brief_raw(o: &Result<ExecOutcome, spvgraph_oracle::oracle::OracleError>) -> String {
     match o {
         Ok(ExecOutcome::Outputs(v)) => {
             let parts: Vec<String> = v
