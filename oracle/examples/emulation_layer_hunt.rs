@@ -8,14 +8,16 @@
 //!
 //! ```text
 //! cargo run --release -p spvgraph-oracle --example emulation_layer_hunt -- \
-//!     [--seed S] [--count N] [--near-valid | --per-row N] [--special P] [--batch B] [--timeout SECS] [--save DIR]
+//!     [--seed S] [--count N] [--near-valid | --per-row N | --per-rule N] [--special P] [--batch B]
+//!     [--timeout SECS] [--save DIR]
 //! ```
 //!
 //! `--per-row N` runs N single-operator graphs per operator × type row (so a
 //! wrong output names its operator); otherwise `--count` generated cases
 //! (seeds from `--seed`) with the default generator configuration, without
 //! tensor-array interfaces (the scenario runner cannot bind them).
-//! `--special P`: each input element is a special value (NaN, ±inf, ±0,
+//! `--per-rule N` runs N near-valid cases for every must-reject rule a
+//! near-valid mutator breaks. `--special P`: each input element is a special value (NaN, ±inf, ±0,
 //! subnormals, extremes) with probability P.
 //!
 //! Kinds: `crash`, `timeout`, `out-of-memory`, `refused-valid`,
@@ -25,9 +27,10 @@
 //! `unsupported` (what the scenario runner cannot express; not a finding).
 
 use spvgraph_generator::files::{write_case, Extras};
-use spvgraph_generator::near_valid::near_valid_from_seed;
+use spvgraph_generator::near_valid::{covered_rules, near_valid_from_seed};
 use spvgraph_generator::{generate_from_seed, Case, Config};
 use spvgraph_ir::elem::Profile;
+use spvgraph_ir::env::TargetEnv;
 use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::Module;
@@ -45,6 +48,7 @@ struct Args {
     count: u64,
     near_valid: bool,
     per_row: Option<u64>,
+    per_rule: Option<u64>,
     special: f64,
     batch: usize,
     timeout: u64,
@@ -52,7 +56,17 @@ struct Args {
 }
 
 fn args() -> Args {
-    let mut a = Args { seed: 0, count: 50, near_valid: false, per_row: None, special: 0.0, batch: 16, timeout: 60, save: None };
+    let mut a = Args {
+        seed: 0,
+        count: 50,
+        near_valid: false,
+        per_row: None,
+        per_rule: None,
+        special: 0.0,
+        batch: 16,
+        timeout: 60,
+        save: None,
+    };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
         let mut value = || it.next().unwrap_or_else(|| panic!("{flag} needs a value"));
@@ -65,6 +79,7 @@ fn args() -> Args {
             "--near-valid" => a.near_valid = true,
             "--per-row" => a.per_row = Some(value().parse().expect("--per-row N")),
             "--special" => a.special = value().parse().expect("--special PROBABILITY"),
+            "--per-rule" => a.per_rule = Some(value().parse().expect("--per-rule N")),
             other => panic!("unknown flag {other}"),
         }
     }
@@ -95,6 +110,26 @@ fn items(a: &Args) -> Vec<Item> {
     config.probs.tensor_array_output = 0.0;
     config.probs.special_values = a.special;
     let mut out = Vec::new();
+    if let Some(n) = a.per_rule {
+        // One graph per module: the adapter keeps only the entry point it
+        // runs, so a break in another graph would never reach the layer.
+        config.max_graphs = 1;
+        config.probs.alias_entry_point = 0.0;
+        for rule in covered_rules() {
+            for seed in a.seed..a.seed + n {
+                let Ok(nv) = near_valid_from_seed(seed, &config, Some(rule)) else { continue };
+                // The layer is a Vulkan 1.3 consumer with every profile: a
+                // break that needs an older environment or fewer profiles
+                // is no break for it.
+                if nv.target_env != TargetEnv::VULKAN_1_3 || nv.profiles.is_some() {
+                    continue;
+                }
+                let rule = Some(format!("{} ({})", nv.rule, nv.mutator));
+                out.push(Item { seed, case: nv.base, words: nv.words, entry: 0, rule });
+            }
+        }
+        return out;
+    }
     for seed in a.seed..a.seed + a.count {
         let (case, words, rule) = if a.near_valid {
             match near_valid_from_seed(seed, &config, None) {
@@ -143,7 +178,9 @@ fn single_op_items(seed: u64, per_row: u64, special: f64) -> Vec<Item> {
                 }
                 let s = seed.wrapping_add((u64::from(op.opcode()) * 1000 + row as u64) * 100_000).wrapping_add(k);
                 let case = generate_from_seed(s, &config);
-                if !case.meta.internal_errors.is_empty() || !case.meta.type_rows.iter().any(|u| u.op == op && u.row == row) {
+                if !case.meta.internal_errors.is_empty()
+                    || !case.meta.type_rows.iter().any(|u| u.op == op && u.row == row)
+                {
                     continue;
                 }
                 let Ok(words) = case.module.encode_words() else { continue };
@@ -232,7 +269,10 @@ fn main() {
                     ("unsupported", shape_of(reason), reason.clone())
                 }
                 (None, Ok(ExecOutcome::Refused { reason, .. })) => {
-                    let said = reason.split_once("): ").or_else(|| reason.split_once("pipeline: ")).map_or(reason.as_str(), |(_, m)| m);
+                    let said = reason
+                        .split_once("): ")
+                        .or_else(|| reason.split_once("pipeline: "))
+                        .map_or(reason.as_str(), |(_, m)| m);
                     ("refused-valid", shape_of(said), reason.clone())
                 }
                 (None, Ok(outcome @ ExecOutcome::Outputs(_))) => {
@@ -251,8 +291,10 @@ fn main() {
                         .ok()
                         .and_then(typed)
                         .map(|t| judge(req, &t, "emulation-layer", Ok(outcome.clone())));
-                    let mismatch = |v: &Option<Result<Agreement, OracleError>>| matches!(v, Some(Ok(Agreement::Mismatch { .. })));
-                    let compliant = |v: &Option<Result<Agreement, OracleError>>| matches!(v, Some(Ok(Agreement::Compliant(_))));
+                    let mismatch =
+                        |v: &Option<Result<Agreement, OracleError>>| matches!(v, Some(Ok(Agreement::Mismatch { .. })));
+                    let compliant =
+                        |v: &Option<Result<Agreement, OracleError>>| matches!(v, Some(Ok(Agreement::Compliant(_))));
                     let verdicts = format!(
                         "emulation-layer vs reference: {}\n      in-tree vs reference: {}\n      emulation-layer vs in-tree: {}",
                         el_vs_ref.as_ref().map_or("-".into(), brief),
@@ -266,9 +308,9 @@ fn main() {
                     // same way is the reference comparison's problem.
                     let decisive = if mismatch(&el_vs_ref) && compliant(&tree_vs_ref) {
                         el_vs_ref.as_ref()
-                    } else if mismatch(&el_vs_ref) && mismatch(&el_vs_tree) {
-                        el_vs_tree.as_ref()
-                    } else if !compliant(&el_vs_ref) && !compliant(&tree_vs_ref) && mismatch(&el_vs_tree) {
+                    } else if mismatch(&el_vs_tree)
+                        && (mismatch(&el_vs_ref) || (!compliant(&el_vs_ref) && !compliant(&tree_vs_ref)))
+                    {
                         el_vs_tree.as_ref()
                     } else {
                         None

@@ -15,6 +15,14 @@ use spvgraph_oracle::oracle::{ExecOutcome, ExecRequest, Oracle};
 use std::collections::BTreeMap;
 use std::time::Instant;
 
+/// What a request borrows.
+struct Owned {
+    words: Vec<u32>,
+    entry: String,
+    inputs: Vec<TensorData>,
+    constants: BTreeMap<u32, TensorData>,
+}
+
 fn main() {
     let mut cases = 32u64;
     let mut seed = 0u64;
@@ -37,22 +45,38 @@ fn main() {
         std::process::exit(2);
     }
     println!("{}", probe.version().unwrap_or_default());
-    // One request per case: its first entry point.
-    let generated: Vec<_> = (seed..seed + cases).map(|s| generate_from_seed(s, &Config::default())).collect();
-    let prepared: Vec<(Vec<u32>, String, Vec<TensorData>, BTreeMap<u32, TensorData>)> = generated
+    // One request per case: its first entry point. No tensor-array
+    // interfaces: the runner cannot bind them, so they would cost nothing.
+    let mut config = Config::default();
+    config.probs.tensor_array_input = 0.0;
+    config.probs.tensor_array_output = 0.0;
+    let generated: Vec<_> = (seed..seed + cases).map(|s| generate_from_seed(s, &config)).collect();
+    let owned: Vec<Owned> = generated
         .iter()
         .filter_map(|c| {
             let entry = c.entry_points.first()?;
-            let words = c.module.encode_words().ok()?;
-            Some((words, entry.name.clone(), entry.inputs.iter().map(|i| i.data.clone()).collect(), c.graph_constants.clone()))
+            Some(Owned {
+                words: c.module.encode_words().ok()?,
+                entry: entry.name.clone(),
+                inputs: entry.inputs.iter().map(|i| i.data.clone()).collect(),
+                constants: c.graph_constants.clone(),
+            })
         })
         .collect();
-    let requests: Vec<ExecRequest<'_>> = prepared
+    let requests: Vec<ExecRequest<'_>> = owned
         .iter()
-        .map(|(w, e, i, g)| ExecRequest { module: w, entry_point: Some(e), inputs: i, graph_constants: g })
+        .map(|o| ExecRequest {
+            module: &o.words,
+            entry_point: Some(&o.entry),
+            inputs: &o.inputs,
+            graph_constants: &o.constants,
+        })
         .collect();
     println!("{} cases (seeds {seed}..{}), {repeat} runs per batch size", requests.len(), seed + cases);
-    println!("{:>6} {:>12} {:>10} {:>10} {:>12} {:>9}", "batch", "cases/s", "s/case", "outputs", "processes", "peak MiB");
+    println!(
+        "{:>6} {:>12} {:>10} {:>10} {:>12} {:>9}",
+        "batch", "cases/s", "s/case", "outputs", "processes", "peak MiB"
+    );
     for &b in &batches {
         let mut rates = Vec::new();
         let mut last = (0usize, 0u64, 0u64);

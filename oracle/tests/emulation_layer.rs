@@ -363,11 +363,8 @@ fn i48_comes_out_of_matmul_and_goes_into_rescale() {
         let shift = b.const_tensor(ElemType::I8, &[1], &[14]).expect("shift");
         let in_zp = b.const_tensor(ElemType::I48, &[1], &[0]).expect("zp");
         let out_zp = b.const_tensor(ElemType::I32, &[1], &[0]).expect("zp");
-        let narrowed = b.tosa(
-            TosaOp::Rescale,
-            t[1],
-            vec![no, single_round, no, no, no, x[2], multiplier, shift, in_zp, out_zp],
-        );
+        let narrowed =
+            b.tosa(TosaOp::Rescale, t[1], vec![no, single_round, no, no, no, x[2], multiplier, shift, in_zp, out_zp]);
         vec![product, narrowed]
     });
     let big = 32767;

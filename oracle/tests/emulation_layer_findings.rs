@@ -17,8 +17,8 @@ use spvgraph_generator::files::{write_case, Extras};
 use spvgraph_generator::{Case, CaseMeta, EntryPoint, InputTensor, InterfaceSlot, RowUse};
 use spvgraph_ir::builder::ModuleBuilder;
 use spvgraph_ir::elem::ElemType;
-use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::rules::RuleId;
+use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::tools::Tools;
 use spvgraph_ir::tosa::{RowQualifier, TosaOp};
 use spvgraph_ir::{GraphDebugInst, Id, Inst, Module};
@@ -290,15 +290,16 @@ single-operator sweep hit it on DEPTHWISE_CONV2D, MUL, PAD and RESCALE.
 
 fn fft2d_result_to_operator() -> Finding {
     let shape: &[u32] = &[1, 4, 4];
-    let words = module(&[(ElemType::Fp32, shape), (ElemType::Fp32, shape)], &[(ElemType::Fp32, shape); 2], |b, x, t| {
-        let pair = b.type_struct(vec![t[0], t[0]]);
-        let no = b.const_bool(false);
-        let fft = b.tosa(TosaOp::Fft2d, pair, vec![no, no, x[0], x[1]]);
-        let real = b.composite_extract(t[0], fft, 0);
-        let imag = b.composite_extract(t[0], fft, 1);
-        let exp = b.tosa(TosaOp::Exp, t[0], vec![real]);
-        vec![imag, exp]
-    });
+    let words =
+        module(&[(ElemType::Fp32, shape), (ElemType::Fp32, shape)], &[(ElemType::Fp32, shape); 2], |b, x, t| {
+            let pair = b.type_struct(vec![t[0], t[0]]);
+            let no = b.const_bool(false);
+            let fft = b.tosa(TosaOp::Fft2d, pair, vec![no, no, x[0], x[1]]);
+            let real = b.composite_extract(t[0], fft, 0);
+            let imag = b.composite_extract(t[0], fft, 1);
+            let exp = b.tosa(TosaOp::Exp, t[0], vec![real]);
+            vec![imag, exp]
+        });
     let real: Vec<f32> = (0..16).map(|k| k as f32 / 16.0).collect();
     Finding {
         stem: "emulation-layer-fft2d-result-to-operator-sigsegv",
@@ -427,7 +428,10 @@ fn accepts_shape_mismatch() -> Finding {
         kind: "accepts-invalid",
         words,
         entry: "main",
-        inputs: vec![tensor(ElemType::I32, &[6], &[1, 2, 3, 4, 5, 6]), tensor(ElemType::I32, &[6], &[7, 8, 9, 10, 11, 12])],
+        inputs: vec![
+            tensor(ElemType::I32, &[6], &[1, 2, 3, 4, 5, 6]),
+            tensor(ElemType::I32, &[6], &[7, 8, 9, 10, 11, 12]),
+        ],
         constants: BTreeMap::new(),
         rows: vec![(TosaOp::Concat, vec![ElemType::I32])],
         breaks: Some(RuleId::TosaShapeOutput),
@@ -606,10 +610,14 @@ fn write_findings() {
             .expect("write scenario");
         let req = f.request();
         let mut oracles = serde_json::Map::new();
-        oracles.insert(format!("emulation-layer ({})", el.version().unwrap_or_default()), brief(&el.execute(&req)).into());
+        oracles
+            .insert(format!("emulation-layer ({})", el.version().unwrap_or_default()), brief(&el.execute(&req)).into());
         oracles.insert("spvgraph-executor".into(), brief(&Executor::default().execute(&req)).into());
         if model.available().is_ok() {
-            oracles.insert(format!("tosa-ref ({})", model.version().unwrap_or_default()), brief(&model.execute(&req)).into());
+            oracles.insert(
+                format!("tosa-ref ({})", model.version().unwrap_or_default()),
+                brief(&model.execute(&req)).into(),
+            );
         }
         if let Some(m) = manifest.as_object_mut() {
             m.insert("kind".into(), f.kind.into());
@@ -716,7 +724,9 @@ fn check(stem: &str) {
                 other => panic!("{stem}: cannot read the output: {other:?}"),
             }
             match (&in_tree, f.breaks) {
-                (Ok(ExecOutcome::Outputs(o)), None) => assert_ne!(&o[*index].to_bits(), bits, "the in-tree executor agrees"),
+                (Ok(ExecOutcome::Outputs(o)), None) => {
+                    assert_ne!(&o[*index].to_bits(), bits, "the in-tree executor agrees")
+                }
                 (Ok(ExecOutcome::Refused { kind: Refusal::Invalid, .. }), Some(_)) => {}
                 (other, _) => panic!("{stem}: the in-tree executor says {other:?}"),
             }

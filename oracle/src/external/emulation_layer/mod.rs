@@ -140,10 +140,9 @@ impl EmulationLayer {
 
     /// The tools in use, or why they cannot be used.
     pub fn setup(&self) -> Result<&Setup, OracleError> {
-        self.setup.as_ref().map_err(|missing| OracleError::Unavailable {
-            oracle: NAME.into(),
-            reason: missing.join("; "),
-        })
+        self.setup
+            .as_ref()
+            .map_err(|missing| OracleError::Unavailable { oracle: NAME.into(), reason: missing.join("; ") })
     }
 
     fn runner<'s>(&'s self, setup: &'s Setup) -> Runner<'s> {
@@ -298,11 +297,36 @@ const KNOWN: &[KnownDiscrepancy] = &[
         "corpus/findings/emulation-layer-rejects-debug-info.spv",
     ),
     known("refused-valid", None, CTC_WHY, "corpus/findings/emulation-layer-graph-constant-ctc-rejected.spv"),
-    known("crash", Some(TosaOp::Fft2d), FFT_WHY, "corpus/findings/emulation-layer-fft2d-result-to-operator-sigsegv.spv"),
-    known("crash", Some(TosaOp::Rfft2d), FFT_WHY, "corpus/findings/emulation-layer-fft2d-result-to-operator-sigsegv.spv"),
-    known("wrong-output", Some(TosaOp::ReduceMax), MINMAX_WHY, "corpus/findings/emulation-layer-reduce-max-all-minus-inf.spv"),
-    known("wrong-output", Some(TosaOp::ReduceMin), MINMAX_WHY, "corpus/findings/emulation-layer-reduce-max-all-minus-inf.spv"),
-    known("wrong-output", Some(TosaOp::MaxPool2d), MINMAX_WHY, "corpus/findings/emulation-layer-reduce-max-all-minus-inf.spv"),
+    known(
+        "crash",
+        Some(TosaOp::Fft2d),
+        FFT_WHY,
+        "corpus/findings/emulation-layer-fft2d-result-to-operator-sigsegv.spv",
+    ),
+    known(
+        "crash",
+        Some(TosaOp::Rfft2d),
+        FFT_WHY,
+        "corpus/findings/emulation-layer-fft2d-result-to-operator-sigsegv.spv",
+    ),
+    known(
+        "wrong-output",
+        Some(TosaOp::ReduceMax),
+        MINMAX_WHY,
+        "corpus/findings/emulation-layer-reduce-max-all-minus-inf.spv",
+    ),
+    known(
+        "wrong-output",
+        Some(TosaOp::ReduceMin),
+        MINMAX_WHY,
+        "corpus/findings/emulation-layer-reduce-max-all-minus-inf.spv",
+    ),
+    known(
+        "wrong-output",
+        Some(TosaOp::MaxPool2d),
+        MINMAX_WHY,
+        "corpus/findings/emulation-layer-reduce-max-all-minus-inf.spv",
+    ),
     known(
         "wrong-output",
         Some(TosaOp::Log),

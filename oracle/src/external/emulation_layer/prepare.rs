@@ -140,7 +140,8 @@ pub fn prepare(request: &ExecRequest<'_>, workarounds: Workarounds) -> Result<Pr
     };
     check_inputs(&inputs, request.inputs)?;
     let constants = constants(&a, &iface, request.graph_constants)?;
-    let workarounds = if workarounds == Workarounds::NONE || !is_valid(&module) { Workarounds::NONE } else { workarounds };
+    let workarounds =
+        if workarounds == Workarounds::NONE || !is_valid(&module) { Workarounds::NONE } else { workarounds };
     let (words, applied) = rewrite(&module, &a, &entry, workarounds)
         .map_err(|e| RequestError(format!("the module cannot be re-encoded after the work-arounds: {e}")))?;
     Ok(Preparation::Ready(Box::new(Prepared { words, entry, inputs, outputs, constants, applied })))
@@ -179,7 +180,8 @@ fn bindings(a: &Analysis<'_>, entry: &str, iface: &Interface) -> Result<(Vec<Slo
     let mut slots = Vec::with_capacity(vars.len());
     for (var, port) in vars.iter().zip(ports) {
         let literal = |d: spirv::Decoration| a.decoration(*var, d).and_then(|l| l.first().copied());
-        let (Some(set), Some(binding)) = (literal(spirv::Decoration::DescriptorSet), literal(spirv::Decoration::Binding))
+        let (Some(set), Some(binding)) =
+            (literal(spirv::Decoration::DescriptorSet), literal(spirv::Decoration::Binding))
         else {
             return Err(format!(
                 "no scenario can be written: interface variable {var} has no DescriptorSet and Binding decorations"

@@ -13,9 +13,9 @@
 use super::prepare::Prepared;
 use super::scenario::{self, Entry, OUTPUT_DIR};
 use super::setup::{Setup, INSTANCE_LAYERS};
+use crate::compliance::ReferenceTensor;
 use crate::external::process::{self, Ended, Limits, ProcessRun, ScratchDir};
 use crate::external::tosa_reference;
-use crate::compliance::ReferenceTensor;
 use crate::oracle::{Abnormal, ExecOutcome, OracleError, Refusal};
 use spvgraph_ir::tensor::TensorData;
 use std::collections::HashSet;
@@ -167,7 +167,8 @@ impl Runner<'_> {
         let dir = ScratchDir::new("emulation-layer").map_err(|e| failed(e.to_string()))?;
         let entries: Vec<Entry<'_>> =
             jobs.iter().map(|j| Entry { label: j.label.clone(), graph: j.graph, inputs: j.inputs }).collect();
-        let written = scenario::write(dir.path(), &entries).map_err(|e| failed(format!("cannot write the scenario: {e}")))?;
+        let written =
+            scenario::write(dir.path(), &entries).map_err(|e| failed(format!("cannot write the scenario: {e}")))?;
         let cmd = self.command(&written.path);
         let n = u32::try_from(jobs.len()).unwrap_or(u32::MAX);
         let limits = Limits { timeout: self.timeout.saturating_mul(n), memory_bytes: self.memory_bytes };
@@ -220,10 +221,9 @@ fn classify(job: &Job<'_>, run: &ProcessRun, log: &RunnerLog, phase: &Phase) -> 
         }
         // The device, the tensors and the files are the harness's business:
         // failing there says nothing about the graph.
-        Ended::Exited(code) if *phase == Phase::Resources => Err(failed(format!(
-            "scenario-runner exit status {code} {}: {said}",
-            phase.describe()
-        ))),
+        Ended::Exited(code) if *phase == Phase::Resources => {
+            Err(failed(format!("scenario-runner exit status {code} {}: {said}", phase.describe())))
+        }
         Ended::Exited(code) => Ok(ExecOutcome::Refused {
             kind: Refusal::Rejected,
             reason: format!("scenario-runner exit status {code} {}{notes}: {said}", phase.describe()),

@@ -57,7 +57,6 @@ pub fn output_files(label: &str, count: usize) -> Vec<PathBuf> {
     (0..count).map(|j| Path::new(OUTPUT_DIR).join(format!("{label}.out{j}.npy"))).collect()
 }
 
-
 /// The file names one graph's resources have in a scenario, relative to
 /// the scenario's directory (outputs: to the runner's `--output` directory).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -102,7 +101,9 @@ pub fn document(graphs: &[(&str, &Prepared, &Names)]) -> serde_json::Value {
     let mut resources = Vec::new();
     let mut commands = Vec::new();
     for &(label, graph, names) in graphs {
-        resources.push(serde_json::json!({"shader": {"uid": label, "src": names.spv, "type": "SPIR-V", "entry": graph.entry}}));
+        resources.push(
+            serde_json::json!({"shader": {"uid": label, "src": names.spv, "type": "SPIR-V", "entry": graph.entry}}),
+        );
         let mut bindings = Vec::new();
         for (i, (slot, file)) in graph.inputs.iter().zip(&names.inputs).enumerate() {
             let uid = format!("{label}.in{i}");

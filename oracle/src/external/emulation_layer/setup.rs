@@ -52,7 +52,8 @@ pub fn provisioned(tools: &Tools) -> Result<Setup, Vec<String>> {
         .get(Tool::VkLayerPath)
         .map_err(|e| e.to_string())
         .and_then(|p| provisioned_layers(&p.as_os_str().to_string_lossy()));
-    let icd = tools.get(Tool::VkIcd).map(Path::to_path_buf).map_err(|e| format!("{e} (Debian package mesa-vulkan-drivers)"));
+    let icd =
+        tools.get(Tool::VkIcd).map(Path::to_path_buf).map_err(|e| format!("{e} (Debian package mesa-vulkan-drivers)"));
     let runner = runner.map_err(|e| missing.push(e)).ok();
     let layers = layers.map_err(|e| missing.push(e)).ok();
     let icd = icd.map_err(|e| missing.push(e)).ok();
@@ -179,9 +180,8 @@ pub fn from_dir(tools: &Tools, dir: &Path) -> Result<Setup, Vec<String>> {
 fn vulkan_loader() -> Result<(), String> {
     const DIRS: [&str; 6] =
         ["/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib", "/lib64", "/lib"];
-    let mut dirs: Vec<PathBuf> = std::env::var_os("LD_LIBRARY_PATH")
-        .map(|v| std::env::split_paths(&v).collect())
-        .unwrap_or_default();
+    let mut dirs: Vec<PathBuf> =
+        std::env::var_os("LD_LIBRARY_PATH").map(|v| std::env::split_paths(&v).collect()).unwrap_or_default();
     dirs.extend(DIRS.iter().map(PathBuf::from));
     if dirs.iter().any(|d| d.join("libvulkan.so.1").exists()) {
         Ok(())
@@ -377,7 +377,8 @@ mod tests {
     fn embedded_versions_are_read_from_the_json_blob() {
         let dir = ScratchDir::new("emulation-layer-test").expect("scratch");
         let p = dir.join("lib.so");
-        std::fs::write(&p, b"\0\0junk \"version\": \"9\" more\0  \"version\": \"0.11.0\",\n  \"revision\": \"x\"").expect("w");
+        std::fs::write(&p, b"\0\0junk \"version\": \"9\" more\0  \"version\": \"0.11.0\",\n  \"revision\": \"x\"")
+            .expect("w");
         assert_eq!(embedded_version(&p).as_deref(), Some("0.11.0"));
         std::fs::write(&p, b"nothing here").expect("w");
         assert_eq!(embedded_version(&p), None);
