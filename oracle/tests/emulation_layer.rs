@@ -382,3 +382,14 @@ fn i48_comes_out_of_matmul_and_goes_into_rescale() {
     let want = outputs(Executor::default().execute(&req));
     assert_eq!(got, want);
 }
+
+#[test]
+fn going_over_the_memory_limit_is_an_outcome() {
+    let Some(el) = oracle() else { return };
+    // The runner alone (loader, lavapipe, layers) takes more than this.
+    let el = el.with_memory_limit(Some(24 << 20));
+    let plain = abs_module();
+    let a = [tensor(ElemType::I32, &[4], &[-1, 2, -3, 4])];
+    let r = el.execute(&request(&plain, &a));
+    assert!(matches!(r, Ok(ExecOutcome::Abnormal { how: Abnormal::OutOfMemory, .. })), "{r:?}");
+}
