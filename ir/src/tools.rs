@@ -45,11 +45,15 @@ pub enum Tool {
     VkLayerPath,
     /// The lavapipe ICD manifest.
     VkIcd,
+    /// `iree-compile` (iree-base-compiler), the native executable.
+    IreeCompile,
+    /// `iree-run-module` (iree-base-runtime), the native executable.
+    IreeRunModule,
 }
 
 impl Tool {
     /// Every tool, in a stable order.
-    pub const ALL: [Tool; 15] = [
+    pub const ALL: [Tool; 17] = [
         Tool::SpirvVal,
         Tool::SpirvAs,
         Tool::SpirvDis,
@@ -65,6 +69,8 @@ impl Tool {
         Tool::GrammarDir,
         Tool::VkLayerPath,
         Tool::VkIcd,
+        Tool::IreeCompile,
+        Tool::IreeRunModule,
     ];
 
     /// The key used in `tools.json`.
@@ -85,6 +91,8 @@ impl Tool {
             Tool::GrammarDir => "spirv-headers-grammar-dir",
             Tool::VkLayerPath => "vk-layer-path",
             Tool::VkIcd => "vk-icd",
+            Tool::IreeCompile => "iree-compile",
+            Tool::IreeRunModule => "iree-run-module",
         }
     }
 
@@ -104,6 +112,8 @@ impl Tool {
             Tool::VkLayerPath => "ai-ml-emulation-layer-for-vulkan",
             Tool::TosaOpt | Tool::TosaReferenceModel | Tool::TosaVerify => "tosa-tools",
             Tool::VkIcd => "mesa-vulkan-drivers",
+            Tool::IreeCompile => "iree-base-compiler",
+            Tool::IreeRunModule => "iree-base-runtime",
         }
     }
 

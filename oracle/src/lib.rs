@@ -7,5 +7,6 @@ pub mod compliance;
 pub mod exec;
 pub mod external;
 pub mod oracle;
+pub mod produced;
 pub mod registry;
 pub mod validate;
