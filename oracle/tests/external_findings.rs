@@ -1,0 +1,558 @@
+//! model-converter and IREE bugs found by the hand hunt
+//! (`cargo run --release -p spvgraph-oracle --example producer_executor_hunt`),
+//! kept as corpus findings (`corpus/findings/model-converter-*`, `iree-*`:
+//! `.spv`, `.spvasm`, `.mlir`, `.json` manifest, `.npy` inputs, a `.md`
+//! note, and for model-converter the module it produced,
+//! `.produced.spv`/`.produced.spvasm`), each made by hand as small as it
+//! goes, and checked here: each still reproduces with the pinned tools
+//! (when one stops reproducing, update or retire the finding), and the
+//! adapters classify it as the finding says.
+//!
+//! Regenerate the files with
+//! `cargo test -p spvgraph-oracle --test external_findings -- --ignored write_findings`.
+
+use spvgraph_generator::files::{write_case, Extras};
+use spvgraph_generator::{Case, CaseMeta, EntryPoint, InputTensor, InterfaceSlot};
+use spvgraph_ir::builder::ModuleBuilder;
+use spvgraph_ir::elem::ElemType;
+use spvgraph_ir::rules::RuleId;
+use spvgraph_ir::tensor::TensorData;
+use spvgraph_ir::tools::{locate, Tool, Tools};
+use spvgraph_ir::tosa::TosaOp;
+use spvgraph_ir::{Id, Module};
+use spvgraph_oracle::exec::{self, Executor};
+use spvgraph_oracle::external::iree::Iree;
+use spvgraph_oracle::external::model_converter::ModelConverter;
+use spvgraph_oracle::external::spirv_val::SpirvVal;
+use spvgraph_oracle::oracle::{
+    ExecOutcome, ExecRequest, Oracle, ProduceOutcome, ProduceRequest, Refusal, ValidateOptions, Verdict,
+};
+use spvgraph_oracle::validate::Validator;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+fn findings_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/findings")
+}
+
+fn tensor(elem: ElemType, shape: &[usize], bits: &[u64]) -> TensorData {
+    TensorData::from_bits(elem, shape, bits).expect("shape matches")
+}
+
+fn f32s(shape: &[usize], values: &[f32]) -> TensorData {
+    let bits: Vec<u64> = values.iter().map(|v| u64::from(v.to_bits())).collect();
+    tensor(ElemType::Fp32, shape, &bits)
+}
+
+/// A graph `main` with these input and output tensor types, whose body
+/// `body` builds from the graph inputs and returns the output values.
+fn graph(
+    inputs: &[(ElemType, &[u32])],
+    outputs: &[(ElemType, &[u32])],
+    body: impl FnOnce(&mut ModuleBuilder, &[Id]) -> Vec<Id>,
+) -> Module {
+    let mut b = ModuleBuilder::new();
+    let ins: Vec<Id> = inputs.iter().map(|(e, s)| b.type_tensor(*e, Some(s))).collect();
+    let outs: Vec<Id> = outputs.iter().map(|(e, s)| b.type_tensor(*e, Some(s))).collect();
+    let gty = b.type_graph(&ins, &outs);
+    let vars: Vec<Id> =
+        ins.iter().chain(&outs).enumerate().map(|(i, &t)| b.interface_variable(t, 0, i as u32)).collect();
+    // Constants the body needs are declared before the graph begins.
+    let g = b.begin_graph(gty);
+    b.graph_entry_point(g, "main", vars);
+    let args: Vec<Id> = ins.iter().enumerate().map(|(i, &t)| b.graph_input(t, i as u32, None)).collect();
+    let results = body(&mut b, &args);
+    for (j, r) in results.into_iter().enumerate() {
+        b.graph_output(r, j as u32, None);
+    }
+    b.end_graph();
+    b.finish()
+}
+
+/// REDUCE_MAX and REDUCE_MIN over axis 0 of a `2x3` fp32 tensor.
+fn reduce_module() -> Module {
+    graph(&[(ElemType::Fp32, &[2, 3])], &[(ElemType::Fp32, &[1, 3]), (ElemType::Fp32, &[1, 3])], |b, x| {
+        let t = b.type_tensor(ElemType::Fp32, Some(&[1, 3]));
+        let (axis, propagate) = (b.const_u32(0), b.const_u32(1));
+        let max = b.tosa(TosaOp::ReduceMax, t, vec![axis, propagate, x[0]]);
+        let min = b.tosa(TosaOp::ReduceMin, t, vec![axis, propagate, x[0]]);
+        vec![max, min]
+    })
+}
+
+/// FFT2D of a `1x4x4` fp32 pair; with `transpose`, the imaginary part is
+/// returned transposed (`perms = [0, 2, 1]`).
+fn fft_module(transpose: bool) -> Module {
+    let t = (ElemType::Fp32, &[1u32, 4, 4][..]);
+    graph(&[t, t], &[t, t], |b, x| {
+        let ty = b.type_tensor(ElemType::Fp32, Some(&[1, 4, 4]));
+        let pair = b.type_struct(vec![ty, ty]);
+        let no = b.const_bool(false);
+        let fft = b.tosa(TosaOp::Fft2d, pair, vec![no, no, x[0], x[1]]);
+        let re = b.composite_extract(ty, fft, 0);
+        let im = b.composite_extract(ty, fft, 1);
+        if transpose {
+            let perms = b.const_i32_vector(&[0, 2, 1]);
+            vec![re, b.tosa(TosaOp::Transpose, ty, vec![perms, im])]
+        } else {
+            vec![re, im]
+        }
+    })
+}
+
+/// TRANSPOSE_CONV2D i16 x i8 -> i48 (EXT-INT16) with stride `[2, 1]`.
+fn transpose_conv_module() -> Module {
+    graph(
+        &[(ElemType::I16, &[1, 2, 1, 1]), (ElemType::I8, &[1, 1, 1, 1]), (ElemType::I48, &[1])],
+        &[(ElemType::I48, &[1, 3, 1, 1])],
+        |b, x| {
+            let out = b.type_tensor(ElemType::I48, Some(&[1, 3, 1, 1]));
+            let out_pad = b.const_i32_vector(&[0, 0, 0, 0]);
+            let stride = b.const_i32_vector(&[2, 1]);
+            let int48 = b.const_u32(4);
+            let no = b.const_bool(false);
+            let izp = b.const_tensor(ElemType::I16, &[1], &[0]).expect("[1]");
+            let wzp = b.const_tensor(ElemType::I8, &[1], &[0]).expect("[1]");
+            vec![b.tosa(TosaOp::TransposeConv2d, out, vec![out_pad, stride, int48, no, x[0], x[1], x[2], izp, wzp])]
+        },
+    )
+}
+
+/// ABS of a `2x3` fp32 tensor.
+fn abs_module() -> Module {
+    let t = (ElemType::Fp32, &[2u32, 3][..]);
+    graph(&[t], &[t], |b, x| {
+        let ty = b.type_tensor(ElemType::Fp32, Some(&[2, 3]));
+        vec![b.tosa(TosaOp::Abs, ty, vec![x[0]])]
+    })
+}
+
+struct Finding {
+    stem: &'static str,
+    module: Module,
+    inputs: Vec<TensorData>,
+    /// For model-converter findings: write the module it makes with `--emit-debug-info`.
+    produced_with_debug_info: bool,
+    note: &'static str,
+}
+
+fn findings() -> Vec<Finding> {
+    let inf = f32::INFINITY;
+    let fft_inputs = || vec![f32s(&[1, 4, 4], &[1.0; 16]), f32s(&[1, 4, 4], &[0.0; 16])];
+    vec![
+        Finding {
+            stem: "iree-reduce-max-of-infinities",
+            module: reduce_module(),
+            inputs: vec![f32s(&[2, 3], &[-inf, inf, 1.0, -inf, inf, 2.0])],
+            produced_with_debug_info: false,
+            note: REDUCE_NOTE,
+        },
+        Finding {
+            stem: "iree-fft2d-transposed-result",
+            module: fft_module(true),
+            inputs: fft_inputs(),
+            produced_with_debug_info: false,
+            note: FFT_NOTE,
+        },
+        Finding {
+            stem: "iree-transpose-conv2d-int16-stride",
+            module: transpose_conv_module(),
+            inputs: vec![
+                tensor(ElemType::I16, &[1, 2, 1, 1], &[3, 5]),
+                tensor(ElemType::I8, &[1, 1, 1, 1], &[7]),
+                tensor(ElemType::I48, &[1], &[1]),
+            ],
+            produced_with_debug_info: false,
+            note: TRANSPOSE_CONV_NOTE,
+        },
+        Finding {
+            stem: "model-converter-opline-in-graph-body",
+            module: fft_module(false),
+            inputs: fft_inputs(),
+            produced_with_debug_info: true,
+            note: OPLINE_NOTE,
+        },
+        Finding {
+            stem: "model-converter-debuginfo-after-graph-end",
+            module: abs_module(),
+            inputs: vec![f32s(&[2, 3], &[-1.0, 2.0, -3.0, 4.0, -5.0, 6.0])],
+            produced_with_debug_info: true,
+            note: DEBUGINFO_NOTE,
+        },
+    ]
+}
+
+const REDUCE_NOTE: &str = "# IREE: REDUCE_MAX of -inf values is -FLT_MAX, REDUCE_MIN of +inf values is FLT_MAX
+
+IREE 3.13.0 (`iree-base-compiler`/`iree-base-runtime` 3.13.0, `llvm-cpu`) computes
+`tosa.reduce_max` over an axis whose elements are all `-inf` as the lowest
+*finite* value of the type (`-3.40282e+38` for fp32, `-65504` for fp16,
+`-3.38953e+38` for bf16), and `tosa.reduce_min` over `+inf` values as the
+largest finite value. `tosa.max_pool2d` over a window of `-inf` does the same.
+TOSA defines the results as the maximum / minimum of the elements: `-inf` and
+`+inf` (the TOSA reference model and spvgraph's executor agree). The
+reduction's initial value is the type's finite extreme instead of the
+infinity.
+
+Found by the hunt through a CAST of large i32 values to fp16 (which overflow
+to `-inf`, correctly) followed by REDUCE_MAX, NEGATE and RECIPROCAL: IREE
+returned `2^-16` where the answer is `0`.
+
+Module: `iree-reduce-max-of-infinities.spv` (`.mlir`), input
+`[[-inf, inf, 1], [-inf, inf, 2]]`. Reproduce:
+
+    tosa-opt iree-reduce-max-of-infinities.mlir --mlir-print-op-generic -o g.mlir
+    iree-compile --iree-input-type=tosa --iree-hal-target-device=local \\
+        --iree-hal-local-target-device-backends=llvm-cpu --iree-llvmcpu-target-cpu=host g.mlir -o g.vmfb
+    iree-run-module --module=g.vmfb --function=main --input='2x3xf32=-inf inf 1 -inf inf 2' --output=- --output=-
+
+Expected: `1x3xf32=[-INF INF 2]` and `1x3xf32=[-INF INF 1]`.
+Seen: `1x3xf32=[-3.40282E+38 INF 2]` and `1x3xf32=[-INF 3.40282E+38 1]`.
+Whose bug: IREE's TOSA-to-linalg lowering (the reduction's neutral element).
+`oracle/tests/external_findings.rs` checks that it still reproduces.
+";
+
+const FFT_NOTE: &str = "# IREE: FFT2D with one result transposed does not compile
+
+IREE 3.13.0 (`llvm-cpu`) fails to compile a graph in which one result of
+`tosa.fft2d` is returned as it is and the other goes through a
+`tosa.transpose` that moves data (`perms = [0, 2, 1]` here):
+
+    error: 'linalg.yield' op expected number of yield values (2) to match the
+    number of inits / outs operands of the enclosing LinalgOp (1)
+
+The graph is valid TOSA 1.0 (EXT-FFT); with the transpose removed, or with
+either result alone, it compiles. IREE's own fusion of the two-result FFT
+`linalg.generic` with the transpose builds an invalid operation.
+
+Module: `iree-fft2d-transposed-result.spv` (`.mlir`). Reproduce:
+
+    tosa-opt iree-fft2d-transposed-result.mlir --mlir-print-op-generic -o g.mlir
+    iree-compile --iree-input-type=tosa --iree-hal-target-device=local \\
+        --iree-hal-local-target-device-backends=llvm-cpu --iree-llvmcpu-target-cpu=host g.mlir -o g.vmfb
+
+Expected: a module. Seen: the error above, exit status 1. Whose bug: IREE
+(dispatch-region formation / fusion). The spvgraph adapter reports it as
+`Refused { Rejected }` (a finding, not `Unsupported`).
+";
+
+const TRANSPOSE_CONV_NOTE: &str = "# IREE: strided TRANSPOSE_CONV2D with int16 input (EXT-INT16) does not compile
+
+IREE 3.13.0 rejects a valid `tosa.transpose_conv2d` with i16 input, i8
+weights and an i48 accumulator (`acc_type = i48`, the EXT-INT16 row) when a
+stride is greater than 1:
+
+    error: 'tosa.reshape' op illegal: operation operand/result data types did not
+    align with any profile or extension, got (i48,i48)
+
+The input has no RESHAPE: IREE decomposes the strided transpose convolution
+into RESHAPE, PAD, CONV2D and more on the i48 result, then its own TOSA
+validation rejects the i48 RESHAPE and PAD it made (TOSA has no i48 RESHAPE
+or PAD). With stride 1, or with i8 input (i32 accumulator), it compiles.
+
+Module: `iree-transpose-conv2d-int16-stride.spv` (`.mlir`). Reproduce:
+
+    tosa-opt iree-transpose-conv2d-int16-stride.mlir --mlir-print-op-generic -o g.mlir
+    iree-compile --iree-input-type=tosa --iree-hal-target-device=local \\
+        --iree-hal-local-target-device-backends=llvm-cpu --iree-llvmcpu-target-cpu=host g.mlir -o g.vmfb
+
+Expected: a module computing `[1, 3, 1, 1]` i48 outputs `[22, 1, 36]`.
+Seen: the error above. Whose bug: IREE (the transpose-convolution
+decomposition runs before, and is checked by, its TOSA profile validation).
+The spvgraph adapter reports it as `Refused { Rejected }`.
+";
+
+const OPLINE_NOTE: &str = "# model-converter: with --emit-debug-info, OpLine inside a graph body
+
+model-converter 0.11.0 (`ai-ml-sdk-model-converter`) with `--emit-debug-info`
+emits an `OpLine` before each `OpCompositeExtract` that reads a result of a
+two-result operator (FFT2D, RFFT2D) inside the graph body:
+
+    %26 = OpExtInst %_struct_25 %tosa FFT2D %false %false %graph_partition_0_in0 %graph_partition_0_in1
+          OpLine %1 3 10
+    %30 = OpCompositeExtract %tensor_float_1x4x4 %26 0
+
+SPV_ARM_graph (revision 3, the newest): \"A graph definition may only contain
+OpGraphInputARM, OpGraphSetOutputARM, OpExtInst, OpCompositeExtract\". The
+module is invalid: spirv-val 2025.5 and SPIRV-Tools main (August 2026) both
+reject it (`OpLine cannot appear in the graph definitions section`), and so
+does spvgraph's validator (`layout.graph.body-instruction`). Without
+`--emit-debug-info` the module is valid. The `.produced.spv` file is what
+model-converter made of `model-converter-opline-in-graph-body.mlir`.
+
+Reproduce:
+
+    model-converter -i model-converter-opline-in-graph-body.mlir -o g.vgf --emit-debug-info
+    vgf_dump -i g.vgf -o g.spv --dump-spirv 0
+    spirv-val --target-env vulkan1.3 g.spv
+
+Expected: exit status 0. Seen: `error: line 57: OpLine cannot appear in the
+graph definitions section`. Whose bug: model-converter (MLIR's SPIR-V
+serializer emits the location of the extract as OpLine, which is allowed in
+function bodies but not in graph bodies).
+";
+
+const DEBUGINFO_NOTE: &str =
+    "# model-converter: NonSemantic.Graph.DebugInfo after OpGraphEndARM (validators stricter than the specification)
+
+model-converter 0.11.0 with `--emit-debug-info` places every
+`NonSemantic.Graph.DebugInfo` instruction (DebugGraph, DebugOperation,
+DebugTensor) after the graph's `OpGraphEndARM`, at module level in the graph
+section. spirv-val 2025.5 rejects that (`OpExtInst must appear in a graph
+body`), and so does spvgraph's rule catalogue (`layout.graph-section.outside-graph`).
+
+Who is right: the newest texts do not forbid it. SPV_ARM_graph (revision 3)
+says only that the graph section holds graph definitions and entry points;
+SPV_KHR_non_semantic_info makes non-semantic instructions valid \"from section
+9 onwards\", outside functions too; NonSemantic.Graph.DebugInfo (revision 1)
+says nothing about placement. SPIRV-Tools main accepts non-semantic
+instructions anywhere in the graph section since it added
+NonSemantic.Graph.DebugInfo (KhronosGroup/SPIRV-Tools #6666, May 2026): the
+same module is valid for spirv-val built from main (August 2026). So this is
+a spirv-val 2025.5 bug (fixed upstream) and a rule of the in-tree catalogue
+that is stricter than the specification, not a model-converter bug. It is
+documented in `spvgraph_oracle::external::model_converter::MODEL_CONVERTER_KNOWN`.
+
+The debug instructions also refer to ids defined inside the graph (its
+inputs and operation results) from outside it; the specification does not
+say whether graph-local ids are visible there, and SPIRV-Tools main accepts
+it.
+
+A second, minor problem: the order of the `DebugOperation`s (and of their
+`OpString`s) changes from run to run, following heap addresses; under
+`setarch -R` (no address-space randomisation) the output is reproducible,
+and the spvgraph adapter runs model-converter that way.
+
+Reproduce:
+
+    model-converter -i model-converter-debuginfo-after-graph-end.mlir -o g.vgf --emit-debug-info
+    vgf_dump -i g.vgf -o g.spv --dump-spirv 0
+    spirv-val --target-env vulkan1.3 g.spv
+
+Seen with 2025.5: `OpExtInst must appear in a graph body`; with SPIRV-Tools
+main: valid. The `.produced.spv` file is the module model-converter made.
+";
+
+fn build(f: &Finding) -> Case {
+    let iface = exec::interface(&f.module, Some("main")).expect("an entry point");
+    let slot = |p: &exec::Port, binding: u32| InterfaceSlot {
+        index: p.index,
+        element: p.element,
+        elem: p.elem,
+        shape: p.shape.iter().map(|&d| d as u32).collect(),
+        descriptor_set: 0,
+        binding,
+        used: true,
+    };
+    let inputs = iface
+        .inputs
+        .iter()
+        .zip(&f.inputs)
+        .enumerate()
+        .map(|(i, (p, t))| InputTensor { slot: slot(p, i as u32), data: t.clone() })
+        .collect();
+    let n = iface.inputs.len() as u32;
+    let outputs = iface.outputs.iter().enumerate().map(|(j, p)| slot(p, n + j as u32)).collect();
+    let a = spvgraph_ir::analysis::Analysis::new(&f.module);
+    let meta = CaseMeta {
+        ops: a.tosa_ops().into_iter().collect(),
+        graphs: 1,
+        nodes: a.tosa_histogram().values().sum(),
+        ..CaseMeta::default()
+    };
+    Case {
+        module: f.module.clone(),
+        entry_points: vec![EntryPoint { name: "main".into(), graph: 0, inputs, outputs }],
+        graph_constants: BTreeMap::new(),
+        meta,
+    }
+}
+
+fn mlir(f: &Finding) -> String {
+    spvgraph_ir::mlir::module_to_mlir(&f.module, "main", &BTreeMap::new()).expect("prints")
+}
+
+fn produce(mc: &ModelConverter, f: &Finding) -> Vec<u32> {
+    let text = mlir(f);
+    match mc.produce(&ProduceRequest { mlir: &text, debug_info: f.produced_with_debug_info }).expect("runs") {
+        ProduceOutcome::Module { words, .. } => words,
+        other => panic!("{}: expected a module, got {other:?}", f.stem),
+    }
+}
+
+#[test]
+#[ignore = "writes corpus/findings; run with --ignored write_findings"]
+fn write_findings() {
+    let dir = findings_dir();
+    std::fs::create_dir_all(&dir).expect("findings dir");
+    let mc = ModelConverter::discover();
+    for f in findings() {
+        let case = build(&f);
+        write_case(&dir, f.stem, &case, &Extras { spvasm: true, mlir: true }).expect("write case");
+        std::fs::write(dir.join(format!("{}.md", f.stem)), f.note).expect("write note");
+        if f.produced_with_debug_info {
+            let words = produce(&mc, &f);
+            let m = Module::decode_words(&words).expect("decodes");
+            let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+            std::fs::write(dir.join(format!("{}.produced.spv", f.stem)), bytes).expect("write");
+            std::fs::write(dir.join(format!("{}.produced.spvasm", f.stem)), spvgraph_ir::text::disassemble(&m))
+                .expect("write");
+        }
+    }
+}
+
+fn finding(stem: &str) -> Finding {
+    findings().into_iter().find(|f| f.stem == stem).expect("listed")
+}
+
+#[test]
+fn documented_discrepancies_point_at_stored_findings() {
+    for k in spvgraph_oracle::external::model_converter::MODEL_CONVERTER_KNOWN {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(k.finding);
+        assert!(path.is_file(), "{}", path.display());
+    }
+}
+
+#[test]
+fn stored_findings_are_the_modules_built_here() {
+    for f in findings() {
+        let stored = std::fs::read(findings_dir().join(format!("{}.spv", f.stem))).expect("stored .spv");
+        assert_eq!(
+            stored,
+            f.module.encode_bytes().expect("encodes"),
+            "{}: regenerate with --ignored write_findings",
+            f.stem
+        );
+        let md = std::fs::read_to_string(findings_dir().join(format!("{}.md", f.stem))).expect("stored .md");
+        assert_eq!(md, f.note, "{}: regenerate with --ignored write_findings", f.stem);
+        let v = Validator::new(ValidateOptions::default())
+            .check_words(&f.module.encode_words().expect("encodes"))
+            .verdict();
+        assert!(v.is_valid(), "{}: the finding's own module must be valid: {v:?}", f.stem);
+    }
+}
+
+fn iree() -> Option<Iree> {
+    for t in [Tool::IreeCompile, Tool::IreeRunModule, Tool::TosaOpt] {
+        locate(t).unwrap_or_else(|e| panic!("CI=true and {e}"))?;
+    }
+    Some(Iree::discover())
+}
+
+fn run_iree(iree: &Iree, f: &Finding) -> (Vec<TensorData>, ExecOutcome) {
+    let words = f.module.encode_words().expect("encodes");
+    let gc = BTreeMap::new();
+    let request = ExecRequest { module: &words, entry_point: Some("main"), inputs: &f.inputs, graph_constants: &gc };
+    let ours = match Executor::default().execute(&request).expect("answers") {
+        ExecOutcome::Outputs(o) => o,
+        other => panic!("{}: the executor must run it: {other:?}", f.stem),
+    };
+    (ours, iree.execute(&request).expect("IREE answers"))
+}
+
+#[test]
+fn iree_reduce_max_of_infinities_still_reproduces() {
+    let Some(iree) = iree() else { return };
+    let f = finding("iree-reduce-max-of-infinities");
+    let (ours, theirs) = run_iree(&iree, &f);
+    let inf = f64::INFINITY;
+    assert_eq!(ours[0].to_f64(), [-inf, inf, 2.0]);
+    assert_eq!(ours[1].to_f64(), [-inf, inf, 1.0]);
+    let ExecOutcome::Outputs(theirs) = theirs else { panic!("{theirs:?}") };
+    let max = f64::from(f32::MAX);
+    assert_eq!(theirs[0].to_f64(), [-max, inf, 2.0], "fixed? update the finding");
+    assert_eq!(theirs[1].to_f64(), [-inf, max, 1.0], "fixed? update the finding");
+}
+
+#[test]
+fn iree_fft2d_transposed_result_still_reproduces() {
+    let Some(iree) = iree() else { return };
+    let f = finding("iree-fft2d-transposed-result");
+    match run_iree(&iree, &f).1 {
+        ExecOutcome::Refused { kind: Refusal::Rejected, reason } => {
+            assert!(reason.contains("linalg.yield"), "{reason}")
+        }
+        other => panic!("fixed? update the finding: {other:?}"),
+    }
+    // Without the transpose it compiles and agrees with the executor.
+    let plain = Finding { module: fft_module(false), ..finding("iree-fft2d-transposed-result") };
+    let (ours, theirs) = run_iree(&iree, &plain);
+    let ExecOutcome::Outputs(theirs) = theirs else { panic!("{theirs:?}") };
+    for (o, t) in ours.iter().zip(&theirs) {
+        let close = o.to_f64().iter().zip(t.to_f64()).all(|(a, b)| (a - b).abs() < 1e-4);
+        assert!(close, "{ours:?} vs {theirs:?}");
+    }
+}
+
+#[test]
+fn iree_transpose_conv2d_int16_stride_still_reproduces() {
+    let Some(iree) = iree() else { return };
+    let f = finding("iree-transpose-conv2d-int16-stride");
+    let (ours, theirs) = run_iree(&iree, &f);
+    assert_eq!(ours[0].to_f64(), [22.0, 1.0, 36.0]);
+    match theirs {
+        ExecOutcome::Refused { kind: Refusal::Rejected, reason } => {
+            assert!(reason.contains("tosa.reshape") && reason.contains("i48"), "{reason}")
+        }
+        other => panic!("fixed? update the finding: {other:?}"),
+    }
+}
+
+fn converter() -> Option<ModelConverter> {
+    for t in [Tool::ModelConverter, Tool::VgfDump] {
+        locate(t).unwrap_or_else(|e| panic!("CI=true and {e}"))?;
+    }
+    Some(ModelConverter::discover())
+}
+
+fn rules(v: &Verdict) -> Vec<RuleId> {
+    let mut r: Vec<RuleId> = match v {
+        Verdict::Valid => Vec::new(),
+        Verdict::Invalid(d) => d.iter().filter_map(|d| d.rule).collect(),
+    };
+    r.sort();
+    r.dedup();
+    r
+}
+
+/// Both validators' rules for a produced module (spirv-val's only when it is installed).
+fn verdicts(words: &[u32]) -> (Vec<RuleId>, Option<Vec<RuleId>>) {
+    let ours = rules(&Validator::new(ValidateOptions::default()).check_words(words).verdict());
+    let sv = SpirvVal::discover();
+    let theirs = match sv.available() {
+        Ok(()) => Some(rules(&sv.validate(words, &ValidateOptions::default()).expect("answers"))),
+        Err(e) if Tools::required() => panic!("CI=true and {e}"),
+        Err(_) => None,
+    };
+    (ours, theirs)
+}
+
+#[test]
+fn model_converter_opline_in_graph_body_still_reproduces() {
+    let Some(mc) = converter() else { return };
+    let f = finding("model-converter-opline-in-graph-body");
+    let words = produce(&mc, &f);
+    let (ours, theirs) = verdicts(&words);
+    assert!(ours.contains(&RuleId::LayoutGraphBodyInstruction), "fixed? update the finding: {ours:?}");
+    if let Some(theirs) = theirs {
+        assert!(theirs.contains(&RuleId::LayoutGraphBodyInstruction), "{theirs:?}");
+    }
+    // Without debug info the same graph converts to a valid module.
+    let plain = Finding { produced_with_debug_info: false, ..finding("model-converter-opline-in-graph-body") };
+    assert_eq!(verdicts(&produce(&mc, &plain)).0, []);
+}
+
+#[test]
+fn model_converter_debuginfo_after_graph_end_still_reproduces() {
+    let Some(mc) = converter() else { return };
+    let f = finding("model-converter-debuginfo-after-graph-end");
+    let words = produce(&mc, &f);
+    let (ours, theirs) = verdicts(&words);
+    assert_eq!(ours, [RuleId::LayoutGraphSectionOutsideGraph], "changed? update the finding");
+    if let Some(theirs) = theirs {
+        assert_eq!(theirs, [RuleId::LayoutGraphSectionOutsideGraph]);
+    }
+    let stored = std::fs::read(findings_dir().join(format!("{}.produced.spv", f.stem))).expect("stored");
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    assert_eq!(stored, bytes, "model-converter's output changed: regenerate with --ignored write_findings");
+}
