@@ -27,7 +27,7 @@ use spvgraph_oracle::external::tosa_reference::TosaReferenceModel;
 use spvgraph_oracle::oracle::{
     ExecOutcome, ExecRequest, Oracle, ProduceOutcome, ProduceRequest, Refusal, ValidateOptions, Verdict,
 };
-use spvgraph_oracle::produced::ProducedRun;
+use spvgraph_oracle::produced::{bit_identical, ProducedRun};
 use spvgraph_oracle::validate::Validator;
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -284,7 +284,7 @@ fn compare(
     got: Vec<TensorData>,
     record: &mut dyn FnMut(&str, &str, &str),
 ) {
-    if got == expected {
+    if bit_identical(&got, expected) {
         return record(&format!("{tag} exact-ok"), "", "");
     }
     if got.len() != expected.len() {
@@ -296,7 +296,7 @@ fn compare(
     let mut reference: Option<Vec<PreciseOutput>> = None;
     let mut all_ok = true;
     for (j, (g, e)) in got.iter().zip(expected).enumerate() {
-        if g == e {
+        if bit_identical(std::slice::from_ref(g), std::slice::from_ref(e)) {
             continue;
         }
         all_ok = false;

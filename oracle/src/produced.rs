@@ -387,6 +387,14 @@ fn fit(t: &TensorData, port: &Port, what: &str) -> Result<TensorData, ProducedEr
         .ok_or_else(|| ProducedError::Map(format!("{what} has shape {:?}, the data {:?}", port.shape, t.shape())))
 }
 
+/// Whether two lists of tensors are bit-identical: same element types,
+/// shapes and bit patterns (so a NaN equals the same NaN, unlike `==` on
+/// floating-point data).
+pub fn bit_identical(a: &[TensorData], b: &[TensorData]) -> bool {
+    a.len() == b.len()
+        && a.iter().zip(b).all(|(x, y)| x.elem() == y.elem() && x.shape() == y.shape() && x.to_bits() == y.to_bits())
+}
+
 /// `t` reshaped to `shape` (same elements, row-major), if the counts agree.
 pub fn reshape(t: &TensorData, shape: &[usize]) -> Option<TensorData> {
     if t.shape() == shape {
@@ -519,5 +527,10 @@ mod tests {
         let rejected = ProduceOutcome::Rejected { message: "no".into() };
         assert!(matches!(ProducedRun::new(&case, &rejected), Err(ProducedError::NotAModule)));
         assert_eq!(reshape(&TensorData::zeros(ElemType::I8, &[]), &[1]).map(|t| t.shape().to_vec()), Some(vec![1]));
+        let nan = TensorData::from_bits(ElemType::Fp32, &[1], &[0x7fc0_0000]).expect("NaN");
+        assert_ne!(nan, nan.clone(), "NaN is not == NaN");
+        assert!(bit_identical(&[nan.clone()], &[nan.clone()]));
+        let other_nan = TensorData::from_bits(ElemType::Fp32, &[1], &[0x7fc0_0001]).expect("NaN");
+        assert!(!bit_identical(&[nan], &[other_nan]));
     }
 }

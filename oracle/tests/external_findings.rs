@@ -118,6 +118,17 @@ fn transpose_conv_module() -> Module {
     )
 }
 
+/// MUL of a `4` fp32 tensor by a constant of zeros.
+fn mul_by_zero_module() -> Module {
+    let t = (ElemType::Fp32, &[4u32][..]);
+    graph(&[t], &[t], |b, x| {
+        let ty = b.type_tensor(ElemType::Fp32, Some(&[4]));
+        let zeros = b.const_tensor(ElemType::Fp32, &[4], &[0; 4]).expect("[4]");
+        let shift = b.const_tensor(ElemType::I8, &[1], &[0]).expect("[1]");
+        vec![b.tosa(TosaOp::Mul, ty, vec![x[0], zeros, shift])]
+    })
+}
+
 /// ABS of a `2x3` fp32 tensor.
 fn abs_module() -> Module {
     let t = (ElemType::Fp32, &[2u32, 3][..]);
@@ -171,6 +182,13 @@ fn findings() -> Vec<Finding> {
             inputs: fft_inputs(),
             produced_with_debug_info: true,
             note: OPLINE_NOTE,
+        },
+        Finding {
+            stem: "model-converter-folds-float-mul-by-zero",
+            module: mul_by_zero_module(),
+            inputs: vec![f32s(&[4], &[inf, -inf, f32::NAN, -2.0])],
+            produced_with_debug_info: false,
+            note: MUL_ZERO_NOTE,
         },
         Finding {
             stem: "model-converter-debuginfo-after-graph-end",
@@ -292,6 +310,35 @@ serializer emits the location of the extract as OpLine, which is allowed in
 function bodies but not in graph bodies).
 ";
 
+const MUL_ZERO_NOTE: &str = "# model-converter: folds a floating-point MUL by zero to the constant zero
+
+model-converter 0.11.0 folds `tosa.mul %x, %zeros` (fp32, `%zeros` a constant
+of `0.0`) into the constant `0.0`: the module it makes has no MUL and returns
+`OpConstantNull` whatever the input. TOSA MUL on floating point is IEEE
+multiplication: `inf * 0`, `-inf * 0` and `NaN * 0` are NaN, and `-2 * 0` is
+`-0`. For the input `[inf, -inf, NaN, -2]` the graph's result is
+`[NaN, NaN, NaN, -0]` (spvgraph's executor and the TOSA reference model);
+the converted module returns `[0, 0, 0, 0]`. The fold is only valid for
+integers (or under fast-math assumptions TOSA does not make).
+
+Found by the hunt: a CAST of a constant fp8 zero, added to itself, then
+multiplied by a graph input was folded away, and the module returned +0
+where the case returned -0 for every negative input.
+
+Module: `model-converter-folds-float-mul-by-zero.spv` (`.mlir`); the
+`.produced.spv` is what model-converter made of the `.mlir`. Reproduce:
+
+    model-converter -i model-converter-folds-float-mul-by-zero.mlir -o g.vgf
+    vgf_dump -i g.vgf -o g.spv --dump-spirv 0
+    spirv-dis g.spv | grep -A3 OpGraphInputARM
+
+Expected: an `OpExtInst ... MUL` (or a fold that keeps NaN and the sign of
+zero). Seen: `OpGraphSetOutputARM %null_tensor_float_4 %uint_0`. Whose bug:
+model-converter's MLIR pipeline (the TOSA MUL folder treats `x * 0.0` as
+`0.0`). `oracle/tests/external_findings.rs` runs both modules on the in-tree
+executor and checks that the results differ as described.
+";
+
 const DEBUGINFO_NOTE: &str =
     "# model-converter: NonSemantic.Graph.DebugInfo after OpGraphEndARM (validators stricter than the specification)
 
@@ -390,7 +437,7 @@ fn write_findings() {
         let case = build(&f);
         write_case(&dir, f.stem, &case, &Extras { spvasm: true, mlir: true }).expect("write case");
         std::fs::write(dir.join(format!("{}.md", f.stem)), f.note).expect("write note");
-        if f.produced_with_debug_info {
+        if f.stem.starts_with("model-converter-") {
             let words = produce(&mc, &f);
             let m = Module::decode_words(&words).expect("decodes");
             let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
@@ -495,6 +542,47 @@ fn iree_transpose_conv2d_int16_stride_still_reproduces() {
             assert!(reason.contains("tosa.reshape") && reason.contains("i48"), "{reason}")
         }
         other => panic!("fixed? update the finding: {other:?}"),
+    }
+}
+
+#[test]
+fn model_converter_folds_float_mul_by_zero_still_reproduces() {
+    let Some(mc) = converter() else { return };
+    let f = finding("model-converter-folds-float-mul-by-zero");
+    let text = mlir(&f);
+    let produced = mc.produce(&ProduceRequest { mlir: &text, debug_info: false }).expect("runs");
+    let ProduceOutcome::Module { notes, .. } = &produced else { panic!("{produced:?}") };
+    let words = f.module.encode_words().expect("encodes");
+    let gc = BTreeMap::new();
+    let request = ExecRequest { module: &words, entry_point: Some("main"), inputs: &f.inputs, graph_constants: &gc };
+    let run = spvgraph_oracle::produced::ProducedRun::new(&request, &produced).expect("maps");
+    assert!(
+        run.operator_notes().contains(&spvgraph_oracle::produced::ProducerNote::OperatorCount {
+            op: TosaOp::Mul,
+            case: 1,
+            produced: 0
+        }),
+        "fixed? update the finding: {:?} {notes:?}",
+        run.operator_notes()
+    );
+    let ExecOutcome::Outputs(ours) = Executor::default().execute(&request).expect("answers") else { panic!() };
+    let ExecOutcome::Outputs(out) = Executor::default().execute(&run.request()).expect("answers") else { panic!() };
+    let theirs = run.case_outputs(&out).expect("maps back");
+    let ours = ours[0].to_f64();
+    assert!(ours[..3].iter().all(|v| v.is_nan()) && ours[3] == 0.0 && ours[3].is_sign_negative(), "{ours:?}");
+    let theirs = theirs[0].to_f64();
+    assert!(theirs.iter().all(|v| *v == 0.0 && v.is_sign_positive()), "fixed? update the finding: {theirs:?}");
+    // The compliance rules reject it too.
+    let reference = spvgraph_oracle::external::tosa_reference::TosaReferenceModel::discover();
+    if reference.available().is_ok() {
+        let precise = reference.execute_precise(&request).expect("answers");
+        let verdict = spvgraph_oracle::compliance::judge(
+            &request,
+            &precise,
+            "model-converter",
+            Ok(ExecOutcome::Outputs(run.case_outputs(&out).expect("maps"))),
+        );
+        assert!(matches!(verdict, Ok(spvgraph_oracle::compliance::Agreement::Mismatch { .. })), "{verdict:?}");
     }
 }
 
