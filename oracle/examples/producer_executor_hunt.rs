@@ -274,7 +274,7 @@ fn check_produced(
 }
 
 /// Bit-exact, or within the compliance rules of a precise reference run,
-/// output by output; outputs computed from approximations
+/// output by output; for IREE, outputs computed from approximations
 /// ([`inexact_upstream`]) are counted apart, not judged.
 fn compare(
     o: &Oracles,
@@ -309,7 +309,10 @@ fn compare(
         .ok()
         .and_then(|c| c.get(j).cloned().flatten())
         .map_or("pass-through".to_string(), |c| c.op.to_string());
-        if inexact[j] {
+        // Between two implementations, an output computed from
+        // approximations may differ legitimately; a producer's module runs
+        // on the same executor as the case, so any difference is its doing.
+        if inexact[j] && !tag.starts_with("mc") {
             record(&format!("{tag} differs after inexact upstream"), &op, "");
             continue;
         }

@@ -529,7 +529,7 @@ mod tests {
         assert_eq!(reshape(&TensorData::zeros(ElemType::I8, &[]), &[1]).map(|t| t.shape().to_vec()), Some(vec![1]));
         let nan = TensorData::from_bits(ElemType::Fp32, &[1], &[0x7fc0_0000]).expect("NaN");
         assert_ne!(nan, nan.clone(), "NaN is not == NaN");
-        assert!(bit_identical(&[nan.clone()], &[nan.clone()]));
+        assert!(bit_identical(std::slice::from_ref(&nan), std::slice::from_ref(&nan)));
         let other_nan = TensorData::from_bits(ElemType::Fp32, &[1], &[0x7fc0_0001]).expect("NaN");
         assert!(!bit_identical(&[nan], &[other_nan]));
     }

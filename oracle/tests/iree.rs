@@ -275,3 +275,30 @@ fn the_registry_builds_it_with_its_versions() {
     let v = o.version().unwrap_or_default();
     assert!(v.contains("3.13"), "{v}");
 }
+
+#[test]
+fn a_users_build_directory_is_used_and_its_version_reported() {
+    let Some(_) = iree() else { return };
+    let provisioned = spvgraph_ir::tools::Tools::discover();
+    let dir = std::env::temp_dir().join(format!("spvgraph-iree-user-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("tools")).expect("dir");
+    for (tool, name) in [(Tool::IreeCompile, "iree-compile"), (Tool::IreeRunModule, "iree-run-module")] {
+        let link = dir.join("tools").join(name);
+        let _ = std::fs::remove_file(&link);
+        std::os::unix::fs::symlink(provisioned.get(tool).expect("located above"), &link).expect("symlink");
+    }
+    let mut config = spvgraph_oracle::registry::OracleConfig::default();
+    config.set_path(&format!("iree={}", dir.display())).expect("an existing directory");
+    let o = spvgraph_oracle::registry::build(spvgraph_oracle::registry::IREE, &config).expect("known");
+    assert!(o.available().is_ok());
+    let v = o.version().unwrap_or_default();
+    assert!(v.starts_with("IREE compiler version 3.13"), "{v}");
+    let m = spvgraph_ir::samples::elementwise_chain(2);
+    let x = TensorData::zeros(ElemType::Fp32, &[1, 8, 8, 4]);
+    let words = m.encode_words().expect("encodes");
+    let inputs = [x.clone(), x];
+    let gc = BTreeMap::new();
+    let out = o.execute(&ExecRequest { module: &words, entry_point: None, inputs: &inputs, graph_constants: &gc });
+    assert_eq!(outputs(out.expect("answers")), vec![TensorData::zeros(ElemType::Fp32, &[1, 8, 8, 4])]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -276,3 +276,25 @@ fn the_registry_builds_it_with_its_versions() {
     let v = o.version().unwrap_or_default();
     assert!(v.contains("model-converter") && v.contains("vgf"), "{v}");
 }
+
+#[test]
+fn a_users_build_directory_is_used_and_its_version_reported() {
+    let Some(_) = converter() else { return };
+    let provisioned = Tools::discover();
+    let exe = provisioned.get(Tool::ModelConverter).expect("located above");
+    // A directory with only model-converter in it: vgf_dump comes from the provisioned tools.
+    let dir = std::env::temp_dir().join(format!("spvgraph-mc-user-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("bin")).expect("dir");
+    let link = dir.join("bin").join("model-converter");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(exe, &link).expect("symlink");
+    let mut config = spvgraph_oracle::registry::OracleConfig::default();
+    config.set_path(&format!("model-converter={}", dir.display())).expect("an existing directory");
+    let o = spvgraph_oracle::registry::build(spvgraph_oracle::registry::MODEL_CONVERTER, &config).expect("known");
+    assert!(o.available().is_ok());
+    let v = o.version().unwrap_or_default();
+    assert!(v.starts_with("model-converter 0.") && v.contains("vgf_dump"), "{v}");
+    let mlir = "func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {\n  %0 = tosa.abs %a : (tensor<2xf32>) -> tensor<2xf32>\n  return %0 : tensor<2xf32>\n}\n";
+    assert!(matches!(o.produce(&ProduceRequest { mlir, debug_info: false }), Ok(ProduceOutcome::Module { .. })));
+    let _ = std::fs::remove_dir_all(&dir);
+}
