@@ -118,6 +118,26 @@ fn transpose_conv_module() -> Module {
     )
 }
 
+/// CONV2D i16 x i8 -> i48 (EXT-INT16) of `[1,1,1,2]` tensors with the
+/// constant bias `-3`.
+fn negative_i48_bias_module() -> Module {
+    graph(
+        &[(ElemType::I16, &[1, 1, 1, 2]), (ElemType::I8, &[1, 1, 1, 2])],
+        &[(ElemType::I48, &[1, 1, 1, 1])],
+        |b, x| {
+            let out = b.type_tensor(ElemType::I48, Some(&[1, 1, 1, 1]));
+            let pad = b.const_i32_vector(&[0, 0, 0, 0]);
+            let ones = b.const_i32_vector(&[1, 1]);
+            let int48 = b.const_u32(4);
+            let no = b.const_bool(false);
+            let bias = b.const_tensor(ElemType::I48, &[1], &[(-3i64) as u64]).expect("[1]");
+            let izp = b.const_tensor(ElemType::I16, &[1], &[0]).expect("[1]");
+            let wzp = b.const_tensor(ElemType::I8, &[1], &[0]).expect("[1]");
+            vec![b.tosa(TosaOp::Conv2d, out, vec![pad, ones, ones, int48, no, x[0], x[1], bias, izp, wzp])]
+        },
+    )
+}
+
 /// MUL of a `4` fp32 tensor by a constant of zeros.
 fn mul_by_zero_module() -> Module {
     let t = (ElemType::Fp32, &[4u32][..]);
@@ -157,6 +177,16 @@ fn findings() -> Vec<Finding> {
             inputs: vec![f32s(&[2, 3], &[-inf, inf, 1.0, -inf, inf, 2.0])],
             produced_with_debug_info: false,
             note: REDUCE_NOTE,
+        },
+        Finding {
+            stem: "iree-negative-i48-constant",
+            module: negative_i48_bias_module(),
+            inputs: vec![
+                tensor(ElemType::I16, &[1, 1, 1, 2], &[(-5i64) as u64, 0]),
+                tensor(ElemType::I8, &[1, 1, 1, 2], &[1, 1]),
+            ],
+            produced_with_debug_info: false,
+            note: I48_NOTE,
         },
         Finding {
             stem: "iree-fft2d-transposed-result",
@@ -228,6 +258,31 @@ Expected: `1x3xf32=[-INF INF 2]` and `1x3xf32=[-INF INF 1]`.
 Seen: `1x3xf32=[-3.40282E+38 INF 2]` and `1x3xf32=[-INF 3.40282E+38 1]`.
 Whose bug: IREE's TOSA-to-linalg lowering (the reduction's neutral element).
 `oracle/tests/external_findings.rs` checks that it still reproduces.
+";
+
+const I48_NOTE: &str = "# IREE: a negative i48 constant becomes a large positive i64
+
+IREE 3.13.0 (`llvm-cpu`) zero-extends the values of an i48 constant
+(`dense<-3> : tensor<1xi48>`, here the bias of an EXT-INT16 CONV2D: i16 input,
+i8 weights, i48 accumulator and result) to its 64-bit storage: the bias
+`-3` is used as `2^48 - 3`. The graph computes `-5 * 1 + 0 * 1 + (-3)`:
+expected `-8`, IREE returns `281474976710648` (`2^48 - 8`). An i48 bias given
+as a graph *input* is handled correctly (the input `-3` gives `-8`), as are
+negative i48 results of a MATMUL.
+
+Found by the hunt: CONV3D and CONV2D with negative constant i48 biases
+returned `2^48 + x`, and a RESCALE of such a result then differed.
+
+Module: `iree-negative-i48-constant.spv` (`.mlir`), inputs
+`x = [-5, 0]` (i16), `w = [1, 1]` (i8). Reproduce:
+
+    tosa-opt iree-negative-i48-constant.mlir --mlir-print-op-generic -o g.mlir
+    iree-compile --iree-input-type=tosa --iree-hal-target-device=local \\
+        --iree-hal-local-target-device-backends=llvm-cpu --iree-llvmcpu-target-cpu=host g.mlir -o g.vmfb
+    iree-run-module --module=g.vmfb --function=main --input='1x1x1x2xi16=-5 0' --input='1x1x1x2xi8=1 1' --output=-
+
+Expected: `1x1x1x1xi64=[[[-8]]]`. Seen: `1x1x1x1xi64=[[[281474976710648]]]`.
+Whose bug: IREE (i48 constants are widened to i64 without sign extension).
 ";
 
 const FFT_NOTE: &str = "# IREE: FFT2D with one result transposed does not compile
@@ -509,6 +564,16 @@ fn iree_reduce_max_of_infinities_still_reproduces() {
     let max = f64::from(f32::MAX);
     assert_eq!(theirs[0].to_f64(), [-max, inf, 2.0], "fixed? update the finding");
     assert_eq!(theirs[1].to_f64(), [-inf, max, 1.0], "fixed? update the finding");
+}
+
+#[test]
+fn iree_negative_i48_constant_still_reproduces() {
+    let Some(iree) = iree() else { return };
+    let f = finding("iree-negative-i48-constant");
+    let (ours, theirs) = run_iree(&iree, &f);
+    assert_eq!(ours[0].to_bits(), [(-8i64) as u64]);
+    let ExecOutcome::Outputs(theirs) = theirs else { panic!("{theirs:?}") };
+    assert_eq!(theirs[0].to_bits(), [(1u64 << 48) - 8], "fixed? update the finding");
 }
 
 #[test]
