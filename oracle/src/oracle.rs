@@ -290,6 +290,11 @@ pub struct KnownDiscrepancy {
     pub finding: &'static str,
     /// The newer release (or change) of the tool that no longer has it, if any.
     pub fixed_in: Option<&'static str>,
+    /// Text the oracle's message holds when it is this bug (for bugs that
+    /// name no rule, operator or mutator). A row that names none of these
+    /// four matches nothing in a judgement: it documents a bug the adapter
+    /// works around, or one only its minimal module shows.
+    pub message: Option<&'static str>,
 }
 
 /// Why an oracle could not answer at all.

@@ -394,6 +394,7 @@ pub const MODEL_CONVERTER_KNOWN: &[KnownDiscrepancy] = &[KnownDiscrepancy {
           SPIRV-Tools main and the in-tree catalogue reject it",
     finding: "corpus/findings/model-converter-opline-in-graph-body.spv",
     fixed_in: None,
+    message: None,
 }];
 
 impl Oracle for ModelConverter {
