@@ -362,6 +362,14 @@ pub trait Oracle: Send + Sync {
         1
     }
 
+    /// Whether the oracle runs the SPIR-V module itself. An oracle that runs
+    /// a TOSA translation of it (the reference model, IREE) never sees the
+    /// SPIR-V rules, so only running a graph that breaks a TOSA operator
+    /// rule counts as accepting an invalid module.
+    fn reads_spirv(&self) -> bool {
+        true
+    }
+
     /// The validity verdict for a module.
     fn validate(&self, module: &[u32], options: &ValidateOptions) -> Result<Verdict, OracleError> {
         let _ = (module, options);

@@ -1,6 +1,6 @@
 //! Judging what a producer made of the case's TOSA MLIR.
 
-use super::execution::{compare_outputs, OutputComparison, Vote};
+use super::execution::{compare_outputs, unjudged_taken_from, OutputComparison, Vote};
 use super::validity::describe;
 use super::{Disagreement, Kind, Observations, ProductionAnswer};
 use crate::compliance::Agreement;
@@ -84,14 +84,16 @@ fn semantics(
         }
         Ok(ExecOutcome::Abnormal { .. }) | Err(_) => return None,
     };
-    let direct = compare_outputs(request, reference, produced);
+    let (produced, inexact) = unjudged_taken_from(request, reference, produced);
+    let direct = compare_outputs(request, reference, &produced);
     if direct == OutputComparison::Agree {
         return None;
     }
     // Constant folding by the producer may round differently: the referee
     // decides whether the produced module's outputs are still compliant.
-    let theirs = ExecOutcome::Outputs(produced.clone());
+    let theirs = ExecOutcome::Outputs(produced);
     match vote.verdicts(request, &[(name, &theirs)]).and_then(|v| v.into_iter().next()) {
+        Some(Ok(Agreement::Mismatch { output, .. })) if output.is_some_and(|j| inexact.get(j) == Some(&true)) => None,
         Some(Ok(Agreement::Mismatch { output, detail })) => {
             let mut d = new(
                 Kind::ProducerWrongSemantics,

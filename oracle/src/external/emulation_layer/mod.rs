@@ -206,6 +206,16 @@ impl Oracle for EmulationLayer {
         NAME
     }
 
+    /// A scenario costs about 250 ms to start: most hunt cases go to the
+    /// validators, a twentieth here.
+    fn default_sample(&self) -> f64 {
+        0.05
+    }
+
+    fn preferred_batch(&self) -> usize {
+        self.batch_size
+    }
+
     fn capabilities(&self) -> &'static [Capability] {
         &[Capability::Execute]
     }

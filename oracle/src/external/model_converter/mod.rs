@@ -402,6 +402,11 @@ impl Oracle for ModelConverter {
         NAME
     }
 
+    /// Two conversions per case (without and with debug info), about 50 ms each.
+    fn default_sample(&self) -> f64 {
+        0.05
+    }
+
     fn capabilities(&self) -> &'static [Capability] {
         &[Capability::Produce]
     }
