@@ -28,6 +28,7 @@ enum Key {
     Composite(Id, Vec<Id>),
     Null(Id),
     Replicate(Id, Id),
+    Function(Id, Vec<Id>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -50,7 +51,10 @@ pub struct ModuleBuilder {
     debug: Vec<Inst>,
     annotations: Vec<Inst>,
     globals: Vec<Inst>,
+    shader_entry_points: Vec<Inst>,
+    execution_modes: Vec<Inst>,
     entry_points: Vec<Inst>,
+    functions: Vec<Inst>,
     graphs: Vec<Inst>,
     after_graphs: Vec<Inst>,
     dedup: HashMap<Key, Id>,
@@ -371,6 +375,69 @@ impl ModuleBuilder {
         result
     }
 
+    /// `OpTypeFunction ret params...`.
+    pub fn type_function(&mut self, ret: Id, params: &[Id]) -> Id {
+        self.global(Key::Function(ret, params.to_vec()), |result| {
+            let mut operands = vec![result.0, ret.0];
+            operands.extend(params.iter().map(|p| p.0));
+            Inst::Raw { opcode: spirv::Op::TypeFunction as u16, operands }
+        })
+    }
+
+    /// A global `OpVariable` of `pointee` in `storage`, without decorations.
+    pub fn variable(&mut self, storage: StorageClass, pointee: Id) -> Id {
+        let ptr = self.type_pointer(storage, pointee);
+        let result = self.id();
+        self.globals.push(Inst::Variable { ty: ptr, result, storage: storage as u32, initializer: None });
+        result
+    }
+
+    /// `OpEntryPoint` of a shader stage (in the entry-point section, before
+    /// the execution modes).
+    pub fn entry_point(&mut self, model: spirv::ExecutionModel, function: Id, name: &str, interface: &[Id]) {
+        let mut operands = vec![model as u32, function.0];
+        crate::binary::encode_string(&mut operands, name);
+        operands.extend(interface.iter().map(|v| v.0));
+        self.shader_entry_points.push(Inst::Raw { opcode: spirv::Op::EntryPoint as u16, operands });
+    }
+
+    /// `OpExecutionMode function mode literals...`.
+    pub fn execution_mode(&mut self, function: Id, mode: spirv::ExecutionMode, literals: &[u32]) {
+        let mut operands = vec![function.0, mode as u32];
+        operands.extend_from_slice(literals);
+        self.execution_modes.push(Inst::Raw { opcode: spirv::Op::ExecutionMode as u16, operands });
+    }
+
+    /// Starts a function definition and its one block (`OpFunction`,
+    /// `OpLabel`; function control None); returns the function id. Function
+    /// definitions come after the global declarations and before the graphs.
+    pub fn begin_function(&mut self, ret: Id, fn_type: Id) -> Id {
+        let result = self.id();
+        let label = self.id();
+        self.functions
+            .push(Inst::Raw { opcode: spirv::Op::Function as u16, operands: vec![ret.0, result.0, 0, fn_type.0] });
+        self.functions.push(Inst::Raw { opcode: spirv::Op::Label as u16, operands: vec![label.0] });
+        result
+    }
+
+    /// Appends an instruction to the current function's block.
+    pub fn function_inst(&mut self, inst: Inst) {
+        self.functions.push(inst);
+    }
+
+    /// `OpLoad ty pointer` in the current function's block.
+    pub fn load(&mut self, ty: Id, pointer: Id) -> Id {
+        let result = self.id();
+        self.functions.push(Inst::Raw { opcode: spirv::Op::Load as u16, operands: vec![ty.0, result.0, pointer.0] });
+        result
+    }
+
+    /// Ends the current function: `OpReturn`, `OpFunctionEnd`.
+    pub fn end_function(&mut self) {
+        self.functions.push(Inst::Raw { opcode: spirv::Op::Return as u16, operands: Vec::new() });
+        self.functions.push(Inst::Raw { opcode: spirv::Op::FunctionEnd as u16, operands: Vec::new() });
+    }
+
     /// `OpGraphEntryPointARM` (placed before the graph definitions).
     pub fn graph_entry_point(&mut self, graph: Id, name: &str, interface: Vec<Id>) {
         self.entry_points.push(Inst::GraphEntryPoint { graph, name: name.to_string(), interface });
@@ -440,10 +507,13 @@ impl ModuleBuilder {
             addressing: spirv::AddressingModel::Logical as u32,
             memory: spirv::MemoryModel::Vulkan as u32,
         });
+        insts.extend(self.shader_entry_points);
+        insts.extend(self.execution_modes);
         insts.extend(self.strings);
         insts.extend(self.debug);
         insts.extend(self.annotations);
         insts.extend(self.globals);
+        insts.extend(self.functions);
         insts.extend(self.entry_points);
         insts.extend(self.graphs);
         insts.extend(self.after_graphs);

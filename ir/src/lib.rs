@@ -19,6 +19,7 @@ pub mod rules;
 pub mod samples;
 pub mod scalar;
 pub mod tensor;
+pub mod tensor_access;
 pub mod text;
 pub mod tools;
 pub mod tosa;
