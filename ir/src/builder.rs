@@ -6,6 +6,7 @@ use crate::binary::Header;
 use crate::elem::{ElemType, ScalarKind};
 use crate::inst::{Id, Inst, TOSA_SET_NAME};
 use crate::module::Module;
+use crate::shader;
 use crate::tosa::TosaOp;
 use spirv::{Capability, Decoration, StorageClass};
 use std::collections::HashMap;
@@ -375,13 +376,15 @@ impl ModuleBuilder {
         result
     }
 
+    /// Appends a global declaration as given (not deduplicated: the caller
+    /// keeps types unique), e.g. a specialization constant.
+    pub fn global_inst(&mut self, inst: Inst) {
+        self.globals.push(inst);
+    }
+
     /// `OpTypeFunction ret params...`.
     pub fn type_function(&mut self, ret: Id, params: &[Id]) -> Id {
-        self.global(Key::Function(ret, params.to_vec()), |result| {
-            let mut operands = vec![result.0, ret.0];
-            operands.extend(params.iter().map(|p| p.0));
-            Inst::Raw { opcode: spirv::Op::TypeFunction as u16, operands }
-        })
+        self.global(Key::Function(ret, params.to_vec()), |result| shader::type_function(result, ret, params))
     }
 
     /// A global `OpVariable` of `pointee` in `storage`, without decorations.
@@ -395,17 +398,12 @@ impl ModuleBuilder {
     /// `OpEntryPoint` of a shader stage (in the entry-point section, before
     /// the execution modes).
     pub fn entry_point(&mut self, model: spirv::ExecutionModel, function: Id, name: &str, interface: &[Id]) {
-        let mut operands = vec![model as u32, function.0];
-        crate::binary::encode_string(&mut operands, name);
-        operands.extend(interface.iter().map(|v| v.0));
-        self.shader_entry_points.push(Inst::Raw { opcode: spirv::Op::EntryPoint as u16, operands });
+        self.shader_entry_points.push(shader::entry_point(model, function, name, interface));
     }
 
     /// `OpExecutionMode function mode literals...`.
     pub fn execution_mode(&mut self, function: Id, mode: spirv::ExecutionMode, literals: &[u32]) {
-        let mut operands = vec![function.0, mode as u32];
-        operands.extend_from_slice(literals);
-        self.execution_modes.push(Inst::Raw { opcode: spirv::Op::ExecutionMode as u16, operands });
+        self.execution_modes.push(shader::execution_mode(function, mode, literals));
     }
 
     /// Starts a function definition and its one block (`OpFunction`,
@@ -414,9 +412,8 @@ impl ModuleBuilder {
     pub fn begin_function(&mut self, ret: Id, fn_type: Id) -> Id {
         let result = self.id();
         let label = self.id();
-        self.functions
-            .push(Inst::Raw { opcode: spirv::Op::Function as u16, operands: vec![ret.0, result.0, 0, fn_type.0] });
-        self.functions.push(Inst::Raw { opcode: spirv::Op::Label as u16, operands: vec![label.0] });
+        self.functions.push(shader::function(ret, result, fn_type));
+        self.functions.push(shader::label(label));
         result
     }
 
@@ -428,14 +425,26 @@ impl ModuleBuilder {
     /// `OpLoad ty pointer` in the current function's block.
     pub fn load(&mut self, ty: Id, pointer: Id) -> Id {
         let result = self.id();
-        self.functions.push(Inst::Raw { opcode: spirv::Op::Load as u16, operands: vec![ty.0, result.0, pointer.0] });
+        self.functions.push(shader::load(ty, result, pointer));
         result
+    }
+
+    /// The global variables the functions so far load from, each once.
+    pub fn loaded_variables(&self) -> Vec<Id> {
+        let mut out: Vec<Id> = Vec::new();
+        for p in self.functions.iter().filter_map(shader::loaded_pointer) {
+            let global = self.globals.iter().any(|g| matches!(g, Inst::Variable { result, .. } if *result == p));
+            if global && !out.contains(&p) {
+                out.push(p);
+            }
+        }
+        out
     }
 
     /// Ends the current function: `OpReturn`, `OpFunctionEnd`.
     pub fn end_function(&mut self) {
-        self.functions.push(Inst::Raw { opcode: spirv::Op::Return as u16, operands: Vec::new() });
-        self.functions.push(Inst::Raw { opcode: spirv::Op::FunctionEnd as u16, operands: Vec::new() });
+        self.functions.push(shader::ret());
+        self.functions.push(shader::function_end());
     }
 
     /// `OpGraphEntryPointARM` (placed before the graph definitions).

@@ -18,6 +18,7 @@ pub mod opname;
 pub mod rules;
 pub mod samples;
 pub mod scalar;
+pub mod shader;
 pub mod tensor;
 pub mod tensor_access;
 pub mod text;

@@ -200,13 +200,16 @@ pub fn tensor_module(body: impl FnOnce(&mut ModuleBuilder, &Kit)) -> Module {
     let void = b.type_void();
     let fnty = b.type_function(void, &[]);
     let f = b.begin_function(void, fnty);
-    b.entry_point(spirv::ExecutionModel::GLCompute, f, "main", &[src, dst]);
-    b.execution_mode(f, spirv::ExecutionMode::LocalSize, &[1, 1, 1]);
     let a = b.load(ranked, src);
     let t = b.load(shaped, dst);
     let kit = Kit { uint, float, ranked, shaped, src, dst, a, b: t, coords, zero, scope };
     body(&mut b, &kit);
     b.end_function();
+    // From SPIR-V 1.4 the interface lists every global variable the entry
+    // point uses, including those `body` added.
+    let interface = b.loaded_variables();
+    b.entry_point(spirv::ExecutionModel::GLCompute, f, "main", &interface);
+    b.execution_mode(f, spirv::ExecutionMode::LocalSize, &[1, 1, 1]);
     b.finish()
 }
 
