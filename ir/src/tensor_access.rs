@@ -36,6 +36,33 @@ pub const KNOWN_BITS: u32 =
 /// The bits whose enabling capability SPV_ARM_tensors gives as VulkanMemoryModel.
 pub const MEMORY_MODEL_BITS: u32 = MAKE_ELEMENT_AVAILABLE | MAKE_ELEMENT_VISIBLE | NON_PRIVATE_ELEMENT;
 
+/// The bits of a Tensor Operands mask with their names, lowest first.
+const BIT_NAMES: [(u32, &str); 5] = [
+    (NONTEMPORAL, "NontemporalARM"),
+    (OUT_OF_BOUNDS_VALUE, "OutOfBoundsValueARM"),
+    (MAKE_ELEMENT_AVAILABLE, "MakeElementAvailableARM"),
+    (MAKE_ELEMENT_VISIBLE, "MakeElementVisibleARM"),
+    (NON_PRIVATE_ELEMENT, "NonPrivateElementARM"),
+];
+
+/// A Tensor Operands mask as assembly text (`MakeElementVisibleARM|NonPrivateElementARM`,
+/// `NoneARM`); undefined bits are written as a number.
+pub fn mask_text(mask: u32) -> String {
+    if mask == 0 {
+        return "NoneARM".into();
+    }
+    let mut parts: Vec<String> = BIT_NAMES.iter().filter(|(b, _)| mask & b != 0).map(|(_, n)| n.to_string()).collect();
+    if mask & !KNOWN_BITS != 0 {
+        parts.push(format!("{:#x}", mask & !KNOWN_BITS));
+    }
+    parts.join("|")
+}
+
+/// How many ids follow a Tensor Operands mask.
+pub fn mask_ids(mask: u32) -> usize {
+    (mask & (OUT_OF_BOUNDS_VALUE | MAKE_ELEMENT_AVAILABLE | MAKE_ELEMENT_VISIBLE)).count_ones() as usize
+}
+
 /// The optional Tensor Operands of a read or write: the mask and the ids
 /// its bits bring, in the order of the bits (lowest first).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -62,10 +89,7 @@ impl TensorOperands {
         if mask & !KNOWN_BITS != 0 {
             return Err(TensorAccessError::UnknownBits(mask & !KNOWN_BITS));
         }
-        let wanted = [OUT_OF_BOUNDS_VALUE, MAKE_ELEMENT_AVAILABLE, MAKE_ELEMENT_VISIBLE]
-            .iter()
-            .filter(|&&b| mask & b != 0)
-            .count();
+        let wanted = mask_ids(mask);
         if rest.len() != wanted {
             return Err(TensorAccessError::OperandCount { mask, expected: wanted, found: rest.len() });
         }
@@ -343,6 +367,14 @@ mod tests {
         assert_eq!(TensorAccess::from_inst(&raw(Op::Load as u16, &[1, 2, 3])), None);
         let plain = raw(OP_TENSOR_WRITE, &[1, 2, 3]);
         assert_eq!(TensorAccess::from_inst(&plain).and_then(Result::ok).map(|w| w.to_inst()), Some(plain));
+    }
+
+    #[test]
+    fn masks_render_as_assembly() {
+        assert_eq!(mask_text(0), "NoneARM");
+        assert_eq!(mask_text(MAKE_ELEMENT_VISIBLE | NON_PRIVATE_ELEMENT), "MakeElementVisibleARM|NonPrivateElementARM");
+        assert_eq!(mask_text(0x41), "NontemporalARM|0x40");
+        assert_eq!(mask_ids(OUT_OF_BOUNDS_VALUE | MAKE_ELEMENT_AVAILABLE | NON_PRIVATE_ELEMENT), 2);
     }
 
     #[test]

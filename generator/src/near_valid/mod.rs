@@ -30,6 +30,7 @@ mod graph;
 mod ids;
 mod interface;
 mod layout;
+mod tensor_functions;
 mod tosa_operands;
 mod tosa_shapes;
 mod types;
@@ -82,6 +83,7 @@ pub fn mutators() -> &'static [Mutator] {
         v.extend(debuginfo::mutators());
         v.extend(tosa_operands::mutators());
         v.extend(tosa_shapes::mutators());
+        v.extend(tensor_functions::mutators());
         v
     })
 }

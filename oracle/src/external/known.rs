@@ -64,6 +64,23 @@ pub const SPIRV_VAL_KNOWN: &[KnownDiscrepancy] = &[
         why: "literal strings are not checked to be UTF-8",
         finding: "corpus/findings/spirv-val-accepts-string-not-utf8.spv",
     },
+    KnownDiscrepancy {
+        rule: RuleId::TensorOperandsOutOfBoundsType,
+        mutator: "out-of-bounds-array",
+        spirv_val_accepts: true,
+        why: "the OutOfBoundsValueARM check compares component types, so an array of the element type passes \
+              (also in SPIRV-Tools main, Aug 2026)",
+        finding: "corpus/findings/spirv-val-out-of-bounds-array.spv",
+    },
+    KnownDiscrepancy {
+        rule: RuleId::CapsMissingCapability,
+        mutator: "tensor-operands-without-vulkan-memory-model",
+        spirv_val_accepts: true,
+        why: "the SPIR-V grammar gives TensorsARM as the capability of every Tensor Operand, where SPV_ARM_tensors \
+              gives VulkanMemoryModel for MakeElementAvailableARM, MakeElementVisibleARM and NonPrivateElementARM \
+              (also in SPIRV-Tools main, Aug 2026)",
+        finding: "corpus/findings/spirv-val-tensor-operands-without-vulkan-memory-model.spv",
+    },
 ];
 
 /// The documented discrepancy for modules of `rule` made by `mutator`, if any.
