@@ -550,3 +550,43 @@ fn spirv_val_agrees_where_documented() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+/// The starting point of the near-valid mutators of the tensor rules (a
+/// generated graph module plus a compute function using tensors correctly,
+/// with random element types, ranks, Tensor Operands and decorations) is
+/// accepted by both validators. `TENSOR_FUNCTION_SEEDS` sets the count.
+#[test]
+fn mutator_starting_points_are_valid() {
+    use spvgraph_generator::near_valid::with_tensor_function;
+    use spvgraph_generator::{generate_from_seed, prng, Config};
+    let n: u64 = std::env::var("TENSOR_FUNCTION_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(200);
+    let sv = SpirvVal::discover();
+    let sv = match sv.available() {
+        Ok(()) => Some(sv),
+        Err(e) => {
+            assert!(!spvgraph_ir::tools::Tools::required(), "CI=true and {e}");
+            eprintln!("skipping spirv-val: {e}");
+            None
+        }
+    };
+    let ours = Validator::new(ValidateOptions::default());
+    let mut failures = Vec::new();
+    for seed in 0..n {
+        let case = generate_from_seed(seed, &Config::default());
+        let Some(words) = with_tensor_function(&case, &prng::seed_bytes(seed ^ 0x7e5, 256)) else {
+            failures.push(format!("seed {seed}: no function added"));
+            continue;
+        };
+        let report = ours.check_words(&words);
+        if !report.is_valid() {
+            failures.push(format!("seed {seed}: in-tree rejects:\n{}", show(&report)));
+        }
+        if let Some(sv) = &sv {
+            match sv.validate_in_process(&words, TargetEnv::VULKAN_1_3) {
+                Ok(v) if v.is_valid() => {}
+                other => failures.push(format!("seed {seed}: spirv-val: {other:?}")),
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} of {n} failed:\n{}", failures.len(), failures.join("\n"));
+}

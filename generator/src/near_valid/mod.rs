@@ -36,6 +36,7 @@ mod tosa_shapes;
 mod types;
 
 pub use edit::{Edit, GraphSpan};
+pub use tensor_functions::with_tensor_function;
 
 use crate::{generate, prng, Case, Config};
 use arbitrary::Unstructured;

@@ -7,6 +7,7 @@
 //! Operands and decorations), then breaks one thing in it.
 
 use super::{interface::new_interface_variable, no_bias, Edit, Mutator};
+use crate::Case;
 use spirv::{Capability, Decoration, StorageClass};
 use spvgraph_ir::inst::{Id, Inst};
 use spvgraph_ir::rules::RuleId;
@@ -52,6 +53,17 @@ pub(super) fn mutators() -> Vec<Mutator> {
         m(R::DecorationNonReadableWritableTarget, "decorate-non-variable", decorate_non_variable),
         m(R::CapsMissingCapability, "tensor-operands-without-vulkan-memory-model", without_vulkan_memory_model),
     ]
+}
+
+/// The valid module the mutators of this file start from: `case` with the
+/// GLCompute entry point and function [`Shader`] adds (choices drawn from
+/// `bytes`), before anything is broken; `None` if the case cannot take it
+/// (no OpMemoryModel).
+pub fn with_tensor_function(case: &Case, bytes: &[u8]) -> Option<Vec<u32>> {
+    let mut e = Edit::new(case, bytes);
+    let s = Shader::new(&mut e);
+    s.install(&mut e)?;
+    e.finish_words()
 }
 
 /// Name of the entry point the mutators add.
