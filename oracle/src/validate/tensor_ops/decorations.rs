@@ -15,14 +15,25 @@ const STORAGE_IMAGE: u32 = 2;
 /// Runs the decoration-target checks.
 pub fn check(cx: &mut Cx<'_>) {
     let (readable, writable) = (Decoration::NonReadable as u32, Decoration::NonWritable as u32);
+    let targets: Vec<(usize, Id, bool)> = cx
+        .lists
+        .decorations
+        .iter()
+        .filter_map(|&i| match cx.insts.get(i) {
+            Some(Inst::Decorate { target, decoration, .. }) if *decoration == readable || *decoration == writable => {
+                Some((i, *target, *decoration == writable))
+            }
+            _ => None,
+        })
+        .collect();
+    if targets.is_empty() {
+        return;
+    }
+    let blocks = Blocks::new(cx);
     let mut found = Vec::new();
-    for &i in &cx.lists.decorations {
-        let Some(Inst::Decorate { target, decoration, .. }) = cx.insts.get(i) else { continue };
-        if *decoration != readable && *decoration != writable {
-            continue;
-        }
-        let name = if *decoration == readable { "NonReadable" } else { "NonWritable" };
-        if let Some(problem) = target_problem(cx, *target, *decoration == writable) {
+    for (i, target, non_writable) in targets {
+        if let Some(problem) = target_problem(cx, &blocks, target, non_writable) {
+            let name = if non_writable { "NonWritable" } else { "NonReadable" };
             found.push((i, format!("{name} on %{}: {problem}", target.0)));
         }
     }
@@ -31,9 +42,44 @@ pub fn check(cx: &mut Cx<'_>) {
     }
 }
 
+/// The ids decorated Block and BufferBlock, sorted (looked up once per
+/// decorated target rather than by scanning the decorations each time).
+struct Blocks {
+    block: Vec<Id>,
+    buffer_block: Vec<Id>,
+}
+
+impl Blocks {
+    fn new(cx: &Cx<'_>) -> Blocks {
+        let (mut block, mut buffer_block) = (Vec::new(), Vec::new());
+        for inst in cx.lists.decorations.iter().filter_map(|&i| cx.insts.get(i)) {
+            match inst {
+                Inst::Decorate { target, decoration, .. } if *decoration == Decoration::Block as u32 => {
+                    block.push(*target)
+                }
+                Inst::Decorate { target, decoration, .. } if *decoration == Decoration::BufferBlock as u32 => {
+                    buffer_block.push(*target)
+                }
+                _ => {}
+            }
+        }
+        block.sort_unstable();
+        buffer_block.sort_unstable();
+        Blocks { block, buffer_block }
+    }
+
+    fn block(&self, id: Id) -> bool {
+        self.block.binary_search(&id).is_ok()
+    }
+
+    fn buffer_block(&self, id: Id) -> bool {
+        self.buffer_block.binary_search(&id).is_ok()
+    }
+}
+
 /// Why `target` cannot take the decoration (`None`: it can, or it is
 /// something this validator does not model).
-fn target_problem(cx: &Cx<'_>, target: Id, non_writable: bool) -> Option<String> {
+fn target_problem(cx: &Cx<'_>, blocks: &Blocks, target: Id, non_writable: bool) -> Option<String> {
     // An undefined target is the id checks' finding.
     let def = cx.def(target)?;
     let pointer = match def {
@@ -62,7 +108,7 @@ fn target_problem(cx: &Cx<'_>, target: Id, non_writable: bool) -> Option<String>
             ))
         }
     };
-    if points_to_memory_object(cx, pointer) {
+    if points_to_memory_object(cx, blocks, pointer) {
         return None;
     }
     Some(
@@ -74,19 +120,13 @@ fn target_problem(cx: &Cx<'_>, target: Id, non_writable: bool) -> Option<String>
 
 /// Whether `pointer` is a pointer type to one of the memory objects the
 /// decorations apply to (through one level of arraying).
-fn points_to_memory_object(cx: &Cx<'_>, pointer: Id) -> bool {
+fn points_to_memory_object(cx: &Cx<'_>, blocks: &Blocks, pointer: Id) -> bool {
     let Some(Inst::TypePointer { storage, pointee, .. }) = cx.def(pointer) else { return false };
     let inner = match cx.def(*pointee) {
         Some(Inst::TypeArray { element, .. } | Inst::TypeRuntimeArray { element, .. }) => *element,
         _ => *pointee,
     };
     let Some(inner_def) = cx.def(inner) else { return false };
-    let decorated = |d: Decoration| {
-        cx.lists.decorations.iter().any(|&i| {
-            matches!(cx.insts.get(i), Some(Inst::Decorate { target, decoration, .. })
-                if *target == inner && *decoration == d as u32)
-        })
-    };
     let s = *storage;
     if s == StorageClass::UniformConstant as u32 {
         match inner_def {
@@ -97,10 +137,9 @@ fn points_to_memory_object(cx: &Cx<'_>, pointer: Id) -> bool {
             _ => false,
         }
     } else if s == StorageClass::Uniform as u32 {
-        matches!(inner_def, Inst::TypeStruct { .. })
-            && (decorated(Decoration::Block) || decorated(Decoration::BufferBlock))
+        matches!(inner_def, Inst::TypeStruct { .. }) && (blocks.block(inner) || blocks.buffer_block(inner))
     } else if s == StorageClass::StorageBuffer as u32 || s == StorageClass::PhysicalStorageBuffer as u32 {
-        matches!(inner_def, Inst::TypeStruct { .. }) && decorated(Decoration::Block)
+        matches!(inner_def, Inst::TypeStruct { .. }) && blocks.block(inner)
     } else {
         false
     }
