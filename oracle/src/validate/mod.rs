@@ -38,7 +38,7 @@ mod tensor_ops;
 mod tosa;
 mod types;
 
-use crate::oracle::{Diagnostic, Oracle, OracleError, ValidateOptions, Verdict};
+use crate::oracle::{Capability, Diagnostic, Oracle, OracleError, ValidateOptions, Verdict};
 use context::{Cx, Issue, Scratch};
 use spvgraph_ir::binary::DecodeErrorKind;
 pub use spvgraph_ir::env::TargetEnv;
@@ -346,6 +346,10 @@ pub struct InTreeValidator;
 impl Oracle for InTreeValidator {
     fn name(&self) -> &str {
         "spvgraph-validator"
+    }
+
+    fn capabilities(&self) -> &'static [Capability] {
+        &[Capability::Validate]
     }
 
     fn available(&self) -> Result<(), OracleError> {
