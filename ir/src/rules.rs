@@ -534,7 +534,7 @@ rules! {
         "The Result Type of OpCompositeConstructReplicateEXT is a composite type, and only a shaped OpTypeTensorARM is one: a ranked-only or unranked tensor Result Type is invalid.";
     /// NonReadable/NonWritable on something that is not a valid memory object.
     DecorationNonReadableWritableTarget = "decoration.non-readable-writable-target", TensorAccess, SpirvCore, MustReject, true, false,
-        "SPIR-V 3.20 Decoration (NonWritable, NonReadable) as modified by SPV_ARM_tensors revision 2 (checked the same way by spirv-val 2025.5 and SPIRV-Tools main)", &["NonReadable decoration on target", "NonWritable decoration on target", "Target of NonReadable decoration", "Target of NonWritable decoration"],
+        "SPIR-V 3.20 Decoration (NonWritable, NonReadable) as modified by SPV_ARM_tensors revision 2 (SPIRV-Registry #348; SPIRV-Tools #6184, in 2025.5 and main alike)", &["NonReadable decoration on target", "NonWritable decoration on target", "Target of NonReadable decoration", "Target of NonWritable decoration"],
         "NonReadable and NonWritable decorate a memory object declaration (a variable or function parameter) that points to a storage image, a uniform block, a storage buffer or, added by SPV_ARM_tensors, a tensor variable in the UniformConstant storage class (also through one level of arraying); from SPIR-V 1.4 NonWritable may also decorate a Private or Function variable.";
 
     // ---- debug info -------------------------------------------------------------------
