@@ -55,11 +55,23 @@ pub struct ValidateOptions {
     pub level: Level,
     /// Profiles and extensions the consumer supports.
     pub profiles: Vec<Profile>,
+    /// A graph entry point to check the pipeline-creation rules for
+    /// (`Severity::Pipeline`: what a Vulkan implementation checks when it
+    /// creates a data-graph pipeline for that entry point). `None`, the
+    /// default, checks module validity only. Pipeline findings never change
+    /// the module's verdict; external validators ignore this field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pipeline: Option<String>,
 }
 
 impl Default for ValidateOptions {
     fn default() -> Self {
-        ValidateOptions { target_env: TargetEnv::VULKAN_1_3, level: Level::EightK, profiles: Profile::ALL.to_vec() }
+        ValidateOptions {
+            target_env: TargetEnv::VULKAN_1_3,
+            level: Level::EightK,
+            profiles: Profile::ALL.to_vec(),
+            pipeline: None,
+        }
     }
 }
 
@@ -266,6 +278,8 @@ pub struct KnownDiscrepancy {
     pub why: &'static str,
     /// The minimal module, relative to the repository root.
     pub finding: &'static str,
+    /// The newer release (or change) of the tool that no longer has it, if any.
+    pub fixed_in: Option<&'static str>,
 }
 
 /// Why an oracle could not answer at all.
