@@ -236,10 +236,14 @@ fn document(d: &mut Disagreement, expectation: &Expectation, observations: &Obse
         .chain(produced_validity);
     for o in oracles.filter(|o| o.name() == oracle_name) {
         let hit = o.known_discrepancies().iter().find(|k| {
-            k.kind == kind.name()
+            let names_something =
+                k.rule.is_some() || k.operator.is_some() || k.mutator.is_some() || k.message.is_some();
+            names_something
+                && k.kind == kind.name()
                 && k.rule.is_none_or(|r| Some(r) == d.rule)
                 && k.mutator.is_none_or(|m| Some(m) == mutator)
                 && k.operator.is_none_or(|op| d.operators.contains(&op))
+                && k.message.is_none_or(|m| d.message.as_deref().is_some_and(|x| x.contains(m)) || d.detail.contains(m))
         });
         if let Some(k) = hit {
             d.documented = Some(Documented { why: k.why.to_string(), finding: k.finding.to_string() });
