@@ -72,6 +72,29 @@ pub const SPIRV_VAL_KNOWN: &[KnownDiscrepancy] = &[
         fixed_in: None,
         message: None,
     },
+    KnownDiscrepancy {
+        kind: "misses-rule",
+        rule: Some(RuleId::TensorOperandsOutOfBoundsType),
+        operator: None,
+        mutator: Some("out-of-bounds-array"),
+        why: "the OutOfBoundsValueARM check compares component types, so an array of the element type passes \
+              (also in SPIRV-Tools main, Aug 2026)",
+        finding: "corpus/findings/spirv-val-out-of-bounds-array.spv",
+        fixed_in: None,
+        message: None,
+    },
+    KnownDiscrepancy {
+        kind: "misses-rule",
+        rule: Some(RuleId::CapsMissingCapability),
+        operator: None,
+        mutator: Some("tensor-operands-without-vulkan-memory-model"),
+        why: "the SPIR-V grammar gives TensorsARM as the capability of every Tensor Operand, where SPV_ARM_tensors \
+              gives VulkanMemoryModel for MakeElementAvailableARM, MakeElementVisibleARM and NonPrivateElementARM \
+              (also in SPIRV-Tools main, Aug 2026)",
+        finding: "corpus/findings/spirv-val-tensor-operands-without-vulkan-memory-model.spv",
+        fixed_in: None,
+        message: None,
+    },
 ];
 
 /// The documented discrepancy for modules of `rule` made by `mutator`, if any.
@@ -106,6 +129,28 @@ pub const SPIRV_VAL_MAIN_KNOWN: &[KnownDiscrepancy] = &[
         why: "Arm.ExperimentalMLOperations versions are read the same way as NonSemantic.Graph.DebugInfo ones: \
               \"4294967297\", \"+1\" and \" 1\" are taken for version 1",
         finding: "corpus/findings/spirv-val-main-accepts-wrapped-import-version.spv",
+        fixed_in: None,
+        message: None,
+    },
+    KnownDiscrepancy {
+        kind: "misses-rule",
+        rule: Some(RuleId::TensorOperandsOutOfBoundsType),
+        operator: None,
+        mutator: Some("out-of-bounds-array"),
+        why: "as in 2025.5: the OutOfBoundsValueARM check compares component types, so an array of the element \
+              type passes",
+        finding: "corpus/findings/spirv-val-out-of-bounds-array.spv",
+        fixed_in: None,
+        message: None,
+    },
+    KnownDiscrepancy {
+        kind: "misses-rule",
+        rule: Some(RuleId::CapsMissingCapability),
+        operator: None,
+        mutator: Some("tensor-operands-without-vulkan-memory-model"),
+        why: "as in 2025.5: the grammar gives TensorsARM, not VulkanMemoryModel, as the capability of \
+              MakeElementAvailableARM, MakeElementVisibleARM and NonPrivateElementARM",
+        finding: "corpus/findings/spirv-val-tensor-operands-without-vulkan-memory-model.spv",
         fixed_in: None,
         message: None,
     },
