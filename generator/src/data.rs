@@ -23,6 +23,9 @@ pub enum Fill {
     Zero,
     /// Every element the same random value.
     Uniform,
+    /// Per outermost row (sub-tensor of the first dimension): all zero
+    /// (where the domain admits 0), all one random value, or random values.
+    Rows,
 }
 
 /// What data to draw.
@@ -53,7 +56,8 @@ pub fn generate(rng: &mut SplitMix64, elem: ElemType, shape: &[u32], spec: &Data
     let bits = match spec.fill {
         Fill::Zero => vec![0; count],
         Fill::Uniform => vec![one_value(rng, elem, spec); count],
-        Fill::Random => match spec.domain {
+        Fill::Rows if spec.domain.admits_uniform() => rows(rng, elem, shape, spec),
+        Fill::Random | Fill::Rows => match spec.domain {
             Domain::Indices { k, unique } => indices(rng, shape, k, unique),
             _ => (0..count).map(|_| one_value(rng, elem, spec)).collect(),
         },
@@ -63,6 +67,26 @@ pub fn generate(rng: &mut SplitMix64, elem: ElemType, shape: &[u32], spec: &Data
         // `bits` has exactly `count` entries, so this cannot happen.
         Err(_) => TensorData::zeros(elem, &dims),
     }
+}
+
+/// Row-wise data (see [`Fill::Rows`]): each row of the first dimension zero,
+/// uniform or random.
+fn rows(rng: &mut SplitMix64, elem: ElemType, shape: &[u32], spec: &DataSpec) -> Vec<u64> {
+    let count: usize = shape.iter().map(|&d| d as usize).product();
+    let outer = shape.first().map_or(1, |&d| d as usize).max(1);
+    let per_row = count / outer;
+    let random = DataSpec { fill: Fill::Random, ..*spec };
+    let mut out = Vec::with_capacity(count);
+    for _ in 0..outer {
+        match rng.below(3) {
+            0 if spec.domain.admits_zero() => out.extend(std::iter::repeat_n(0, per_row)),
+            1 => out.extend(std::iter::repeat_n(one_value(rng, elem, spec), per_row)),
+            // Element-wise draws: fine for every domain but distinct
+            // indices, which never admit uniform rows and so never get here.
+            _ => out.extend((0..per_row).map(|_| one_value(rng, elem, &random))),
+        }
+    }
+    out
 }
 
 fn one_value(rng: &mut SplitMix64, elem: ElemType, spec: &DataSpec) -> u64 {

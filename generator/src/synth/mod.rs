@@ -9,6 +9,7 @@
 //! shape with the catalogue's `infer_shapes`, checks the row with `find_row`,
 //! derives the result's value range (`transfer`), and emits the instruction.
 
+mod constants;
 mod debug;
 mod interface;
 mod node;
@@ -19,7 +20,7 @@ mod ops_tensor;
 mod transfer;
 
 use crate::case::{CaseMeta, EntryPoint};
-use crate::config::Config;
+use crate::config::{Config, LEVEL_8K, THIN_FACTOR};
 use crate::data::{self, DataSpec, Fill};
 use crate::dice::Dice;
 use crate::floats;
@@ -37,6 +38,13 @@ pub(crate) use node::NodeSpec;
 /// How often an operation is chosen to consume an unconsumed result
 /// (chains, deeper graphs) rather than drawn uniformly (row coverage).
 const CHAIN_PROBABILITY: f64 = 0.7;
+
+/// The per-element share of special values in a leaf chosen by
+/// `special_leaf` (at least; `special_values` may be higher).
+const SPECIAL_LEAF_SHARE: f64 = 0.25;
+
+/// Element types of the constant a pass-through graph may output.
+const PASS_THROUGH_TYPES: [ElemType; 4] = [ElemType::Fp32, ElemType::Fp16, ElemType::I8, ElemType::I32];
 
 /// Where a value comes from.
 #[derive(Clone, Debug)]
@@ -63,6 +71,8 @@ pub(crate) struct Value {
     pub uses: u32,
     /// Longest chain of operations producing the value (0 for leaves).
     pub depth: u32,
+    /// Never read and never written to an output (an unused FFT member).
+    pub dead: bool,
 }
 
 impl Value {
@@ -116,6 +126,13 @@ pub(crate) struct Synth<'a, 'u> {
     pub g: GraphState,
     /// OpNames, emitted once all OpStrings exist.
     pub names: Vec<(Id, String)>,
+    /// Whether the operation being built defines its result for special
+    /// floating-point operands (NaN, ±inf) in a way the compliance rules
+    /// can compare; fresh leaves get special values only then.
+    pub special_ok: bool,
+    /// Constructs the operation being built reaches, recorded only if it is
+    /// emitted.
+    pub pending: Vec<String>,
 }
 
 /// The finished pieces.
@@ -143,6 +160,8 @@ impl<'a, 'u> Synth<'a, 'u> {
             entry_points: Vec::new(),
             g: GraphState::new(gid, 0),
             names: Vec::new(),
+            special_ok: true,
+            pending: Vec::new(),
         }
     }
 
@@ -153,6 +172,17 @@ impl<'a, 'u> Synth<'a, 'u> {
 
     pub(crate) fn feature(&mut self, f: impl Into<String>) {
         self.meta.features.insert(f.into());
+    }
+
+    /// A construct of the operation being built (kept if it is emitted).
+    pub(crate) fn op_feature(&mut self, f: impl Into<String>) {
+        self.pending.push(f.into());
+    }
+
+    /// Some axis of `axes` when the operation draws wide attributes (on one
+    /// axis only, to keep windows and outputs small).
+    pub(crate) fn wide_axis(&mut self, axes: usize) -> Option<usize> {
+        self.dice.chance(self.cfg.probs.wide_attributes).then(|| self.dice.below(axes))
     }
 
     /// Builds the whole module.
@@ -181,7 +211,11 @@ impl<'a, 'u> Synth<'a, 'u> {
         self.start_debug();
         let lo = self.cfg.min_nodes;
         let hi = self.cfg.max_nodes.max(lo);
-        let target = self.dice.range_u32(lo, hi) as usize;
+        let mut target = self.dice.range_u32(lo, hi) as usize;
+        if self.dice.chance(self.cfg.probs.pass_through_graph) {
+            target = 0;
+            self.pass_through_leaves();
+        }
         // A bounded number of attempts: an attempt only fails when the element
         // budget is exhausted or an operation would exceed it.
         let mut attempts = 0;
@@ -224,7 +258,10 @@ impl<'a, 'u> Synth<'a, 'u> {
     /// its element type and rank, so the next operation can read it.
     fn consumer_choice(&mut self) -> Option<(TosaOp, usize, usize)> {
         let open: Vec<usize> = (0..self.g.values.len())
-            .filter(|&i| matches!(self.g.values[i].kind, ValueKind::Result) && self.g.values[i].uses == 0)
+            .filter(|&i| {
+                let v = &self.g.values[i];
+                matches!(v.kind, ValueKind::Result) && v.uses == 0 && !v.dead
+            })
             .collect();
         let v = if self.dice.chance(0.5) { *open.last()? } else { *self.dice.pick(&open)? };
         let (elem, rank) = (self.g.values[v].elem, self.g.values[v].shape.len() as u32);
@@ -251,7 +288,7 @@ impl<'a, 'u> Synth<'a, 'u> {
             }
         }
         let &(op, row) = self.dice.pick(&cands)?;
-        self.feature("dag:chained");
+        self.op_feature("dag:chained");
         Some((op, row, v))
     }
 
@@ -259,17 +296,32 @@ impl<'a, 'u> Synth<'a, 'u> {
     /// not fit the budget).
     fn add_op_row(&mut self, op: TosaOp, row: usize) {
         self.g.picked.clear();
+        // RESIZE's compliance bound scales with the largest input magnitude,
+        // so one infinity leaves every element unchecked.
+        self.special_ok = op != TosaOp::Resize;
         let spec = match self.synth_op(op, row) {
             Ok(s) => s,
-            Err(node::Skip::Budget) => return,
+            Err(node::Skip::Budget) => {
+                self.end_op();
+                return;
+            }
             Err(node::Skip::Internal(e)) => {
                 self.meta.internal_errors.push(format!("{op} row {row}: {e}"));
+                self.end_op();
                 return;
             }
         };
         if let Err(node::Skip::Internal(e)) = self.add_node(spec) {
             self.meta.internal_errors.push(format!("{op} row {row}: {e}"));
         }
+        self.end_op();
+    }
+
+    /// Forgets the per-operation state (emitted operations took their
+    /// constructs already).
+    fn end_op(&mut self) {
+        self.special_ok = true;
+        self.pending.clear();
     }
 
     /// Chooses operands and attributes for `op` with type row `row`.
@@ -305,15 +357,80 @@ impl<'a, 'u> Synth<'a, 'u> {
         self.dice.range_u32(1, self.cfg.max_dim.max(1))
     }
 
-    /// A random shape of `rank` within the per-tensor element limit.
+    /// A random shape of `rank` within the per-tensor element limit, or
+    /// (`level_shape`) a long, thin one.
     pub(crate) fn random_shape(&mut self, rank: u32) -> Vec<u32> {
+        if rank > 0 && self.dice.chance(self.cfg.probs.level_shape) {
+            if let Some(shape) = self.long_shape(rank) {
+                return shape;
+            }
+        }
         let mut shape: Vec<u32> = (0..rank).map(|_| self.random_dim()).collect();
         shrink_to_fit(&mut shape, self.cfg.max_tensor_elements);
         shape
     }
 
+    /// A shape of `rank` with one dimension near the level limits
+    /// (4096..=8192) and the others 1, or at most one of them 2; `None`
+    /// when `max_long_elements` cannot hold it.
+    fn long_shape(&mut self, rank: u32) -> Option<Vec<u32>> {
+        let top = u64::from(LEVEL_8K).min(self.cfg.max_long_elements);
+        let low = top / 2;
+        if low < 2 {
+            return None;
+        }
+        let mut shape = vec![1u32; rank as usize];
+        let axis = self.dice.below(shape.len());
+        shape[axis] = self.dice.range_i64(low as i64, top as i64) as u32;
+        if rank > 1 && self.dice.chance(0.3) {
+            let other = (axis + 1 + self.dice.below(shape.len() - 1)) % shape.len();
+            shape[other] = 2;
+        }
+        self.fits(&shape).then_some(shape)
+    }
+
+    /// Whether a tensor of `shape` is within the element limits: the
+    /// per-tensor limit, or the larger one of long, thin tensors.
     pub(crate) fn fits(&self, shape: &[u32]) -> bool {
-        elements(shape) <= self.cfg.max_tensor_elements
+        let n = elements(shape);
+        if n <= self.cfg.max_tensor_elements {
+            return true;
+        }
+        let longest = u64::from(shape.iter().copied().max().unwrap_or(1).max(1));
+        n <= self.cfg.max_long_elements && n / longest <= THIN_FACTOR
+    }
+
+    /// The largest extent dimension `axis` of `shape` may grow to within
+    /// the element limits (long, thin tensors included).
+    pub(crate) fn max_extent(&self, shape: &[u32], axis: usize) -> u64 {
+        let other: u64 =
+            shape.iter().enumerate().filter(|&(i, _)| i != axis).map(|(_, &d)| u64::from(d)).product::<u64>().max(1);
+        let plain = self.cfg.max_tensor_elements / other;
+        let long = if other <= THIN_FACTOR { self.cfg.max_long_elements / other } else { 0 };
+        plain.max(long)
+    }
+
+    /// A value in `lo..=hi` drawn over the whole range (half the time) or
+    /// from its top eighth, for attributes taken up to their limits.
+    pub(crate) fn wide_pick(&mut self, lo: i64, hi: i64) -> i64 {
+        if hi <= lo {
+            return lo;
+        }
+        if self.dice.chance(0.5) {
+            self.dice.range_i64(lo, hi)
+        } else {
+            self.dice.range_i64(hi - (hi - lo) / 8, hi)
+        }
+    }
+
+    /// Records the level-related constructs a tensor shape reaches.
+    pub(crate) fn note_shape(&mut self, shape: &[u32]) {
+        if shape.len() as u32 == spvgraph_ir::tosa::MAX_RANK {
+            self.feature("level:rank=6");
+        }
+        if shape.iter().any(|&d| d >= LEVEL_8K / 2) {
+            self.feature("level:dim>=4096");
+        }
     }
 
     // ---- the value pool ---------------------------------------------------------
@@ -323,7 +440,7 @@ impl<'a, 'u> Synth<'a, 'u> {
     /// grows chains; any candidate may be taken again, which gives fan-out.
     pub(crate) fn pick_value(&mut self, need: &Need, ok: impl Fn(&Value) -> bool) -> Option<usize> {
         if let Some(v) = self.g.prefer {
-            if self.g.values.get(v).is_some_and(|val| ok(val) && admits_value(need, val)) {
+            if self.g.values.get(v).is_some_and(|val| !val.dead && ok(val) && admits_value(need, val)) {
                 self.g.prefer = None;
                 self.g.picked.push(v);
                 return Some(v);
@@ -339,7 +456,7 @@ impl<'a, 'u> Synth<'a, 'u> {
             .values
             .iter()
             .enumerate()
-            .filter(|(i, v)| ok(v) && admits_value(need, v) && (allow_repeat || !self.g.picked.contains(i)))
+            .filter(|(i, v)| !v.dead && ok(v) && admits_value(need, v) && (allow_repeat || !self.g.picked.contains(i)))
             .map(|(i, _)| i)
             .collect();
         let unused: Vec<usize> =
@@ -423,7 +540,8 @@ impl<'a, 'u> Synth<'a, 'u> {
                 *self.dice.pick(&[1.0, 10.0, 1000.0f64.min(max), max]).unwrap_or(&1.0)
             }
         };
-        DataSpec { domain, scale, specials: self.cfg.probs.special_values, fill: Fill::Random }
+        let specials = if self.special_ok { self.cfg.probs.special_values } else { 0.0 };
+        DataSpec { domain, scale, specials, fill: Fill::Random }
     }
 
     /// A new graph input or constant of `elem` and `shape`, with data from `need.fresh`.
@@ -432,15 +550,31 @@ impl<'a, 'u> Synth<'a, 'u> {
         let room = self.g.inputs < self.cfg.max_graph_inputs as usize;
         let constant = !room || self.dice.chance(p);
         let mut spec = need.fresh;
+        if elem.is_float() && self.special_ok && self.dice.chance(self.cfg.probs.special_leaf) {
+            spec.specials = spec.specials.max(SPECIAL_LEAF_SHARE);
+        }
         if constant {
             if spec.domain.admits_zero() && self.dice.chance(self.cfg.probs.null_constant) {
                 spec.fill = Fill::Zero;
             } else if spec.domain.admits_uniform() && self.dice.chance(self.cfg.probs.replicate_constant) {
                 spec.fill = Fill::Uniform;
+            } else if shape.len() > 1 && spec.domain.admits_uniform() && self.dice.chance(self.cfg.probs.constant_rows)
+            {
+                spec.fill = Fill::Rows;
             }
         }
-        let data = data::generate(&mut self.rng, elem, shape, &spec);
+        self.leaf(elem, shape, &spec, constant)
+    }
+
+    /// A leaf of `elem` and `shape` with data drawn from `spec`: a constant
+    /// (in a form chosen by `tensor_constant`) or a graph input.
+    pub(crate) fn leaf(&mut self, elem: ElemType, shape: &[u32], spec: &DataSpec, constant: bool) -> usize {
+        let data = data::generate(&mut self.rng, elem, shape, spec);
         let range = Range::of_data(&data);
+        if spec.specials > 0.0 && elem.is_float() {
+            self.note_specials(&data, constant);
+        }
+        self.note_shape(shape);
         let (id, kind) = if constant {
             let id =
                 self.tensor_constant(elem, shape, &data, self.cfg.probs.graph_constant, self.cfg.max_inline_elements);
@@ -450,8 +584,42 @@ impl<'a, 'u> Synth<'a, 'u> {
             (self.b.id(), ValueKind::Input)
         };
         self.g.elements += elements(shape);
-        self.g.values.push(Value { id, elem, shape: shape.to_vec(), range, kind, data: Some(data), uses: 0, depth: 0 });
+        let value =
+            Value { id, elem, shape: shape.to_vec(), range, kind, data: Some(data), uses: 0, depth: 0, dead: false };
+        self.g.values.push(value);
         self.g.values.len() - 1
+    }
+
+    /// Records which special values (NaN, infinities, subnormals) a leaf's
+    /// data holds, for graph inputs and constants apart.
+    fn note_specials(&mut self, data: &TensorData, constant: bool) {
+        let (mut nan, mut inf, mut sub) = (false, false, false);
+        let elem = data.elem();
+        let normal = floats::min_normal(elem);
+        for v in data.to_f64() {
+            nan |= v.is_nan();
+            inf |= v.is_infinite();
+            sub |= v != 0.0 && v.abs() < normal;
+        }
+        let whereto = if constant { "constant" } else { "input" };
+        for (hit, what) in [(nan, "nan"), (inf, "inf"), (sub, "subnormal")] {
+            if hit {
+                self.feature(format!("special:{what}-{whereto}"));
+            }
+        }
+    }
+
+    /// The leaves of a graph without operations: sometimes a constant
+    /// (written straight to an output), the input `finish_graph` adds anyway.
+    fn pass_through_leaves(&mut self) {
+        self.feature("graph:no-operations");
+        if self.dice.chance(0.5) {
+            let elem = self.dice.pick_or(&PASS_THROUGH_TYPES, ElemType::Fp32);
+            let rank = self.random_rank();
+            let shape = self.random_shape(rank);
+            let need = self.any_need(elem);
+            self.leaf(elem, &shape, &need.fresh, true);
+        }
     }
 
     pub(crate) fn value(&self, v: usize) -> Option<&Value> {

@@ -144,6 +144,9 @@ impl Synth<'_, '_> {
                     self.feature("fft:one-result");
                     vec![self.dice.below(2) as u32]
                 };
+                // Both extracted, one never read: the extract is dead code.
+                let dead = (members.len() == 2 && self.dice.chance(self.cfg.probs.unused_extracted_member))
+                    .then(|| self.dice.below(2) as u32);
                 for m in members {
                     let eid = self.b.id();
                     self.g.body.push(Inst::CompositeExtract {
@@ -154,6 +157,12 @@ impl Synth<'_, '_> {
                     });
                     let range = ranges.get(m as usize).copied().unwrap_or(Range::full(out_elem));
                     self.push_result(eid, out_elem, first.clone(), range, depth);
+                    if dead == Some(m) {
+                        if let Some(v) = self.g.values.last_mut() {
+                            v.dead = true;
+                        }
+                        self.feature("unused:fft-extracted-member");
+                    }
                     produced.push(eid);
                 }
             }
@@ -179,6 +188,7 @@ impl Synth<'_, '_> {
         self.meta.ops.insert(n.op);
         self.meta.type_rows.insert(RowUse::new(n.op, n.row));
         self.meta.features.extend(n.features);
+        self.meta.features.extend(self.pending.drain(..));
         self.debug_operation(n.op, &produced);
         let name = format!("{}_{}", n.op.name().to_ascii_lowercase(), self.g.nodes);
         self.maybe_name(result, &name);
@@ -186,7 +196,9 @@ impl Synth<'_, '_> {
     }
 
     fn push_result(&mut self, id: Id, elem: ElemType, shape: Vec<u32>, range: Range, depth: u32) {
-        self.g.values.push(Value { id, elem, shape, range, kind: ValueKind::Result, data: None, uses: 0, depth });
+        self.note_shape(&shape);
+        let kind = ValueKind::Result;
+        self.g.values.push(Value { id, elem, shape, range, kind, data: None, uses: 0, depth, dead: false });
         self.debug_tensor_after(self.g.values.len() - 1);
     }
 
@@ -262,8 +274,20 @@ impl Synth<'_, '_> {
     fn emit_arg(&mut self, a: &Arg) -> Id {
         match a {
             Arg::Val(v) => self.value(*v).map_or(Id(0), |x| x.id),
+            Arg::U32(0) if self.null_scalar() => {
+                let ty = self.b.type_u32();
+                self.b.const_null(ty)
+            }
             Arg::U32(x) => self.b.const_u32(*x),
+            Arg::Bool(false) if self.null_scalar() => {
+                let ty = self.b.type_elem(ElemType::Bool);
+                self.b.const_null(ty)
+            }
             Arg::Bool(x) => self.b.const_bool(*x),
+            Arg::Scalar(e, 0) if self.null_scalar() => {
+                let ty = self.b.type_elem(*e);
+                self.b.const_null(ty)
+            }
             Arg::Scalar(e, bits) => self.b.const_scalar(*e, *bits),
             Arg::Ints(v) => {
                 let bits: Vec<u64> = v.iter().map(|&x| x as u64).collect();
@@ -278,52 +302,6 @@ impl Synth<'_, '_> {
                 self.tensor_constant(*e, &[bits.len() as u32], &data, self.cfg.probs.graph_constant, limit)
             }
         }
-    }
-
-    /// Emits a tensor constant in one of the legal forms: `OpConstantNull`
-    /// (all zero), `OpConstantCompositeReplicateEXT` (all equal),
-    /// `OpGraphConstantARM` (with probability `graph_constant_p`, and always
-    /// past `inline_limit` elements), else `OpConstantComposite` (nested for
-    /// rank > 1).
-    pub(crate) fn tensor_constant(
-        &mut self,
-        elem: ElemType,
-        shape: &[u32],
-        data: &TensorData,
-        graph_constant_p: f64,
-        inline_limit: u64,
-    ) -> Id {
-        let bits = data.to_bits();
-        let ty = self.b.type_tensor(elem, Some(shape));
-        let all_zero = bits.iter().all(|&b| b == 0);
-        let uniform = bits.windows(2).all(|w| w[0] == w[1]);
-        if all_zero && self.dice.chance(0.8) {
-            self.feature("const:null");
-            return self.b.const_null(ty);
-        }
-        if uniform && !bits.is_empty() && self.dice.chance(0.8) {
-            self.feature(if shape.len() > 1 { "const:replicate-rank>1" } else { "const:replicate" });
-            let scalar = self.b.const_scalar(elem, bits[0]);
-            return self.b.const_replicate(ty, scalar);
-        }
-        if bits.len() as u64 > inline_limit || self.dice.chance(graph_constant_p) {
-            return self.graph_constant(ty, data.clone());
-        }
-        match self.b.const_tensor(elem, shape, &bits) {
-            Some(id) => {
-                self.feature(if shape.len() > 1 { "const:composite-nested" } else { "const:composite" });
-                id
-            }
-            None => self.graph_constant(ty, data.clone()),
-        }
-    }
-
-    fn graph_constant(&mut self, ty: Id, data: TensorData) -> Id {
-        let gc = self.next_graph_constant;
-        self.next_graph_constant += 1;
-        self.graph_constants.insert(gc, data);
-        self.feature("const:graph-constant");
-        self.b.graph_constant(ty, gc)
     }
 }
 
