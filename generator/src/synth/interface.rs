@@ -98,6 +98,7 @@ impl Synth<'_, '_> {
             uses: 0,
             depth: 0,
             dead: false,
+            special: false,
         });
         self.g.values.len() - 1
     }
@@ -120,31 +121,20 @@ impl Synth<'_, '_> {
             let at = self.dice.below(outs.len());
             outs.remove(at);
         }
-        if sinks.iter().any(|s| !outs.contains(s)) {
-            self.feature("unused:result");
-        }
         let vals = &self.g.values;
         let inner: Vec<usize> =
             (0..vals.len()).filter(|&i| matches!(vals[i].kind, ValueKind::Result) && vals[i].uses > 0).collect();
         let inputs: Vec<usize> = (0..vals.len()).filter(|&i| matches!(vals[i].kind, ValueKind::Input)).collect();
         let consts: Vec<usize> = (0..vals.len()).filter(|&i| matches!(vals[i].kind, ValueKind::Const)).collect();
         if self.dice.chance(self.cfg.probs.output_inner_value) {
-            if let Some(&v) = self.dice.pick(&inner) {
-                outs.push(v);
-                self.feature("output:inner-value");
-            }
+            outs.extend(self.dice.pick(&inner));
         }
         if outs.is_empty() || self.dice.chance(self.cfg.probs.output_from_input) {
-            if let Some(&v) = self.dice.pick(&inputs) {
-                outs.push(v);
-                self.feature("output:from-input");
-            }
+            outs.extend(self.dice.pick(&inputs));
         }
-        if self.dice.chance(self.cfg.probs.output_from_constant) {
-            if let Some(&v) = self.dice.pick(&consts) {
-                outs.push(v);
-                self.feature("output:from-constant");
-            }
+        // A graph without operations writes its constant, if it has one.
+        if self.g.nodes == 0 || self.dice.chance(self.cfg.probs.output_from_constant) {
+            outs.extend(self.dice.pick(&consts));
         }
         outs.truncate(max.max(1));
         if outs.len() < max && self.dice.chance(self.cfg.probs.duplicate_output) {
@@ -153,6 +143,20 @@ impl Synth<'_, '_> {
                 outs.insert(at, v);
                 self.feature("output:same-value-twice");
             }
+        }
+        // Recorded from the final list (the truncation may drop additions).
+        if sinks.iter().any(|s| !outs.contains(s)) {
+            self.feature("unused:result");
+        }
+        for &v in &outs {
+            let val = &self.g.values[v];
+            let f = match val.kind {
+                ValueKind::Result if val.uses > 0 => "output:inner-value",
+                ValueKind::Result => continue,
+                ValueKind::Input => "output:from-input",
+                ValueKind::Const => "output:from-constant",
+            };
+            self.feature(f);
         }
         outs
     }

@@ -30,7 +30,7 @@ use spvgraph_ir::builder::ModuleBuilder;
 use spvgraph_ir::elem::{ElemType, Profile};
 use spvgraph_ir::inst::{Id, Inst};
 use spvgraph_ir::tensor::TensorData;
-use spvgraph_ir::tosa::TosaOp;
+use spvgraph_ir::tosa::{Accuracy, TosaOp};
 use std::collections::BTreeMap;
 
 pub(crate) use node::NodeSpec;
@@ -73,6 +73,9 @@ pub(crate) struct Value {
     pub depth: u32,
     /// Never read and never written to an output (an unused FFT member).
     pub dead: bool,
+    /// Holds (or derives from data holding) NaN or infinities placed on
+    /// purpose, so operators that cannot compare such results do not read it.
+    pub special: bool,
 }
 
 impl Value {
@@ -296,9 +299,7 @@ impl<'a, 'u> Synth<'a, 'u> {
     /// not fit the budget).
     fn add_op_row(&mut self, op: TosaOp, row: usize) {
         self.g.picked.clear();
-        // RESIZE's compliance bound scales with the largest input magnitude,
-        // so one infinity leaves every element unchecked.
-        self.special_ok = op != TosaOp::Resize;
+        self.special_ok = specials_comparable(op);
         let spec = match self.synth_op(op, row) {
             Ok(s) => s,
             Err(node::Skip::Budget) => {
@@ -439,8 +440,10 @@ impl<'a, 'u> Synth<'a, 'u> {
     /// exists. Values no operation has consumed yet are preferred, which
     /// grows chains; any candidate may be taken again, which gives fan-out.
     pub(crate) fn pick_value(&mut self, need: &Need, ok: impl Fn(&Value) -> bool) -> Option<usize> {
+        let special_ok = self.special_ok;
+        let usable = |val: &Value| !val.dead && (special_ok || !val.special);
         if let Some(v) = self.g.prefer {
-            if self.g.values.get(v).is_some_and(|val| !val.dead && ok(val) && admits_value(need, val)) {
+            if self.g.values.get(v).is_some_and(|val| usable(val) && ok(val) && admits_value(need, val)) {
                 self.g.prefer = None;
                 self.g.picked.push(v);
                 return Some(v);
@@ -456,7 +459,9 @@ impl<'a, 'u> Synth<'a, 'u> {
             .values
             .iter()
             .enumerate()
-            .filter(|(i, v)| !v.dead && ok(v) && admits_value(need, v) && (allow_repeat || !self.g.picked.contains(i)))
+            .filter(|(i, v)| {
+                usable(v) && ok(v) && admits_value(need, v) && (allow_repeat || !self.g.picked.contains(i))
+            })
             .map(|(i, _)| i)
             .collect();
         let unused: Vec<usize> =
@@ -571,9 +576,7 @@ impl<'a, 'u> Synth<'a, 'u> {
     pub(crate) fn leaf(&mut self, elem: ElemType, shape: &[u32], spec: &DataSpec, constant: bool) -> usize {
         let data = data::generate(&mut self.rng, elem, shape, spec);
         let range = Range::of_data(&data);
-        if spec.specials > 0.0 && elem.is_float() {
-            self.note_specials(&data, constant);
-        }
+        let special = spec.specials > 0.0 && elem.is_float() && self.note_specials(&data, constant);
         self.note_shape(shape);
         let (id, kind) = if constant {
             let id =
@@ -584,15 +587,26 @@ impl<'a, 'u> Synth<'a, 'u> {
             (self.b.id(), ValueKind::Input)
         };
         self.g.elements += elements(shape);
-        let value =
-            Value { id, elem, shape: shape.to_vec(), range, kind, data: Some(data), uses: 0, depth: 0, dead: false };
+        let value = Value {
+            id,
+            elem,
+            shape: shape.to_vec(),
+            range,
+            kind,
+            data: Some(data),
+            uses: 0,
+            depth: 0,
+            dead: false,
+            special,
+        };
         self.g.values.push(value);
         self.g.values.len() - 1
     }
 
     /// Records which special values (NaN, infinities, subnormals) a leaf's
-    /// data holds, for graph inputs and constants apart.
-    fn note_specials(&mut self, data: &TensorData, constant: bool) {
+    /// data holds, for graph inputs and constants apart; whether it holds a
+    /// NaN or an infinity.
+    fn note_specials(&mut self, data: &TensorData, constant: bool) -> bool {
         let (mut nan, mut inf, mut sub) = (false, false, false);
         let elem = data.elem();
         let normal = floats::min_normal(elem);
@@ -607,6 +621,7 @@ impl<'a, 'u> Synth<'a, 'u> {
                 self.feature(format!("special:{what}-{whereto}"));
             }
         }
+        nan || inf
     }
 
     /// The leaves of a graph without operations: sometimes a constant
@@ -650,6 +665,17 @@ impl GraphState {
             prefer: None,
         }
     }
+}
+
+/// Whether the compliance rules can compare `op`'s results when its inputs
+/// hold NaN or infinities placed on purpose. Not for RESIZE (its bound
+/// scales with the largest input magnitude, so one infinity leaves every
+/// element unchecked) nor the dot-product operators: their inputs are then
+/// checked with FP_SPECIAL, which compares finiteness against the fp64
+/// reference, so an element whose exact value merely overflows the output
+/// type (a legitimate infinity) would count as a mismatch.
+fn specials_comparable(op: TosaOp) -> bool {
+    !matches!(op.spec().accuracy, Accuracy::DotProduct | Accuracy::Relative)
 }
 
 /// Whether a pool value satisfies an operand requirement.

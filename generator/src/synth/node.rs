@@ -119,6 +119,8 @@ impl Synth<'_, '_> {
             .max()
             .unwrap_or(0);
         self.meta.max_depth = self.meta.max_depth.max(depth as usize);
+        // Special values placed on purpose taint everything computed from them.
+        let special = n.args.iter().any(|a| matches!(a, Arg::Val(v) if self.value(*v).is_some_and(|x| x.special)));
         let mut ids = Vec::with_capacity(n.args.len());
         for a in &n.args {
             ids.push(self.emit_arg(a));
@@ -132,7 +134,7 @@ impl Synth<'_, '_> {
             ResultKind::Tensor => {
                 self.g.body.push(Inst::Tosa { ty: tensor_ty, result, set, op: n.op, args: ids });
                 let range = ranges.first().copied().unwrap_or(Range::full(out_elem));
-                self.push_result(result, out_elem, first, range, depth);
+                self.push_result(result, out_elem, first, range, depth, special);
             }
             ResultKind::RealImagStruct => {
                 let st = self.b.type_struct(vec![tensor_ty, tensor_ty]);
@@ -156,7 +158,7 @@ impl Synth<'_, '_> {
                         indices: vec![m],
                     });
                     let range = ranges.get(m as usize).copied().unwrap_or(Range::full(out_elem));
-                    self.push_result(eid, out_elem, first.clone(), range, depth);
+                    self.push_result(eid, out_elem, first.clone(), range, depth, special);
                     if dead == Some(m) {
                         if let Some(v) = self.g.values.last_mut() {
                             v.dead = true;
@@ -195,10 +197,10 @@ impl Synth<'_, '_> {
         Ok(())
     }
 
-    fn push_result(&mut self, id: Id, elem: ElemType, shape: Vec<u32>, range: Range, depth: u32) {
+    fn push_result(&mut self, id: Id, elem: ElemType, shape: Vec<u32>, range: Range, depth: u32, special: bool) {
         self.note_shape(&shape);
         let kind = ValueKind::Result;
-        self.g.values.push(Value { id, elem, shape, range, kind, data: None, uses: 0, depth, dead: false });
+        self.g.values.push(Value { id, elem, shape, range, kind, data: None, uses: 0, depth, dead: false, special });
         self.debug_tensor_after(self.g.values.len() - 1);
     }
 

@@ -90,9 +90,6 @@ impl Synth<'_, '_> {
                     let side = 2 * a + self.dice.below(2);
                     padding[side] = self.wide_pick(0, i64::from(LEVEL_8K)).min(room.max(0));
                     padding[side ^ 1] = 0;
-                    if padding[side] >= i64::from(LEVEL_8K / 2) {
-                        self.op_feature("attr:pad-padding>=4096");
-                    }
                 }
                 let out = |p: &[i64]| -> Vec<u32> {
                     s.iter().enumerate().map(|(i, &d)| (i64::from(d) + p[2 * i] + p[2 * i + 1]) as u32).collect()
@@ -101,6 +98,9 @@ impl Synth<'_, '_> {
                 while !self.fits(&out(&padding)) && i < padding.len() {
                     padding[i] = 0;
                     i += 1;
+                }
+                if padding.iter().any(|&p| p >= i64::from(LEVEL_8K / 2)) {
+                    self.op_feature("attr:pad-padding>=4096");
                 }
                 let spec = self.default_data(e, Domain::any(e));
                 let pad = data::generate(&mut self.rng, e, &[1], &spec).to_bits();
@@ -137,15 +137,15 @@ impl Synth<'_, '_> {
                     multiples.iter_mut().for_each(|m| *m = 1);
                     let room = (self.max_extent(&s, a) / u64::from(s[a].max(1))).max(1) as i64;
                     multiples[a] = self.wide_pick(1, i64::from(LEVEL_8K)).min(room) as u32;
-                    if multiples[a] >= LEVEL_8K / 2 {
-                        self.op_feature("attr:tile-multiples>=4096");
-                    }
                 }
                 let out = |m: &[u32]| s.iter().zip(m).map(|(&d, &k)| d.saturating_mul(k)).collect::<Vec<u32>>();
                 let mut i = 0;
                 while !self.fits(&out(&multiples)) && i < multiples.len() {
                     multiples[i] = 1;
                     i += 1;
+                }
+                if multiples.iter().any(|&m| m >= LEVEL_8K / 2) {
+                    self.op_feature("attr:tile-multiples>=4096");
                 }
                 n.arg(Arg::Val(x));
                 n.arg(Arg::Ints(multiples.into_iter().map(i64::from).collect()));
