@@ -1,8 +1,8 @@
 //! Tensor constants in every legal form: `OpConstantNull` (all zero),
 //! `OpConstantCompositeReplicateEXT` (all equal), `OpGraphConstantARM` (data
-//! bound at pipeline creation), and `OpConstantComposite`, nested for rank
-//! > 1, whose constituents may themselves be null or replicated sub-tensors
-//! and whose zero scalars may be `OpConstantNull`.
+//! bound at pipeline creation), and `OpConstantComposite`, nested above
+//! rank 1, whose constituents may themselves be null or replicated
+//! sub-tensors and whose zero scalars may be `OpConstantNull`.
 
 use super::Synth;
 use spvgraph_ir::elem::ElemType;
