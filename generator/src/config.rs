@@ -227,15 +227,14 @@ pub struct Probabilities {
     #[arbitrary(with = arbitrary_prob)]
     pub null_scalar: f64,
     /// A fresh shape is long and thin: one dimension in 4096..=8192 (the
-    /// TOSA 8K MAX_KERNEL scale), the others 1 (FFT sizes up to 8192,
-    /// RESIZE extents up to 16383).
+    /// TOSA 8K MAX_KERNEL scale), the others 1 (at most one of them 2).
     #[arbitrary(with = arbitrary_prob)]
     pub level_shape: f64,
     /// An operation draws its attributes over their whole legal range, up to
-    /// the level limits (kernels, strides, dilations, pads up to 8192, RESIZE
-    /// scales up to 2048 and ratios up to 256, CONCAT up to 64 inputs, MUL
-    /// and RESCALE shifts up to 63/62, degenerate or infinite CLAMP bounds),
-    /// instead of small values.
+    /// the level limits (kernels, strides, dilations, pads up to 8192, FFT
+    /// sizes 4096 or 8192, RESIZE scales up to 2048, ratios up to 256 and
+    /// extents up to 16383, CONCAT up to 64 inputs, MUL and RESCALE shifts up
+    /// to 63/62, degenerate or infinite CLAMP bounds), instead of small values.
     #[arbitrary(with = arbitrary_prob)]
     pub wide_attributes: f64,
 }
@@ -303,7 +302,7 @@ impl Default for Probabilities {
             more_entry_points: 0.3,
             constant_rows: 0.3,
             null_scalar: 0.3,
-            level_shape: 0.04,
+            level_shape: 0.01,
             wide_attributes: 0.15,
         }
     }

@@ -258,9 +258,7 @@ pub static CONSTRUCTS: &[Construct] = &[
     construct!(CONSTS, "const:graph-constant", "OpGraphConstantARM", |c| c.probs.graph_constant > 0.0),
     construct!(LEVEL, "level:rank=6", "a tensor of rank 6 (MAX_RANK)", |c| c.max_rank >= 6),
     construct!(LEVEL, "level:dim>=4096", "a tensor dimension of 4096..=8192", |c| c.probs.level_shape > 0.0),
-    construct!(LEVEL, "level:fft-size>=4096", "FFT H or W of 4096 or 8192 (MAX_KERNEL)", |c| {
-        c.probs.level_shape > 0.0 && any_op(c, FFT)
-    }),
+    construct!(LEVEL, "level:fft-size>=4096", "FFT H or W of 4096 or 8192 (MAX_KERNEL)", |c| wide(c, FFT)),
     construct!(LEVEL, "level:resize-dim>=8192", "a RESIZE extent of 8192..16384", |c| wide(c, &[TosaOp::Resize])),
     construct!(LEVEL, "level:concat-inputs>=32", "CONCAT of 32..=64 inputs (MAX_TENSOR_LIST_SIZE)", |c| {
         wide(c, &[TosaOp::Concat])

@@ -172,7 +172,14 @@ fn float_value(rng: &mut SplitMix64, elem: ElemType, (lo, hi, nan): (f64, f64, b
         (a, b) = (lo.max(-max), hi.min(max));
     }
     let v = a + (b - a) * rng.unit();
-    inside(elem, floats::encode(elem, v), lo.max(-max), hi.min(max))
+    let bits = floats::encode(elem, v);
+    let (l, h) = (lo.max(-max), hi.min(max));
+    if l <= -max && h >= max {
+        // The whole finite range: rounding to nearest cannot leave it, so
+        // the per-element decode of `inside` is not needed.
+        return bits;
+    }
+    inside(elem, bits, l, h)
 }
 
 /// `bits`, nudged one representable step at a time until it lies in `lo..=hi`.

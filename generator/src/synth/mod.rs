@@ -30,8 +30,10 @@ use spvgraph_ir::builder::ModuleBuilder;
 use spvgraph_ir::elem::{ElemType, Profile};
 use spvgraph_ir::inst::{Id, Inst};
 use spvgraph_ir::tensor::TensorData;
-use spvgraph_ir::tosa::{Accuracy, TosaOp};
+use spvgraph_ir::tosa::{Accuracy, Form, RankReq, TosaOp};
+use std::cell::RefCell;
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 pub(crate) use node::NodeSpec;
 
@@ -122,6 +124,8 @@ pub(crate) struct Synth<'a, 'u> {
     pub rng: SplitMix64,
     pub b: ModuleBuilder,
     pub ops: Vec<TosaOp>,
+    /// Every available type row of the usable operators.
+    pub rows: Rc<[AvailableRow]>,
     pub graph_constants: BTreeMap<u32, TensorData>,
     pub next_graph_constant: u32,
     pub meta: CaseMeta,
@@ -136,6 +140,58 @@ pub(crate) struct Synth<'a, 'u> {
     /// Constructs the operation being built reaches, recorded only if it is
     /// emitted.
     pub pending: Vec<String>,
+}
+
+/// A type row of a usable operator available under the enabled profiles,
+/// with the element type and rank requirement of each tensor operand (what
+/// `consumer_choice` matches an unconsumed result against).
+#[derive(Clone, Debug)]
+pub(crate) struct AvailableRow {
+    pub op: TosaOp,
+    pub row: usize,
+    pub tensor_operands: Vec<(ElemType, RankReq)>,
+}
+
+/// The available rows of the usable operators, worked out once per
+/// configuration and thread (a run generates many cases from one
+/// configuration; working them out per case cost more than the lookups
+/// they save).
+fn available_rows(cfg: &Config) -> Rc<[AvailableRow]> {
+    type Cached = (Vec<Profile>, Vec<TosaOp>, Vec<TosaOp>, u32, Rc<[AvailableRow]>);
+    thread_local! {
+        static LAST: RefCell<Option<Cached>> = const { RefCell::new(None) };
+    }
+    LAST.with(|last| {
+        let mut last = last.borrow_mut();
+        if let Some((p, a, d, r, rows)) = last.as_ref() {
+            if *p == cfg.profiles && *a == cfg.allow_ops && *d == cfg.deny_ops && *r == cfg.max_rank {
+                return Rc::clone(rows);
+            }
+        }
+        let rows: Rc<[AvailableRow]> = compute_available_rows(cfg).into();
+        *last =
+            Some((cfg.profiles.clone(), cfg.allow_ops.clone(), cfg.deny_ops.clone(), cfg.max_rank, Rc::clone(&rows)));
+        rows
+    })
+}
+
+fn compute_available_rows(cfg: &Config) -> Vec<AvailableRow> {
+    let mut out = Vec::new();
+    for op in cfg.usable_ops() {
+        for (row, r) in op.spec().type_rows.iter().enumerate().filter(|(_, r)| r.available(&cfg.profiles)) {
+            let tensor_operands = op
+                .spec()
+                .operands
+                .iter()
+                .filter_map(|o| match o.form {
+                    Form::Tensor { elem, rank } => elem.resolve(r).map(|e| (e, rank)),
+                    _ => None,
+                })
+                .collect();
+            out.push(AvailableRow { op, row, tensor_operands });
+        }
+    }
+    out
 }
 
 /// The finished pieces.
@@ -157,6 +213,7 @@ impl<'a, 'u> Synth<'a, 'u> {
             rng,
             b,
             ops: cfg.usable_ops(),
+            rows: available_rows(cfg),
             graph_constants: BTreeMap::new(),
             next_graph_constant: 0,
             meta: CaseMeta::default(),
@@ -245,14 +302,7 @@ impl<'a, 'u> Synth<'a, 'u> {
 
     /// Adds one operation of `op` with a random available type row.
     fn add_op(&mut self, op: TosaOp) {
-        let rows: Vec<usize> = op
-            .spec()
-            .type_rows
-            .iter()
-            .enumerate()
-            .filter(|(_, r)| r.available(&self.cfg.profiles))
-            .map(|(i, _)| i)
-            .collect();
+        let rows: Vec<usize> = self.rows.iter().filter(|r| r.op == op).map(|r| r.row).collect();
         let Some(&row) = self.dice.pick(&rows) else { return };
         self.add_op_row(op, row);
     }
@@ -268,28 +318,22 @@ impl<'a, 'u> Synth<'a, 'u> {
             .collect();
         let v = if self.dice.chance(0.5) { *open.last()? } else { *self.dice.pick(&open)? };
         let (elem, rank) = (self.g.values[v].elem, self.g.values[v].shape.len() as u32);
-        let mut cands = Vec::new();
-        for &op in &self.ops {
-            for (i, row) in op.spec().type_rows.iter().enumerate() {
-                if !row.available(&self.cfg.profiles) {
-                    continue;
-                }
-                let takes = op.spec().operands.iter().any(|o| match o.form {
-                    spvgraph_ir::tosa::Form::Tensor { elem: e, rank: r } => {
-                        e.resolve(row) == Some(elem)
-                            && match r {
-                                spvgraph_ir::tosa::RankReq::Exact(n) => n == rank,
-                                spvgraph_ir::tosa::RankReq::Any => rank <= self.cfg.max_rank,
-                                spvgraph_ir::tosa::RankReq::SameAs(_) => false,
-                            }
-                    }
-                    _ => false,
-                });
-                if takes {
-                    cands.push((op, i));
-                }
-            }
-        }
+        let max_rank = self.cfg.max_rank;
+        let cands: Vec<(TosaOp, usize)> = self
+            .rows
+            .iter()
+            .filter(|r| {
+                r.tensor_operands.iter().any(|&(e, req)| {
+                    e == elem
+                        && match req {
+                            RankReq::Exact(n) => n == rank,
+                            RankReq::Any => rank <= max_rank,
+                            RankReq::SameAs(_) => false,
+                        }
+                })
+            })
+            .map(|r| (r.op, r.row))
+            .collect();
         let &(op, row) = self.dice.pick(&cands)?;
         self.op_feature("dag:chained");
         Some((op, row, v))

@@ -394,7 +394,7 @@ impl Synth<'_, '_> {
                 let pows: Vec<u32> = (0..14).map(|p| 1u32 << p).filter(|&p| p <= max).collect();
                 let mut shape =
                     vec![self.dice.range_u32(1, 2), self.dice.pick_or(&pows, 1), self.dice.pick_or(&pows, 1)];
-                if self.dice.chance(self.cfg.probs.level_shape) {
+                if self.dice.chance(self.cfg.probs.wide_attributes) {
                     // FFT sizes near MAX_KERNEL: one of H and W 4096 or 8192.
                     let big = if self.dice.chance(0.5) { LEVEL_8K } else { LEVEL_8K / 2 };
                     let axis = 1 + self.dice.below(2);
