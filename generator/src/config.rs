@@ -9,16 +9,16 @@
 use arbitrary::{Arbitrary, Unstructured};
 use serde::{Deserialize, Serialize};
 use spvgraph_ir::elem::Profile;
-use spvgraph_ir::tosa::{TosaOp, MAX_RANK};
+use spvgraph_ir::tosa::{LevelLimits, TosaOp, MAX_RANK};
 
 /// A tensor is long and thin when its element count divided by its largest
 /// dimension is at most this (see [`Config::max_long_elements`]).
 pub const THIN_FACTOR: u64 = 8;
 
-/// The TOSA 8K level's MAX_KERNEL and MAX_STRIDE: the bound of kernel sizes,
-/// dilated kernels, pads, strides and FFT sizes, and the scale of the
-/// dimensions drawn near the level limits.
-pub const LEVEL_8K: u32 = 8192;
+/// The TOSA 8K level's MAX_KERNEL (8192): the bound of kernel sizes,
+/// dilated kernels, pads and FFT sizes, and the scale of the dimensions
+/// drawn near the level limits.
+pub const LEVEL_8K: u32 = LevelLimits::EIGHT_K.max_kernel as u32;
 
 /// Generation parameters.
 #[derive(Clone, Debug, PartialEq, Arbitrary, Serialize, Deserialize)]

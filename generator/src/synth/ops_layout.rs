@@ -5,10 +5,10 @@ use super::{elements, Synth};
 use crate::config::LEVEL_8K;
 use crate::data;
 use crate::range::Domain;
-use spvgraph_ir::tosa::TosaOp;
+use spvgraph_ir::tosa::{LevelLimits, TosaOp};
 
 /// TOSA 8K MAX_TENSOR_LIST_SIZE: the most inputs of one CONCAT.
-const MAX_CONCAT_INPUTS: i64 = 64;
+const MAX_CONCAT_INPUTS: i64 = LevelLimits::EIGHT_K.max_tensor_list_size as i64;
 
 impl Synth<'_, '_> {
     /// CONCAT: the first input from the pool or fresh, the others sharing

@@ -9,7 +9,7 @@ use crate::data::{self, DataSpec, Fill};
 use crate::floats;
 use crate::range::{Domain, Range};
 use spvgraph_ir::elem::{ElemType, Profile};
-use spvgraph_ir::tosa::{RoundingMode, RowQualifier, TosaOp};
+use spvgraph_ir::tosa::{LevelLimits, RoundingMode, RowQualifier, TosaOp};
 
 /// One RESIZE axis: `(scale_n, scale_d, offset, border)` and the output extent.
 type ResizeAxis = ((i64, i64, i64, i64), u32);
@@ -17,7 +17,7 @@ type ResizeAxis = ((i64, i64, i64, i64), u32);
 /// RESIZE's bound on `scale_n` (ERROR_IF).
 const MAX_SCALE_N: i64 = 1 << 11;
 /// TOSA 8K MAX_SCALE: the largest upscale ratio `scale_n / scale_d`.
-const MAX_SCALE: i64 = 256;
+const MAX_SCALE: i64 = LevelLimits::EIGHT_K.max_scale;
 /// RESIZE input and output extents are below this (ERROR_IF).
 const RESIZE_MAX_DIM: i64 = 16384;
 

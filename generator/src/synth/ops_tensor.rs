@@ -10,7 +10,7 @@ use crate::config::LEVEL_8K;
 use crate::floats;
 use crate::range::Domain;
 use spvgraph_ir::elem::ElemType;
-use spvgraph_ir::tosa::{RowQualifier, TosaOp};
+use spvgraph_ir::tosa::{LevelLimits, RowQualifier, TosaOp};
 
 /// One spatial axis of a convolution: kernel, pads, dilation, stride.
 #[derive(Clone, Copy, Debug)]
@@ -47,7 +47,8 @@ impl Synth<'_, '_> {
         let o = if self.dice.chance(0.5) { 2 } else { self.dice.range_u32(1, 4) };
         // pads = (o-1)*stride + k - i must lie in 0..=2(k-1).
         let span = i64::from(k) - 2 + i64::from(i);
-        let stride = if o > 1 { self.wide_pick(1, (span / i64::from(o - 1)).min(i64::from(LEVEL_8K))) } else { 1 };
+        let max_stride = LevelLimits::EIGHT_K.max_stride;
+        let stride = if o > 1 { self.wide_pick(1, (span / i64::from(o - 1)).min(max_stride)) } else { 1 };
         let pads = i64::from(o - 1) * stride + i64::from(k) - i64::from(i);
         if !(0..=2 * (i64::from(k) - 1)).contains(&pads) {
             return self.pool_axis(i);
@@ -93,7 +94,7 @@ impl Synth<'_, '_> {
         let max = i64::from(LEVEL_8K);
         let k = self.dice.range_u32(1, 3);
         let dilation = if k > 1 { self.wide_pick(1, max / i64::from(k)) } else { 1 };
-        let stride = self.wide_pick(1, max);
+        let stride = self.wide_pick(1, LevelLimits::EIGHT_K.max_stride);
         let base = i64::from(i) - 1 - (i64::from(k) - 1) * dilation;
         let pad_a = if self.dice.chance(0.5) { self.wide_pick(0, max) } else { self.dice.range_i64(0, 2) };
         // pad_b >= 0 with base + pad_a + pad_b >= 0 and divisible by the stride.
@@ -291,7 +292,7 @@ impl Synth<'_, '_> {
                 let max = i64::from(LEVEL_8K);
                 match self.dice.below(3) {
                     0 => k = self.wide_pick(1, max) as u32,
-                    1 => stride = self.wide_pick(1, max) as u32,
+                    1 => stride = self.wide_pick(1, LevelLimits::EIGHT_K.max_stride) as u32,
                     _ => hi = self.wide_pick(0, max),
                 }
             }
