@@ -6,12 +6,8 @@
 use super::case::{Answer, CaseOutcome, Pending};
 use super::guard::guard;
 use super::oracles::{OracleSet, Sampled};
-use spvgraph_oracle::exec::Executor;
-use spvgraph_oracle::judge::{judge, ExecAnswer, Observations, ProductionAnswer, ValidityAnswer};
-use spvgraph_oracle::oracle::{
-    ExecOutcome, ExecRequest, Oracle, OracleError, ProduceOutcome, ProduceRequest, ValidateOptions, Verdict,
-};
-use spvgraph_oracle::produced::ProducedRun;
+use spvgraph_oracle::judge::{check_production, judge, ExecAnswer, Observations, ProductionAnswer};
+use spvgraph_oracle::oracle::{ExecRequest, Oracle, OracleError, ProduceRequest};
 use std::time::{Duration, Instant};
 
 /// The cases of one batch after the backend ran them, with the backend's
@@ -94,7 +90,8 @@ pub fn run_producer(member: &Sampled, oracles: &OracleSet, pending: Vec<Pending>
                 };
                 let label = if debug_info { format!("{name} (debug info)") } else { name.clone() };
                 case.answers.push((label, Answer::of_production(&outcome)));
-                produced_answer(member, oracles, &request, debug_info, outcome)
+                let validators: Vec<&dyn Oracle> = oracles.validators.iter().map(|v| v.as_ref()).collect();
+                check_production(member.oracle.as_ref(), &validators, &request, debug_info, outcome)
             })
             .collect();
         case.durations.push((name.clone(), case_start.elapsed()));
@@ -114,50 +111,4 @@ pub fn run_producer(member: &Sampled, oracles: &OracleSet, pending: Vec<Pending>
         cases.push(case);
     }
     BatchResult { cases, elapsed: start.elapsed() }
-}
-
-/// One production with the validators' verdicts on the module and its run.
-fn produced_answer<'a>(
-    member: &'a Sampled,
-    oracles: &'a OracleSet,
-    request: &ExecRequest<'_>,
-    debug_info: bool,
-    outcome: Result<ProduceOutcome, OracleError>,
-) -> ProductionAnswer<'a> {
-    let mut validity = Vec::new();
-    let mut outputs = None;
-    if let Ok(produced @ ProduceOutcome::Module { words, .. }) = &outcome {
-        for v in &oracles.validators {
-            let verdict = match guard("validator", || v.validate(words, &ValidateOptions::default())) {
-                Ok(r) => r,
-                Err(c) => Err(OracleError::Failed {
-                    oracle: v.name().to_string(),
-                    reason: format!("panicked at {}: {}", c.location, c.message),
-                }),
-            };
-            validity.push(ValidityAnswer { oracle: v.as_ref(), verdict });
-        }
-        // An invalid module is reported as such; running it too would only
-        // repeat the finding as a refusal.
-        let in_tree_accepts = matches!(validity.first(), Some(ValidityAnswer { verdict: Ok(Verdict::Valid), .. }));
-        if in_tree_accepts {
-            outputs = Some(run_produced(request, produced));
-        }
-    }
-    ProductionAnswer { producer: member.oracle.as_ref(), debug_info, outcome, validity, outputs }
-}
-
-/// The produced module on the in-tree executor, with the case's inputs
-/// mapped onto its interface and its outputs mapped back.
-fn run_produced(request: &ExecRequest<'_>, produced: &ProduceOutcome) -> Result<ExecOutcome, OracleError> {
-    let failed = |reason: String| OracleError::Failed { oracle: "in-tree executor".to_string(), reason };
-    let run = ProducedRun::new(request, produced).map_err(|e| failed(e.to_string()))?;
-    let outcome = guard("in-tree executor", || Executor::default().execute(&run.request()))
-        .map_err(|c| failed(format!("panicked at {}: {}", c.location, c.message)))??;
-    match outcome {
-        ExecOutcome::Outputs(out) => {
-            run.case_outputs(&out).map(ExecOutcome::Outputs).map_err(|e| failed(e.to_string()))
-        }
-        other => Ok(other),
-    }
 }

@@ -30,6 +30,7 @@ mod validity;
 
 pub use execution::{compare_outputs, pipeline_rules, OutputComparison};
 pub use kind::{Kind, Severity};
+pub use production::check_production;
 pub use signature::{fnv1a, normalize, Signature};
 
 use crate::oracle::{Capability, ExecOutcome, ExecRequest, Oracle, OracleError, ProduceOutcome, Verdict};
