@@ -363,9 +363,9 @@ pub trait Oracle: Send + Sync {
     }
 
     /// Whether the oracle runs the SPIR-V module itself. An oracle that runs
-    /// a TOSA translation of it (the reference model, IREE) never sees the
-    /// SPIR-V rules, so only running a graph that breaks a TOSA operator
-    /// rule counts as accepting an invalid module.
+    /// a TOSA translation of it (the reference model, IREE) never sees an
+    /// invalid module as such, so running one is not accepting it, and
+    /// failing on one is no finding.
     fn reads_spirv(&self) -> bool {
         true
     }

@@ -133,6 +133,7 @@ fn findings() -> Vec<Finding> {
         reduce_max_minus_inf(),
         log_of_subnormals(),
         accepts_shape_mismatch(),
+        shared_output(),
     ]
 }
 
@@ -374,6 +375,47 @@ instead of NaN (REDUCE_MAX with IGNORE starts at NaN and is right). A graph that
 after an overflow (e.g. an fp16 CAST of a large value) gets a finite result where the
 answer is infinite. Found by the single-operator sweep with special input values
 (`emulation_layer_hunt --per-row 4 --special 0.3`: MAX_POOL2D fp16 and fp8e5m2).
+";
+
+fn shared_output() -> Finding {
+    let shape: &[u32] = &[4];
+    let words = module(&[(ElemType::I32, shape)], &[(ElemType::I32, shape), (ElemType::I32, shape)], |b, x, t| {
+        let abs = b.tosa(TosaOp::Abs, t[0], vec![x[0]]);
+        vec![abs, abs]
+    });
+    Finding {
+        stem: "emulation-layer-shared-output",
+        kind: "wrong-output",
+        words,
+        entry: "main",
+        inputs: vec![tensor(ElemType::I32, &[4], &[-1, 2, -3, 4])],
+        constants: BTreeMap::new(),
+        rows: vec![(TosaOp::Abs, vec![ElemType::I32])],
+        breaks: None,
+        seen: Seen::Output { index: 0, bits: tensor(ElemType::I32, &[4], &[0, 0, 0, 0]).to_bits() },
+        note: SHARED_OUTPUT,
+    }
+}
+
+const SHARED_OUTPUT: &str = "# The emulation layer writes a value set as two graph outputs to only one of them
+
+ABS of the int32 input `[-1, 2, -3, 4]`, and the one result set as graph output 0 and
+graph output 1 (`OpGraphSetOutputARM %abs %uint_0`, `OpGraphSetOutputARM %abs %uint_1`;
+each output has its own interface variable and binding).
+
+Expected (SPV_ARM_graph: each OpGraphSetOutputARM sets its output to the value; in-tree
+executor and TOSA reference model): both outputs `[1, 2, 3, 4]`.
+Seen (ai-ml-emulation-layer-for-vulkan 0.11.0 on lavapipe): output 1 is `[1, 2, 3, 4]`,
+output 0 is `[0, 0, 0, 0]`: its tensor is never written.
+
+Why (our reading): the layer maps each graph value to one tensor resource, so a value that
+is several outputs ends up bound to the last output's resource only. Nothing in
+SPV_ARM_graph forbids setting one value as several outputs, and spirv-val accepts it.
+
+Found by `spvgraph hunt` (every `wrong-output` of the emulation layer in a 10-minute hunt,
+17 signatures over as many operators, had a value set as several outputs: the generator's
+consumer-breaking shared interfaces, `Config::shared_interface`); cut down by hand. The adapter does not run
+such graphs by default (`Workarounds::skip_shared_outputs`), so hunts do not report it again.
 ";
 
 fn log_of_subnormals() -> Finding {
@@ -806,6 +848,11 @@ fn reduce_max_minus_inf_still_reproduces() {
 #[test]
 fn shape_mismatch_still_runs() {
     check("emulation-layer-accepts-shape-mismatch");
+}
+
+#[test]
+fn shared_output_still_reproduces() {
+    check("emulation-layer-shared-output");
 }
 
 #[test]

@@ -127,6 +127,11 @@ fn is_inexact(a: &Analysis<'_>, inst: &Inst) -> bool {
         _ => None,
     };
     let Some(out) = elem_of(*ty) else { return true };
+    // INEXACT_ROUND lets RESCALE round a tie either way: its integer result
+    // is not defined bit-exactly either.
+    if *op == TosaOp::Rescale {
+        return args.get(1).and_then(|&m| a.const_uint(m)) == Some(RoundingMode::InexactRound as u64);
+    }
     if !out.is_float() {
         return false;
     }

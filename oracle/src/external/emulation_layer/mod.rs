@@ -279,6 +279,8 @@ const fn known(
     KnownDiscrepancy { kind, rule: None, operator, mutator: None, why, finding, fixed_in: None, message: None }
 }
 
+const SHARED_WHY: &str = "a value set as several graph outputs is written only to the last of them; the other \
+    output tensors keep what they held (zeros) (worked around: such graphs are not run)";
 const FFT_WHY: &str = "pipeline creation dies of SIGSEGV when a result of FFT2D/RFFT2D is not itself a graph output \
     (unused, or consumed by another operator)";
 const MINMAX_WHY: &str = "the maximum (minimum) starts at the lowest (highest) finite value instead of -inf (+inf): \
@@ -289,7 +291,8 @@ const CTC_WHY: &str = "a scalar compile-time-constant operand (MUL shift, zero p
 
 /// The layer's documented discrepancies, each with a minimal module under
 /// `corpus/findings/` (checked by `oracle/tests/emulation_layer_findings.rs`).
-/// The first two are worked around by default ([`Workarounds`]).
+/// The first two and the shared-output one are worked around by default
+/// ([`Workarounds`]).
 const KNOWN: &[KnownDiscrepancy] = &[
     known(
         "wrong-output",
@@ -347,6 +350,7 @@ const KNOWN: &[KnownDiscrepancy] = &[
          lavapipe's log() assumes normal numbers, and the layer relies on GLSL log",
         "corpus/findings/emulation-layer-log-subnormal-lavapipe.spv",
     ),
+    known("wrong-output", None, SHARED_WHY, "corpus/findings/emulation-layer-shared-output.spv"),
     known(
         "accepts-invalid",
         None,

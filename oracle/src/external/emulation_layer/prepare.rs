@@ -35,13 +35,19 @@ pub struct Workarounds {
     /// (`emulation-layer-rejects-debuginfo`). Non-semantic instructions have
     /// no meaning for execution, so the outputs are those of the module.
     pub strip_debug_info: bool,
+    /// Do not run a graph that sets one value as several outputs (it is
+    /// `unsupported`): the layer writes only the last of those outputs and
+    /// leaves the others as they were (`emulation-layer-shared-output`).
+    pub skip_shared_outputs: bool,
 }
 
 impl Workarounds {
     /// Every work-around on (the default).
-    pub const ALL: Workarounds = Workarounds { single_entry_point: true, strip_debug_info: true };
+    pub const ALL: Workarounds =
+        Workarounds { single_entry_point: true, strip_debug_info: true, skip_shared_outputs: true };
     /// None: the module goes to the layer exactly as given.
-    pub const NONE: Workarounds = Workarounds { single_entry_point: false, strip_debug_info: false };
+    pub const NONE: Workarounds =
+        Workarounds { single_entry_point: false, strip_debug_info: false, skip_shared_outputs: false };
 }
 
 impl Default for Workarounds {
@@ -142,9 +148,29 @@ pub fn prepare(request: &ExecRequest<'_>, workarounds: Workarounds) -> Result<Pr
     let constants = constants(&a, &iface, request.graph_constants)?;
     let workarounds =
         if workarounds == Workarounds::NONE || !is_valid(&module) { Workarounds::NONE } else { workarounds };
+    if workarounds.skip_shared_outputs && shares_an_output(&a, &entry) {
+        return unsupported(
+            "one value is set as several graph outputs, of which the layer writes only the last \
+             (documented: corpus/findings/emulation-layer-shared-output.spv)",
+        );
+    }
     let (words, applied) = rewrite(&module, &a, &entry, workarounds)
         .map_err(|e| RequestError(format!("the module cannot be re-encoded after the work-arounds: {e}")))?;
     Ok(Preparation::Ready(Box::new(Prepared { words, entry, inputs, outputs, constants, applied })))
+}
+
+/// Whether the graph of entry point `entry` sets one value as several outputs.
+fn shares_an_output(a: &Analysis<'_>, entry: &str) -> bool {
+    let graph = a.graph_entry_points.iter().find_map(|&i| match a.module.insts.get(i) {
+        Some(Inst::GraphEntryPoint { graph, name, .. }) if name == entry => Some(*graph),
+        _ => None,
+    });
+    let Some(view) = graph.and_then(|g| a.graph(g)) else { return false };
+    let mut seen = std::collections::BTreeSet::new();
+    view.outputs.iter().any(|&i| match a.module.insts.get(i) {
+        Some(Inst::GraphSetOutput { value, .. }) => !seen.insert(*value),
+        _ => false,
+    })
 }
 
 /// Whether the in-tree validator accepts the module (Vulkan 1.3, every profile).
