@@ -414,7 +414,7 @@ SPV_ARM_graph forbids setting one value as several outputs, and spirv-val accept
 
 Found by `spvgraph hunt` (every `wrong-output` of the emulation layer in a 10-minute hunt,
 17 signatures over as many operators, had a value set as several outputs: the generator's
-consumer-breaking shared interfaces, `Config::shared_interface`); cut down by hand. The adapter does not run
+consumer-breaking `Config::duplicate_output`); cut down by hand. The adapter does not run
 such graphs by default (`Workarounds::skip_shared_outputs`), so hunts do not report it again.
 ";
 
