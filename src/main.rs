@@ -4,6 +4,7 @@
 //! not round-trip, ...), 2 usage or I/O error.
 
 mod cli;
+mod reduce;
 
 use clap::Parser;
 use std::process::ExitCode;
