@@ -43,8 +43,9 @@ pub struct Size {
     pub words: usize,
     /// Elements of input and graph-constant data.
     pub data_elements: usize,
-    /// How far constants and data are from zero: the sum, capped per
-    /// element, of their magnitudes (attribute values, data values).
+    /// How far constants, decorations and data are from zero: the sum,
+    /// capped per element, of their magnitudes (attribute values, bindings,
+    /// data values).
     pub magnitude: u64,
     /// The id bound.
     pub bound: u32,
@@ -85,12 +86,14 @@ impl Candidate {
             magnitude = magnitude.saturating_add(t.to_f64().iter().map(|&v| value_magnitude(v)).sum::<u64>());
         }
         for inst in &self.module.insts {
-            if let Inst::Constant { value, spec: false, .. } = inst {
-                let v = value.first().copied().unwrap_or(0);
-                // Read as signed: -1 is simpler than 0xffffffff.
-                let s = i64::from(v as i32).unsigned_abs();
-                magnitude = magnitude.saturating_add(s.min(MAGNITUDE_CAP));
-            }
+            let v = match inst {
+                Inst::Constant { value, spec: false, .. } => value.first().copied().unwrap_or(0),
+                Inst::Decorate { literals, .. } => literals.first().copied().unwrap_or(0),
+                _ => continue,
+            };
+            // Read as signed: -1 is simpler than 0xffffffff.
+            let s = i64::from(v as i32).unsigned_abs();
+            magnitude = magnitude.saturating_add(s.min(MAGNITUDE_CAP));
         }
         Size {
             nodes,

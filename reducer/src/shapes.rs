@@ -102,21 +102,35 @@ pub fn retype_graph(c: &mut Candidate, g: Id) -> Option<()> {
                 }
             }
         }
+        // Every output whose value's shape is not the graph type's (a
+        // changed result, or a user rewired to a value of another shape).
+        let declared_outputs = match a.ty(view.ty) {
+            Some(spvgraph_ir::analysis::Type::Graph { outputs, .. }) => outputs,
+            _ => return None,
+        };
         let mut new_outputs: Vec<(u32, Vec<u32>)> = Vec::new();
         for &i in &view.outputs {
             if let Some(Inst::GraphSetOutput { value, output_index, element_index }) = c.module.insts.get(i) {
-                if let Some(s) = shapes.get(value) {
+                let Some(now) = shapes.get(value).cloned().or_else(|| declared_shape(&a, *value)) else { continue };
+                let k = u32::try_from(a.const_uint(*output_index)?).ok()?;
+                let ty = *declared_outputs.get(k as usize)?;
+                let was: Option<Vec<u32>> = a
+                    .tensor_type(ty)
+                    .and_then(|t| t.shape)
+                    .and_then(|s| s.into_iter().map(|d| u32::try_from(d).ok()).collect());
+                if was.as_ref() != Some(&now) && was.is_some() {
                     if element_index.is_some() {
                         return None;
                     }
-                    let k = u32::try_from(a.const_uint(*output_index)?).ok()?;
-                    new_outputs.push((k, s.clone()));
+                    if !new_outputs.iter().any(|(j, _)| *j == k) {
+                        new_outputs.push((k, now));
+                    }
                 }
             }
         }
         (new_results, new_outputs)
     };
-    if new_results.is_empty() {
+    if new_results.is_empty() && new_outputs.is_empty() {
         return Some(());
     }
     // Declaring types moves the graph: identify results by id, not position.

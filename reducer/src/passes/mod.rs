@@ -8,6 +8,7 @@
 //! applied atom disappears from the next list.
 
 mod attributes;
+mod bindings;
 mod canon;
 mod constants;
 mod data;
@@ -54,6 +55,7 @@ pub fn all() -> Vec<Box<dyn Pass>> {
         Box::new(structure::DropFunctions),
         Box::new(structure::DropOutputs),
         Box::new(nodes::RemoveNodes { strategy: nodes::Strategy::Reuse }),
+        Box::new(nodes::RemoveNodes { strategy: nodes::Strategy::Bypass }),
         Box::new(nodes::RemoveNodes { strategy: nodes::Strategy::NewInput }),
         Box::new(operands::ReplaceOperands),
         Box::new(operands::DropConcatInputs),
@@ -67,6 +69,7 @@ pub fn all() -> Vec<Box<dyn Pass>> {
         Box::new(data::SimplifyData { small: true }),
         Box::new(debug::DropDebug),
         Box::new(debug::DropCapabilities),
+        Box::new(bindings::DenseBindings),
         Box::new(canon::Canonicalize),
     ]
 }

@@ -7,8 +7,10 @@ use crate::candidate::Candidate;
 use crate::decls;
 use crate::graph::{self, Baseline};
 use crate::ids;
+use crate::shapes;
 use spvgraph_ir::analysis::Analysis;
 use spvgraph_ir::inst::{Id, Inst};
+use spvgraph_ir::tosa::Role;
 use std::collections::{HashMap, HashSet};
 
 /// Where the users of a removed node get their value from.
@@ -18,6 +20,11 @@ pub enum Strategy {
     /// defined before, or a graph input), else a constant of that type
     /// (an existing one, or a new `OpConstantNull`).
     Reuse,
+    /// The node's first tensor input with the same element type (its
+    /// shape may differ: the graph's shapes are re-inferred), so a layout
+    /// node between two others drops out of the chain; nodes without such
+    /// an input fall back to [`Strategy::Reuse`].
+    Bypass,
     /// A new graph input of that type (one per type and graph), zero data.
     NewInput,
 }
@@ -56,6 +63,7 @@ impl Pass for RemoveNodes {
     fn name(&self) -> &'static str {
         match self.strategy {
             Strategy::Reuse => "remove-nodes",
+            Strategy::Bypass => "bypass-nodes",
             Strategy::NewInput => "nodes-to-inputs",
         }
     }
@@ -103,6 +111,10 @@ impl Pass for RemoveNodes {
             };
             let v = match self.strategy {
                 Strategy::Reuse => reuse(&mut out, g, r, ty, &removed)?,
+                Strategy::Bypass => match bypass(&out, r, &map, &removed) {
+                    Some(v) => v,
+                    None => reuse(&mut out, g, r, ty, &removed)?,
+                },
                 Strategy::NewInput => match new_inputs.get(&(g, ty)) {
                     Some(&v) => v,
                     None => {
@@ -118,6 +130,14 @@ impl Pass for RemoveNodes {
             ids::replace_uses(inst, &map);
         }
         out.module.insts.retain(|i| !i.result_id().is_some_and(|r| removed.contains(&r)));
+        if self.strategy == Strategy::Bypass {
+            let mut graphs: Vec<Id> = graph_of.values().copied().collect();
+            graphs.sort_unstable();
+            graphs.dedup();
+            for g in graphs {
+                shapes::retype_graph(&mut out, g)?;
+            }
+        }
         graph::finish(&mut out, &base)?;
         Some(out)
     }
@@ -169,4 +189,26 @@ fn reuse(c: &mut Candidate, g: Id, r: Id, ty: Id, removed: &HashSet<Id>) -> Opti
         Some(v) => Some(v),
         None => Some(decls::null(&mut c.module, ty)),
     }
+}
+
+/// The first tensor input of node `r` whose element type is `r`'s (through
+/// the replacements already chosen for removed inputs).
+fn bypass(c: &Candidate, r: Id, map: &HashMap<Id, Id>, removed: &HashSet<Id>) -> Option<Id> {
+    let a = Analysis::new(&c.module);
+    let Some(Inst::Tosa { ty, op, args, .. }) = a.def(r) else { return None };
+    let elem = a.tensor_type(*ty)?.element;
+    let spec = op.spec();
+    args.iter().enumerate().find_map(|(k, &v)| {
+        if spec.operand(k)?.role != Role::Input {
+            return None;
+        }
+        let v = match map.get(&v) {
+            Some(&to) => to,
+            // A removed input nothing else needed has no replacement.
+            None if removed.contains(&v) => return None,
+            None => v,
+        };
+        let t = a.tensor_type(a.type_of(v)?)?;
+        (t.element == elem).then_some(v)
+    })
 }

@@ -22,7 +22,7 @@ fn replaceable(c: &Candidate) -> Vec<(Id, usize, Id)> {
     for g in &a.graphs {
         // Earliest value of each type seen so far, and where each value is defined.
         let mut first: HashMap<Id, Id> = HashMap::new();
-        let mut position: HashMap<Id, usize> = HashMap::new();
+        let mut position: HashMap<Id, (usize, bool)> = HashMap::new();
         for (p, &i) in g.inputs.iter().chain(g.body.iter()).enumerate() {
             let Some(inst) = c.module.insts.get(i) else { continue };
             if let Inst::Tosa { result, op, args, .. } = inst {
@@ -34,20 +34,26 @@ fn replaceable(c: &Candidate) -> Vec<(Id, usize, Id)> {
                     let Some(ty) = a.type_of(v) else { continue };
                     if let Some(&w) = first.get(&ty) {
                         // Only graph values count as "further" than the
-                        // first one; constants are left to other passes.
-                        if w != v && position.get(&v).is_some_and(|&pv| pv > position[&w]) {
+                        // first one (constants are left to other passes);
+                        // an element of a tensor-array input always does.
+                        let further = match position.get(&v) {
+                            Some(&(pv, array)) => array || position.get(&w).is_some_and(|&(pw, _)| pv > pw),
+                            None => false,
+                        };
+                        if w != v && further {
                             out.push((*result, k, w));
                         }
                     }
                 }
             }
-            let value_like = matches!(
-                inst,
-                Inst::GraphInput { element_index: None, .. } | Inst::Tosa { .. } | Inst::CompositeExtract { .. }
-            );
+            let array = matches!(inst, Inst::GraphInput { element_index: Some(_), .. });
+            let value_like =
+                matches!(inst, Inst::GraphInput { .. } | Inst::Tosa { .. } | Inst::CompositeExtract { .. });
             if let (true, Some(r), Some(t)) = (value_like, inst.result_id(), inst.result_type()) {
-                first.entry(t).or_insert(r);
-                position.insert(r, p);
+                if !array {
+                    first.entry(t).or_insert(r);
+                }
+                position.insert(r, (p, array));
             }
         }
     }

@@ -54,6 +54,11 @@ fn atoms(c: &Candidate, halve: bool) -> Vec<(Leaf, usize, Vec<u32>)> {
     for g in &a.graphs {
         let Some(Type::Graph { inputs, .. }) = a.ty(g.ty) else { continue };
         for (k, &t) in inputs.iter().enumerate() {
+            // A tensor-array input shrinks its element type.
+            let t = match a.ty(t) {
+                Some(Type::Array { element, .. }) => element,
+                _ => t,
+            };
             if let Some(shape) = a.tensor_type(t).and_then(|t| t.shape) {
                 let leaf = Leaf::Input(g.result, k as u32);
                 leaves.insert(leaf, shape.iter().map(|&d| d as u32).collect());
@@ -167,28 +172,42 @@ fn sliced(t: &TensorData, shape: &[u32]) -> Option<TensorData> {
 fn reshape_input(c: &mut Candidate, g: Id, k: u32, shape: &[u32]) -> Option<()> {
     let (mut inputs, outputs) = graph::io_types(&c.module, g)?;
     let old = *inputs.get(k as usize)?;
-    let t = decls::reshaped_tensor_type(&mut c.module, old, shape)?;
-    *inputs.get_mut(k as usize)? = t;
+    let array = match Analysis::new(&c.module).ty(old) {
+        Some(Type::Array { element, length: Some(n) }) => Some((element, u32::try_from(n).ok()?)),
+        _ => None,
+    };
+    // The type of each read (an array input is read element by element).
+    let (read, interface) = match array {
+        Some((element, n)) => {
+            let t = decls::reshaped_tensor_type(&mut c.module, element, shape)?;
+            (t, decls::array_type(&mut c.module, t, n))
+        }
+        None => {
+            let t = decls::reshaped_tensor_type(&mut c.module, old, shape)?;
+            (t, t)
+        }
+    };
+    *inputs.get_mut(k as usize)? = interface;
     graph::set_io_types(&mut c.module, g, &inputs, &outputs);
     let (begin, end) = graph::span(&c.module, g)?;
-    let index_ok: Vec<usize> = {
+    let reads: Vec<usize> = {
         let a = Analysis::new(&c.module);
         (begin..=end)
             .filter(|&i| {
-                matches!(c.module.insts.get(i), Some(Inst::GraphInput { input_index, element_index: None, .. })
+                matches!(c.module.insts.get(i), Some(Inst::GraphInput { input_index, .. })
                     if a.const_uint(*input_index) == Some(u64::from(k)))
             })
             .collect()
     };
-    for i in index_ok {
+    for i in reads {
         if let Some(Inst::GraphInput { ty, .. }) = c.module.insts.get_mut(i) {
-            *ty = t;
+            *ty = read;
         }
     }
-    shapes::retype_interface(c, g, k as usize, t)?;
-    let key = InputKey { graph: g, index: k, element: None };
-    if let Some(data) = c.inputs.get(&key) {
-        let s = sliced(data, shape)?;
+    shapes::retype_interface(c, g, k as usize, interface)?;
+    let keys: Vec<InputKey> = c.inputs.keys().filter(|key| key.graph == g && key.index == k).copied().collect();
+    for key in keys {
+        let s = sliced(c.inputs.get(&key)?, shape)?;
         c.inputs.insert(key, s);
     }
     Some(())
