@@ -10,9 +10,9 @@
 //! use spvgraph_ir::inst::Inst;
 //! use spvgraph_ir::tosa::TosaOp;
 //! let module = spvgraph_ir::samples::elementwise_chain(6);
-//! let has_mul = |c: &Candidate| c.module.insts.iter().any(|i| matches!(i, Inst::Tosa { op: TosaOp::Mul, .. }));
-//! let reduced = Reducer::new().jobs(1).run(Candidate::new(module), has_mul).expect("interesting");
-//! assert!(has_mul(&reduced.candidate));
+//! let has_abs = |c: &Candidate| c.module.insts.iter().any(|i| matches!(i, Inst::Tosa { op: TosaOp::Abs, .. }));
+//! let reduced = Reducer::new().jobs(1).run(Candidate::new(module), has_abs).expect("interesting");
+//! assert!(has_abs(&reduced.candidate));
 //! assert!(reduced.info.result < reduced.info.initial);
 //! ```
 //!
