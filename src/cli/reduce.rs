@@ -16,10 +16,9 @@ use super::Outcome;
 use crate::reduce::{self, ExternalTest};
 use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressStyle};
-use spvgraph_generator::files::Extras;
 use spvgraph_ir::env::TargetEnv;
 use spvgraph_ir::rules::RuleId;
-use spvgraph_reducer::{Candidate, Expect, Info, Progress, ReduceError, Reducer};
+use spvgraph_reducer::{Candidate, Expect, Info, Progress, ReduceError};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -92,15 +91,14 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         .with_timeout(args.test_timeout.map(Duration::from_secs_f64))
         .keep_candidates(args.keep_candidates);
     let bar = progress_bar(args.quiet);
-    let jobs = args.jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |j| j as usize);
-    let reducer = Reducer::new()
-        .validity(reduce::validity(args.target_env))
-        .expect(expect)
-        .jobs(jobs)
-        .seed(args.seed)
-        .time_limit(args.time_limit.map(Duration::from_secs_f64))
-        .on_progress(|p| bar.set_message(progress_line(p)));
-    let result = reducer.run(candidate, |c| test.judge(c));
+    let options = reduce::Options {
+        expect,
+        target_env: args.target_env,
+        jobs: args.jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |j| j as usize),
+        seed: args.seed,
+        time_limit: args.time_limit.map(Duration::from_secs_f64),
+    };
+    let result = reduce::reduce_case(candidate, &options, |p| bar.set_message(progress_line(p)), |c| test.judge(c));
     bar.finish_and_clear();
     if args.keep_candidates {
         eprintln!("candidates kept in {}", test.root().display());
@@ -122,10 +120,8 @@ fn write_output(out: &Path, c: &Candidate) -> anyhow::Result<()> {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let stem = out.file_stem().and_then(|s| s.to_str()).context("the output needs a file name")?;
-    reduce::write_candidate(&dir, stem, c, &Extras { spvasm: true, mlir: true })?;
-    let written = dir.join(format!("{stem}.spv"));
+    let written = reduce::write_reduced(&dir, stem, None, c)?;
     if written != out {
         std::fs::rename(&written, out).with_context(|| format!("cannot write {}", out.display()))?;
     }
