@@ -310,7 +310,7 @@ pub fn remove_unread_inputs(c: &mut Candidate, pick: impl Fn(Id, u32, usize) -> 
         }
     }
     // Highest index first, so the lower ones keep their numbers.
-    doomed.sort_by(|a, b| b.1.cmp(&a.1));
+    doomed.sort_by_key(|d| std::cmp::Reverse(d.1));
     for (g, k) in doomed {
         let drop_reads: Vec<usize> = {
             let a = Analysis::new(&c.module);

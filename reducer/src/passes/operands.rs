@@ -118,7 +118,7 @@ impl Pass for DropConcatInputs {
     }
     fn apply(&self, c: &Candidate, chosen: &[usize]) -> Option<Candidate> {
         let mut chosen = pick(&concat_inputs(c), chosen);
-        chosen.sort_by(|a, b| b.2.cmp(&a.2));
+        chosen.sort_by_key(|c| std::cmp::Reverse(c.2));
         let base = Baseline::of(c);
         let mut out = c.clone();
         let mut graphs: Vec<Id> = Vec::new();

@@ -189,7 +189,7 @@ impl Pass for DropOutputs {
     fn apply(&self, c: &Candidate, chosen: &[usize]) -> Option<Candidate> {
         let mut doomed = pick(&outputs(c), chosen);
         // Highest index first, so the lower ones keep their numbers.
-        doomed.sort_by(|a, b| b.1.cmp(&a.1));
+        doomed.sort_by_key(|d| std::cmp::Reverse(d.1));
         let base = Baseline::of(c);
         let mut out = c.clone();
         for (g, k) in doomed {
