@@ -252,13 +252,40 @@ pub fn drop_dangling(insts: &mut Vec<Inst>) {
 /// `dead` stay: a test may depend on them, and the dead-code pass offers
 /// their removal on its own.
 pub fn remove_declarations(insts: &mut Vec<Inst>, dead: &HashSet<Id>, dead_before: &HashSet<Id>) {
-    let mut doomed: HashSet<Id> = dead.clone();
+    drop_dangling(insts);
+    let newly_dead = |insts: &[Inst]| -> HashSet<Id> {
+        dead_declarations(insts).into_iter().filter(|id| !dead_before.contains(id)).collect()
+    };
+    let mut doomed: HashSet<Id> = if dead.is_empty() { newly_dead(insts) } else { dead.clone() };
     loop {
+        spare_referenced(insts, &mut doomed);
+        if doomed.is_empty() {
+            return;
+        }
         insts.retain(|inst| !(is_declaration(inst) && inst.result_id().is_some_and(|r| doomed.contains(&r))));
         drop_dangling(insts);
-        let now_dead = dead_declarations(insts);
-        doomed = now_dead.into_iter().filter(|id| !dead_before.contains(id)).collect();
-        if doomed.is_empty() {
+        doomed = newly_dead(insts);
+    }
+}
+
+/// Takes out of `doomed` every id that an instruction staying in the
+/// module (not descriptive, not doomed itself) refers to: a dead constant
+/// that stays still needs its type.
+fn spare_referenced(insts: &[Inst], doomed: &mut HashSet<Id>) {
+    let defs: HashMap<Id, usize> = insts.iter().enumerate().filter_map(|(i, x)| Some((x.result_id()?, i))).collect();
+    loop {
+        let mut referenced = HashSet::new();
+        for inst in insts.iter().filter(|i| !is_descriptive(i)) {
+            if inst.result_id().is_some_and(|r| doomed.contains(&r)) {
+                continue;
+            }
+            refs(inst, &defs, |id| {
+                referenced.insert(id);
+            });
+        }
+        let before = doomed.len();
+        doomed.retain(|d| !referenced.contains(d));
+        if doomed.len() == before {
             return;
         }
     }
@@ -310,24 +337,69 @@ pub fn sort_declarations(insts: &mut [Inst]) {
     if in_order {
         return;
     }
+    // Depth first in module order: each declaration right after what it
+    // needs, everything else where it was.
     let n = section.len();
-    let mut done = vec![false; n];
+    let mut state = vec![0u8; n]; // 0 new, 1 in progress, 2 placed
     let mut order = Vec::with_capacity(n);
-    while order.len() < n {
-        let before = order.len();
-        for p in 0..n {
-            if !done[p] && deps[p].iter().all(|&q| done[q] || q == p) {
-                done[p] = true;
-                order.push(p);
+    for root in 0..n {
+        let mut stack: Vec<(usize, usize)> = vec![(root, 0)];
+        while let Some((p, next)) = stack.pop() {
+            if next == 0 {
+                if state[p] != 0 {
+                    continue;
+                }
+                state[p] = 1;
             }
-        }
-        if order.len() == before {
-            order.extend((0..n).filter(|&p| !done[p]));
-            break;
+            match deps[p].get(next) {
+                Some(&q) => {
+                    stack.push((p, next + 1));
+                    if state[q] == 0 {
+                        stack.push((q, 0));
+                    }
+                }
+                None => {
+                    state[p] = 2;
+                    order.push(p);
+                }
+            }
         }
     }
     let old: Vec<Inst> = section.to_vec();
     for (slot, p) in insts[begin..end].iter_mut().zip(order) {
         *slot = old[p].clone();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn declarations_follow_what_they_refer_to_and_dead_ones_are_found() {
+        let mut insts = vec![
+            Inst::Name { target: Id(4), name: "seven".into() },
+            Inst::TypeInt { result: Id(1), width: 32, signedness: 0 },
+            // Refers to %3, declared after it.
+            Inst::Variable { ty: Id(3), result: Id(2), storage: 0, initializer: None },
+            Inst::TypePointer { result: Id(3), storage: 0, pointee: Id(1) },
+            Inst::Constant { ty: Id(1), result: Id(4), value: vec![7], spec: false },
+        ];
+        sort_declarations(&mut insts);
+        let order: Vec<Option<Id>> = insts.iter().map(Inst::result_id).collect();
+        assert_eq!(order, vec![None, Some(Id(1)), Some(Id(3)), Some(Id(2)), Some(Id(4))]);
+        // Nothing but a name refers to %4, and nothing at all to %2 (so %3 and %1 are dead too).
+        let dead = dead_declarations(&insts);
+        assert!(dead.contains(&Id(4)) && dead.contains(&Id(2)));
+        let mut kept = insts.clone();
+        remove_declarations(&mut kept, &[Id(4)].into_iter().collect(), &dead);
+        assert_eq!(kept.len(), 3, "%4 goes with its name; what was dead before stays: {kept:?}");
+        remove_declarations(&mut insts, &[Id(2)].into_iter().collect(), &[Id(4)].into_iter().collect());
+        let left: Vec<Option<Id>> = insts.iter().map(Inst::result_id).collect();
+        assert_eq!(
+            left,
+            vec![None, Some(Id(1)), Some(Id(4))],
+            "%3 dies with %2; %4 was dead before and keeps its type"
+        );
     }
 }

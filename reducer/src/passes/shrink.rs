@@ -266,3 +266,19 @@ fn reshape_constant(c: &mut Candidate, g: Id, v: Id, shape: &[u32]) -> Option<()
     }
     Some(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::corner;
+
+    #[test]
+    fn corner_keeps_the_leading_elements_of_every_dimension() {
+        // 2x3: [[0, 1, 2], [3, 4, 5]]
+        let bits: Vec<u64> = (0..6).collect();
+        assert_eq!(corner(&bits, &[2, 3], &[1, 2]), Some(vec![0, 1]));
+        assert_eq!(corner(&bits, &[2, 3], &[2, 1]), Some(vec![0, 3]));
+        assert_eq!(corner(&bits, &[2, 3], &[2, 3]), Some(bits.clone()));
+        assert_eq!(corner(&bits, &[2, 3], &[3, 1]), None, "cannot grow");
+        assert_eq!(corner(&bits, &[2, 3], &[6]), None, "rank must match");
+    }
+}
