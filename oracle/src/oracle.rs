@@ -1,6 +1,7 @@
 //! The uniform oracle interface: every in-tree or external oracle answers the
 //! same questions (is this module valid? what are the outputs for these
-//! inputs?) or says it cannot. The differential driver never special-cases one.
+//! inputs? what module do you make of this TOSA MLIR?) or says it cannot.
+//! The judgement ([`crate::judge`]) never special-cases one.
 
 use spvgraph_ir::elem::Profile;
 use spvgraph_ir::env::TargetEnv;
@@ -81,21 +82,73 @@ pub struct ExecRequest<'a> {
     pub graph_constants: &'a BTreeMap<u32, TensorData>,
 }
 
-/// Why an oracle refused to produce outputs for a valid request.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+/// Why an oracle refused to produce outputs for a request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Refusal {
-    /// The graph is invalid (tosa_error).
+    /// The oracle says the graph is invalid (tosa_error, a validation error).
     Invalid,
     /// The run would exceed the oracle's resource budget.
     OverBudget,
     /// A REQUIRE failed at run time (tosa_unpredictable): no defined result.
     Unpredictable,
+    /// The backend refused to build or run the graph for a reason of its own
+    /// (pipeline creation failed, the compiler reported an error, the run
+    /// returned an error status): on a valid module this is a finding.
+    Rejected,
+    /// The backend does not implement an operator, type or construct the
+    /// graph uses (IREE cannot lower it, a profile is missing): not a finding.
+    Unsupported,
+}
+
+/// How a backend process ended abnormally. These are outcomes an oracle
+/// reports about the backend, never failures of the harness.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Abnormal {
+    /// Killed by a signal (SIGSEGV, SIGABRT, SIGFPE, ...).
+    Signal(i32),
+    /// Still running at the time limit; killed.
+    Timeout,
+    /// Went over the memory limit; killed.
+    OutOfMemory,
+}
+
+impl std::fmt::Display for Abnormal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Abnormal::Signal(s) => write!(f, "killed by signal {s} ({})", signal_name(*s)),
+            Abnormal::Timeout => f.write_str("timed out"),
+            Abnormal::OutOfMemory => f.write_str("out of memory"),
+        }
+    }
+}
+
+/// The conventional name of a POSIX signal number (`SIGSEGV`), or `signal N`.
+pub fn signal_name(signal: i32) -> String {
+    let name = match signal {
+        1 => "SIGHUP",
+        2 => "SIGINT",
+        3 => "SIGQUIT",
+        4 => "SIGILL",
+        5 => "SIGTRAP",
+        6 => "SIGABRT",
+        7 => "SIGBUS",
+        8 => "SIGFPE",
+        9 => "SIGKILL",
+        11 => "SIGSEGV",
+        13 => "SIGPIPE",
+        14 => "SIGALRM",
+        15 => "SIGTERM",
+        _ => return format!("signal {signal}"),
+    };
+    name.to_string()
 }
 
 /// The result of running a graph.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ExecOutcome {
-    /// Outputs in OutputIndex order.
+    /// Outputs in OutputIndex order (tensor arrays flattened in ElementIndex order).
     Outputs(Vec<TensorData>),
     /// No outputs, and why.
     Refused {
@@ -104,6 +157,78 @@ pub enum ExecOutcome {
         /// The oracle's explanation.
         reason: String,
     },
+    /// The backend process crashed, hung or ran out of memory.
+    Abnormal {
+        /// How it ended.
+        how: Abnormal,
+        /// What it printed last, and where it was.
+        detail: String,
+    },
+}
+
+/// What to produce a module from.
+#[derive(Clone, Debug)]
+pub struct ProduceRequest<'a> {
+    /// TOSA MLIR text (`func.func` per graph, as `spvgraph_ir::mlir` prints it).
+    pub mlir: &'a str,
+    /// Whether the producer should emit `NonSemantic.Graph.DebugInfo`.
+    pub debug_info: bool,
+}
+
+/// What a producer made of a request.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ProduceOutcome {
+    /// The module it produced, with what it did on the way (constants folded,
+    /// interfaces renamed or reordered, graphs partitioned, ...).
+    Module {
+        /// The SPIR-V words.
+        words: Vec<u32>,
+        /// Notes on transformations the producer made.
+        notes: Vec<String>,
+    },
+    /// It refused the input, with its message.
+    Rejected {
+        /// The producer's message.
+        message: String,
+    },
+    /// The producer process crashed, hung or ran out of memory.
+    Abnormal {
+        /// How it ended.
+        how: Abnormal,
+        /// What it printed last.
+        detail: String,
+    },
+}
+
+/// A question an oracle can answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Capability {
+    /// Is this module valid?
+    Validate,
+    /// What are the outputs of this graph for these inputs?
+    Execute,
+    /// What module do you produce from this TOSA MLIR?
+    Produce,
+}
+
+/// A documented disagreement of an oracle with the expectation: known, understood,
+/// reported as documented rather than as a new finding. Each oracle adapter
+/// owns its table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KnownDiscrepancy {
+    /// The disagreement kind it explains (`spirv-val-misses`, `crash`, ...).
+    pub kind: &'static str,
+    /// The rule concerned, when the case breaks or is about one.
+    pub rule: Option<RuleId>,
+    /// The TOSA operator concerned, when it is about one.
+    pub operator: Option<TosaOp>,
+    /// The near-valid mutator name, when it only shows with that mutator.
+    pub mutator: Option<&'static str>,
+    /// What the oracle does and why that is wrong or merely different.
+    pub why: &'static str,
+    /// The minimal module, relative to the repository root.
+    pub finding: &'static str,
 }
 
 /// Why an oracle could not answer at all.
@@ -135,13 +260,30 @@ pub enum OracleError {
     },
 }
 
-/// An oracle: validates modules, executes graphs, or both.
+/// An oracle: validates modules, executes graphs, produces modules from
+/// TOSA MLIR, or several of these. Implemented by the in-tree oracles and by
+/// one adapter per external tool; found by name in [`crate::registry`]. Each
+/// adapter keeps its tool's quirks (file formats, start-up, batching) and its
+/// documented discrepancies to itself.
 pub trait Oracle: Send + Sync {
-    /// Short stable name (`spvgraph-validator`, `spirv-val`, `tosa-reference-model`, ...).
+    /// Short stable name (`in-tree`, `spirv-val`, `tosa-ref`, ...).
     fn name(&self) -> &str;
 
-    /// Whether the oracle can run here.
+    /// The questions it answers.
+    fn capabilities(&self) -> &'static [Capability];
+
+    /// Whether the oracle can run here; [`OracleError::Unavailable`] says why not.
     fn available(&self) -> Result<(), OracleError>;
+
+    /// The version of the tool it runs, as the tool reports it, when known.
+    fn version(&self) -> Option<String> {
+        None
+    }
+
+    /// Its documented discrepancies.
+    fn known_discrepancies(&self) -> &'static [KnownDiscrepancy] {
+        &[]
+    }
 
     /// The validity verdict for a module.
     fn validate(&self, module: &[u32], options: &ValidateOptions) -> Result<Verdict, OracleError> {
@@ -153,5 +295,18 @@ pub trait Oracle: Send + Sync {
     fn execute(&self, request: &ExecRequest<'_>) -> Result<ExecOutcome, OracleError> {
         let _ = request;
         Err(OracleError::Unsupported { oracle: self.name().to_string(), what: "execution" })
+    }
+
+    /// Runs several graphs; adapters with a high start-up cost override this
+    /// to share one process or scenario between them. One result per request,
+    /// in order.
+    fn execute_batch(&self, requests: &[ExecRequest<'_>]) -> Vec<Result<ExecOutcome, OracleError>> {
+        requests.iter().map(|r| self.execute(r)).collect()
+    }
+
+    /// Produces a module from TOSA MLIR.
+    fn produce(&self, request: &ProduceRequest<'_>) -> Result<ProduceOutcome, OracleError> {
+        let _ = request;
+        Err(OracleError::Unsupported { oracle: self.name().to_string(), what: "production" })
     }
 }

@@ -47,6 +47,7 @@ impl Tooling {
         match self.model.run_mlir_precise(mlir, inputs, &[out]).expect("runs") {
             PreciseOutcome::Outputs(mut o) => o.remove(0),
             PreciseOutcome::Refused { kind, reason } => panic!("refused ({kind:?}): {reason}"),
+            PreciseOutcome::Abnormal { how, detail } => panic!("the model {how}: {detail}"),
         }
     }
 

@@ -4,7 +4,7 @@
 //! operator × type row for differential sweeps.
 
 use super::{compare, compare_with_mode, output_contexts, ComplianceResult, Mode, ReferenceTensor};
-use crate::oracle::{ExecOutcome, ExecRequest, OracleError, Refusal};
+use crate::oracle::{Abnormal, ExecOutcome, ExecRequest, OracleError, Refusal};
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::Module;
 
@@ -28,6 +28,13 @@ pub enum PreciseOutcome {
         kind: Refusal,
         /// The model's explanation.
         reason: String,
+    },
+    /// The reference process crashed, hung or ran out of memory.
+    Abnormal {
+        /// How it ended.
+        how: Abnormal,
+        /// What it printed last.
+        detail: String,
     },
 }
 
@@ -83,6 +90,14 @@ pub fn judge(
         Err(e) => return Ok(Agreement::Mismatch { output: None, detail: format!("{name} failed: {e}") }),
     };
     let (reference, candidate_outputs) = match (reference, ours) {
+        (PreciseOutcome::Abnormal { how, detail }, _) => {
+            let detail = format!("the reference {how}: {detail}");
+            return Ok(Agreement::Mismatch { output: None, detail });
+        }
+        (_, ExecOutcome::Abnormal { how, detail }) => {
+            let detail = format!("{name} {how}: {detail}");
+            return Ok(Agreement::Mismatch { output: None, detail });
+        }
         (PreciseOutcome::Refused { kind: Refusal::Unpredictable, reason }, _) => {
             return Ok(Agreement::Unconstrained(reason.clone()))
         }

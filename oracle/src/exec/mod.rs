@@ -58,7 +58,7 @@ pub use interface::{Interface, Port};
 pub use intmath::{LevelLimit, Require};
 pub use unary::erf;
 
-use crate::oracle::{ExecOutcome, ExecRequest, Level, Oracle, OracleError, Refusal};
+use crate::oracle::{Capability, ExecOutcome, ExecRequest, Level, Oracle, OracleError, Refusal};
 use spvgraph_ir::analysis::Analysis;
 use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::Module;
@@ -148,6 +148,10 @@ pub const ORACLE_NAME: &str = "spvgraph-executor";
 impl Oracle for Executor {
     fn name(&self) -> &str {
         ORACLE_NAME
+    }
+
+    fn capabilities(&self) -> &'static [Capability] {
+        &[Capability::Execute]
     }
 
     fn available(&self) -> Result<(), OracleError> {

@@ -10,7 +10,7 @@
 //! plus their count; the diagnostic SPIRV-Tools allocates is copied and
 //! freed with `spvDiagnosticDestroy` on every path.
 
-use crate::oracle::{Diagnostic, Oracle, OracleError, ValidateOptions, Verdict};
+use crate::oracle::{Capability, Diagnostic, Oracle, OracleError, ValidateOptions, Verdict};
 use crate::validate::TargetEnv;
 use spvgraph_ir::rules::RuleId;
 use spvgraph_ir::tools::{Tool, Tools};
@@ -208,6 +208,24 @@ impl SpirvVal {
         SpirvVal { library, executable, problems, api: OnceLock::new() }
     }
 
+    /// The registry's constructor: the tools `ci/setup-oracles` installed, or,
+    /// when `dir` is given (`--oracle-path spirv-val=DIR`), a SPIRV-Tools
+    /// build or install: `DIR/spirv-val` or `DIR/bin/spirv-val`, and
+    /// `libSPIRV-Tools-shared.so` in `DIR`, `DIR/lib` or `DIR/source`
+    /// (a CMake build tree) for in-process validation.
+    pub fn from_config(tools: &Tools, dir: Option<&Path>) -> SpirvVal {
+        let Some(dir) = dir else { return SpirvVal::from_tools(tools) };
+        let find = |candidates: &[&str]| candidates.iter().map(|c| dir.join(c)).find(|p| p.is_file());
+        let executable = find(&["spirv-val", "bin/spirv-val", "tools/spirv-val"]);
+        let library =
+            find(&["libSPIRV-Tools-shared.so", "lib/libSPIRV-Tools-shared.so", "source/libSPIRV-Tools-shared.so"]);
+        let mut problems = Vec::new();
+        if executable.is_none() && library.is_none() {
+            problems.push(format!("{}: neither spirv-val nor libSPIRV-Tools-shared.so found there", dir.display()));
+        }
+        SpirvVal { library, executable, problems, api: OnceLock::new() }
+    }
+
     /// Uses explicit paths (either may be absent).
     pub fn with_paths(library: Option<PathBuf>, executable: Option<PathBuf>) -> SpirvVal {
         SpirvVal { library, executable, problems: Vec::new(), api: OnceLock::new() }
@@ -318,6 +336,19 @@ fn parse_cli_output(text: &str, words: &[u32]) -> Option<Diagnostic> {
 impl Oracle for SpirvVal {
     fn name(&self) -> &str {
         "spirv-val"
+    }
+
+    fn capabilities(&self) -> &'static [Capability] {
+        &[Capability::Validate]
+    }
+
+    fn version(&self) -> Option<String> {
+        // The library's string names the release (`SPIRV-Tools v2025.5 ...`).
+        self.library_version().or_else(|| {
+            let exe = self.executable.as_ref()?;
+            let out = std::process::Command::new(exe).arg("--version").output().ok()?;
+            String::from_utf8_lossy(&out.stdout).lines().next().map(str::to_string)
+        })
     }
 
     fn available(&self) -> Result<(), OracleError> {

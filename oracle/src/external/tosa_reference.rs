@@ -25,22 +25,22 @@
 //! Every run works in its own scratch directory, removed afterwards, and
 //! every tool runs under a time limit.
 
+use super::process::{self, Ended, Limits, ProcessRun, ScratchDir};
 use crate::compliance::{judge, ReferenceTensor};
 pub use crate::compliance::{Agreement, PreciseOutcome, PreciseOutput, RowTally, SweepTally};
-use crate::oracle::{ExecOutcome, ExecRequest, Oracle, OracleError, Refusal};
+use crate::oracle::{Abnormal, Capability, ExecOutcome, ExecRequest, Oracle, OracleError, Refusal};
 use spvgraph_ir::analysis::{Analysis, Type};
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::inst::Inst;
 use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::tools::{Tool, Tools};
 use spvgraph_ir::Module;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
-const NAME: &str = "tosa-reference-model";
+const NAME: &str = "tosa-ref";
 
 /// The TOSA reference model behind the [`Oracle`] interface.
 #[derive(Clone, Debug)]
@@ -48,6 +48,7 @@ pub struct TosaReferenceModel {
     tools: Result<(PathBuf, PathBuf), String>,
     timeout: Duration,
     level: Option<String>,
+    version: Option<String>,
 }
 
 /// A graph ready for the model: its MLIR text and its outputs' element types.
@@ -81,12 +82,35 @@ impl TosaReferenceModel {
             tools: found.map_err(|e: String| format!("{e} (tosa-tools: run ci/setup-oracles)")),
             timeout: Self::DEFAULT_TIMEOUT,
             level: None,
+            version: tools.package_version(Tool::TosaReferenceModel),
         }
+    }
+
+    /// The registry's constructor: the tools `ci/setup-oracles` installed,
+    /// or, when `dir` is given (`--oracle-path tosa-ref=DIR`), `tosa-opt`
+    /// and `tosa_reference_model` from `DIR` (or `DIR/bin`).
+    pub fn from_config(tools: &Tools, dir: Option<&Path>) -> TosaReferenceModel {
+        let Some(dir) = dir else {
+            let mut m = TosaReferenceModel::discover();
+            m.version = tools.package_version(Tool::TosaReferenceModel);
+            return m;
+        };
+        let find = |name: &str| [dir.join(name), dir.join("bin").join(name)].into_iter().find(|p| p.is_file());
+        let tools = match (find("tosa-opt"), find("tosa_reference_model")) {
+            (Some(opt), Some(model)) => Ok((opt, model)),
+            _ => Err(format!("{}: tosa-opt and tosa_reference_model not both found there", dir.display())),
+        };
+        TosaReferenceModel { tools, timeout: Self::DEFAULT_TIMEOUT, level: None, version: None }
     }
 
     /// Uses these two executables.
     pub fn with_tools(tosa_opt: PathBuf, reference_model: PathBuf) -> TosaReferenceModel {
-        TosaReferenceModel { tools: Ok((tosa_opt, reference_model)), timeout: Self::DEFAULT_TIMEOUT, level: None }
+        TosaReferenceModel {
+            tools: Ok((tosa_opt, reference_model)),
+            timeout: Self::DEFAULT_TIMEOUT,
+            level: None,
+            version: None,
+        }
     }
 
     /// Sets the time limit of each tool run.
@@ -136,9 +160,10 @@ impl TosaReferenceModel {
         inputs: &[TensorData],
         outputs: &[ElemType],
     ) -> Result<ExecOutcome, OracleError> {
-        let dir = Scratch::new()?;
+        let dir = scratch()?;
         match self.run_in(&dir, mlir, inputs, outputs, false)? {
             Run::Refused(kind, reason) => Ok(ExecOutcome::Refused { kind, reason }),
+            Run::Abnormal(how, detail) => Ok(ExecOutcome::Abnormal { how, detail }),
             Run::Done => {
                 let mut result = Vec::with_capacity(outputs.len());
                 for (j, &elem) in outputs.iter().enumerate() {
@@ -163,9 +188,10 @@ impl TosaReferenceModel {
         inputs: &[TensorData],
         outputs: &[ElemType],
     ) -> Result<PreciseOutcome, OracleError> {
-        let dir = Scratch::new()?;
+        let dir = scratch()?;
         match self.run_in(&dir, mlir, inputs, outputs, true)? {
             Run::Refused(kind, reason) => Ok(PreciseOutcome::Refused { kind, reason }),
+            Run::Abnormal(how, detail) => Ok(PreciseOutcome::Abnormal { how, detail }),
             Run::Done => {
                 let mut result = Vec::with_capacity(outputs.len());
                 for (j, &elem) in outputs.iter().enumerate() {
@@ -193,7 +219,7 @@ impl TosaReferenceModel {
 
     fn run_in(
         &self,
-        dir: &Scratch,
+        dir: &ScratchDir,
         mlir: &str,
         inputs: &[TensorData],
         outputs: &[ElemType],
@@ -205,7 +231,7 @@ impl TosaReferenceModel {
         // RESCALE (INEXACT_ROUND gives its upper limit) need it.
         let bounds = precise && (outputs.iter().any(|e| e.is_float()) || mlir.contains("tosa.rescale"));
         match self.run_once(dir, mlir, inputs, outputs, precise, bounds) {
-            Err(OracleError::Failed { reason, .. }) if bounds && reason.contains("getFpMinimum") => {
+            Ok(Run::Abnormal(_, detail)) if bounds && detail.contains("getFpMinimum") => {
                 self.run_once(dir, mlir, inputs, outputs, precise, false)
             }
             other => other,
@@ -214,7 +240,7 @@ impl TosaReferenceModel {
 
     fn run_once(
         &self,
-        dir: &Scratch,
+        dir: &ScratchDir,
         mlir: &str,
         inputs: &[TensorData],
         outputs: &[ElemType],
@@ -230,9 +256,12 @@ impl TosaReferenceModel {
         cmd.arg(&mlir_path)
             .arg(format!("--tosa-serialize=tosa-flatbuffer-filename={}", tosa_path.display()))
             .args(["-o", "/dev/null"]);
-        let ser = run_tool(cmd, d, "tosa-opt", self.timeout)?;
+        let ser = run_tool(cmd, d, self.timeout)?;
+        if let Some(how) = ser.abnormal() {
+            return Ok(Run::Abnormal(how, format!("tosa-opt: {}", tail(&ser))));
+        }
         if !ser.success() {
-            let text = ser.stderr_tail();
+            let text = tail(&ser);
             // MLIR's TOSA verifier reports operation errors as "'tosa.x' op ...":
             // those are statements about the graph. Anything else (parse
             // errors, crashes) means this harness produced something wrong.
@@ -285,24 +314,28 @@ impl TosaReferenceModel {
             cmd.args(["--tosa_level", level]);
         }
         cmd.env("TOSA_MODEL_NO_BACKTRACE", "1");
-        let run = run_tool(cmd, d, "tosa_reference_model", self.timeout)?;
-        match run.code {
-            Some(0) => Ok(Run::Done),
-            Some(1) => Ok(Run::Refused(Refusal::Unpredictable, run.stderr_tail())),
-            Some(2) => Ok(Run::Refused(Refusal::Invalid, run.stderr_tail())),
+        let run = run_tool(cmd, d, self.timeout)?;
+        let stderr = run.stderr_text();
+        match run.ended {
+            Ended::Exited(0) => Ok(Run::Done),
+            Ended::Exited(1) => Ok(Run::Refused(Refusal::Unpredictable, tail(&run))),
+            Ended::Exited(2) => Ok(Run::Refused(Refusal::Invalid, tail(&run))),
             // After a failed REQUIRE the model keeps evaluating and can then
             // crash (INTDIV by zero dies of SIGFPE, exit 248): the graph
             // status it had already set is the answer, and unpredictable
             // dominates an error.
-            _ if run.stderr.contains("REQUIRE() fails") || run.stderr.contains("LEVEL_CHECK() fails") => {
-                let reason = format!("{} (the model then stopped: {})", run.stderr_tail(), run.status_text());
+            _ if stderr.contains("REQUIRE() fails") || stderr.contains("LEVEL_CHECK() fails") => {
+                let reason = format!("{} (the model then stopped: {})", tail(&run), run.status_text());
                 Ok(Run::Refused(Refusal::Unpredictable, reason))
             }
-            _ if run.stderr.contains("ERROR_IF() fails") => {
-                let reason = format!("{} (the model then stopped: {})", run.stderr_tail(), run.status_text());
+            _ if stderr.contains("ERROR_IF() fails") => {
+                let reason = format!("{} (the model then stopped: {})", tail(&run), run.status_text());
                 Ok(Run::Refused(Refusal::Invalid, reason))
             }
-            _ => Err(failed(format!("tosa_reference_model crashed ({}): {}", run.status_text(), run.stderr_tail()))),
+            Ended::Abnormal(how) => Ok(Run::Abnormal(how, tail(&run))),
+            Ended::Exited(code) => {
+                Err(failed(format!("tosa_reference_model: unexpected exit status {code}: {}", tail(&run))))
+            }
         }
     }
 }
@@ -310,6 +343,14 @@ impl TosaReferenceModel {
 impl Oracle for TosaReferenceModel {
     fn name(&self) -> &str {
         NAME
+    }
+
+    fn capabilities(&self) -> &'static [Capability] {
+        &[Capability::Execute]
+    }
+
+    fn version(&self) -> Option<String> {
+        self.version.clone()
     }
 
     fn available(&self) -> Result<(), OracleError> {
@@ -339,6 +380,11 @@ pub fn check_against_reference(
 enum Run {
     Done,
     Refused(Refusal, String),
+    Abnormal(Abnormal, String),
+}
+
+fn scratch() -> Result<ScratchDir, OracleError> {
+    ScratchDir::new("tosa-ref").map_err(|e| failed(e.to_string()))
 }
 
 fn failed(reason: impl Into<String>) -> OracleError {
@@ -396,90 +442,14 @@ fn output_types(a: &Analysis<'_>, entry: &str) -> Result<Vec<ElemType>, String> 
 
 // ---- scratch directories and processes -------------------------------------
 
-/// A directory removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new() -> Result<Scratch, OracleError> {
-        static COUNTER: AtomicU64 = AtomicU64::new(0);
-        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
-        let dir = std::env::temp_dir().join(format!("spvgraph-tosa-ref-{}-{n}-{nanos}", std::process::id()));
-        std::fs::create_dir_all(&dir).map_err(|e| failed(format!("{}: cannot create: {e}", dir.display())))?;
-        Ok(Scratch(dir))
-    }
-
-    fn path(&self) -> &Path {
-        &self.0
-    }
+/// Runs one of the model's tools under the time limit, in `dir`.
+fn run_tool(cmd: Command, dir: &Path, timeout: Duration) -> Result<ProcessRun, OracleError> {
+    process::run(cmd, dir, &Limits { timeout, memory_bytes: None }).map_err(|e| failed(e.to_string()))
 }
 
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-#[derive(Debug)]
-struct ToolRun {
-    code: Option<i32>,
-    stderr: String,
-}
-
-impl ToolRun {
-    fn success(&self) -> bool {
-        self.code == Some(0)
-    }
-
-    fn status_text(&self) -> String {
-        match self.code {
-            Some(c) => format!("exit status {c}"),
-            None => "killed by a signal".into(),
-        }
-    }
-
-    /// The end of the tool's diagnostics, without the model's debugger chatter.
-    fn stderr_tail(&self) -> String {
-        let lines: Vec<&str> = self.stderr.lines().map(str::trim_end).filter(|l| !l.is_empty()).collect();
-        let start = lines.len().saturating_sub(12);
-        let text = lines[start..].join("\n");
-        if text.len() > 4000 {
-            let cut = text.char_indices().map(|(i, _)| i).take_while(|&i| i <= 4000).last().unwrap_or(0);
-            format!("{}…", &text[..cut])
-        } else {
-            text
-        }
-    }
-}
-
-/// Runs `cmd` with stdout/stderr in files of `dir`, killing it after `timeout`.
-fn run_tool(mut cmd: Command, dir: &Path, label: &str, timeout: Duration) -> Result<ToolRun, OracleError> {
-    let open = |suffix: &str| {
-        let p = dir.join(format!("{label}.{suffix}"));
-        std::fs::File::create(&p).map_err(|e| failed(format!("{}: {e}", p.display())))
-    };
-    cmd.stdin(Stdio::null()).stdout(open("stdout")?).stderr(open("stderr")?).current_dir(dir);
-    let mut child = cmd.spawn().map_err(|e| failed(format!("cannot start {label}: {e}")))?;
-    let start = Instant::now();
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break status,
-            Ok(None) if start.elapsed() >= timeout => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return Err(failed(format!("{label} did not finish within {} s", timeout.as_secs_f64())));
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(2)),
-            Err(e) => return Err(failed(format!("waiting for {label}: {e}"))),
-        }
-    };
-    let mut stderr = String::new();
-    if let Ok(mut f) = std::fs::File::open(dir.join(format!("{label}.stderr"))) {
-        let mut bytes = Vec::new();
-        let _ = f.read_to_end(&mut bytes);
-        stderr = String::from_utf8_lossy(&bytes).into_owned();
-    }
-    Ok(ToolRun { code: status.code(), stderr })
+/// The end of a tool's diagnostics, without the model's debugger chatter.
+fn tail(run: &ProcessRun) -> String {
+    run.tail(12)
 }
 
 // ---- the serialized graph's input and output names ----------------------------
@@ -700,7 +670,7 @@ mod tests {
     use super::*;
 
     fn roundtrip(t: &TensorData) -> TensorData {
-        let dir = Scratch::new().expect("scratch");
+        let dir = scratch().expect("scratch");
         let p = dir.path().join("t.npy");
         write_npy(&p, t).expect("write");
         match read_npy(&p, t.elem()).expect("read") {
@@ -725,7 +695,7 @@ mod tests {
     #[test]
     fn headers_are_checked() {
         assert!(parse_npy(b"nope", ElemType::I8).is_err());
-        let dir = Scratch::new().expect("scratch");
+        let dir = scratch().expect("scratch");
         let p = dir.path().join("t.npy");
         let t = TensorData::from_bits(ElemType::I16, &[2], &[1, 2]).expect("tensor");
         write_npy(&p, &t).expect("write");
@@ -737,18 +707,13 @@ mod tests {
     }
 
     #[test]
-    fn scratch_directories_are_removed() {
-        let path = {
-            let s = Scratch::new().expect("scratch");
-            std::fs::write(s.path().join("x"), b"x").expect("write");
-            s.path().to_path_buf()
-        };
-        assert!(!path.exists());
-    }
-
-    #[test]
     fn missing_tools_make_the_oracle_unavailable() {
-        let o = TosaReferenceModel { tools: Err("not installed".into()), timeout: Duration::from_secs(1), level: None };
+        let o = TosaReferenceModel {
+            tools: Err("not installed".into()),
+            timeout: Duration::from_secs(1),
+            level: None,
+            version: None,
+        };
         match o.available() {
             Err(OracleError::Unavailable { oracle, reason }) => {
                 assert_eq!(oracle, NAME);
@@ -776,13 +741,11 @@ mod tests {
     }
 
     #[test]
-    fn a_hung_tool_is_killed() {
-        let dir = Scratch::new().expect("scratch");
+    fn a_hung_tool_is_an_abnormal_end() {
+        let dir = scratch().expect("scratch");
         let mut cmd = Command::new("sleep");
         cmd.arg("10");
-        let start = Instant::now();
-        let r = run_tool(cmd, dir.path(), "sleep", Duration::from_millis(100));
-        assert!(matches!(r, Err(OracleError::Failed { ref reason, .. }) if reason.contains("did not finish")), "{r:?}");
-        assert!(start.elapsed() < Duration::from_secs(5));
+        let r = run_tool(cmd, dir.path(), Duration::from_millis(100)).expect("runs");
+        assert_eq!(r.abnormal(), Some(Abnormal::Timeout));
     }
 }

@@ -34,7 +34,7 @@ mod layout;
 mod tosa;
 mod types;
 
-use crate::oracle::{Diagnostic, Oracle, OracleError, ValidateOptions, Verdict};
+use crate::oracle::{Capability, Diagnostic, Oracle, OracleError, ValidateOptions, Verdict};
 use context::{Cx, Issue, Scratch};
 use spvgraph_ir::binary::DecodeErrorKind;
 pub use spvgraph_ir::env::TargetEnv;
@@ -341,6 +341,10 @@ pub struct InTreeValidator;
 impl Oracle for InTreeValidator {
     fn name(&self) -> &str {
         "spvgraph-validator"
+    }
+
+    fn capabilities(&self) -> &'static [Capability] {
+        &[Capability::Validate]
     }
 
     fn available(&self) -> Result<(), OracleError> {

@@ -1,0 +1,332 @@
+//! Running an external tool as a child process under a time limit and a
+//! memory limit, in a scratch directory: the one runner every adapter uses.
+//!
+//! A backend that crashes, hangs or runs out of memory is an *outcome* the
+//! adapter reports ([`Abnormal`]), not a failure of the harness; only failing
+//! to start the tool at all is an error.
+//!
+//! The memory limit is enforced by polling the child's resident set size
+//! (`VmRSS` in `/proc/PID/status`) while waiting for it, not with
+//! `RLIMIT_AS`: Vulkan drivers and JIT compilers reserve far more address
+//! space than they use, so an address-space limit kills healthy runs.
+
+use crate::oracle::Abnormal;
+use std::ffi::OsStr;
+use std::io::Read;
+use std::os::unix::process::ExitStatusExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// Limits for one run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Wall-clock time after which the process is killed.
+    pub timeout: Duration,
+    /// Resident memory, in bytes, above which the process is killed (`None`: no limit).
+    pub memory_bytes: Option<u64>,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { timeout: Duration::from_secs(120), memory_bytes: Some(4 << 30) }
+    }
+}
+
+/// How a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ended {
+    /// The process exited with this status.
+    Exited(i32),
+    /// It crashed, hung or ran out of memory.
+    Abnormal(Abnormal),
+}
+
+/// A finished run.
+#[derive(Clone, Debug)]
+pub struct ProcessRun {
+    /// How it ended.
+    pub ended: Ended,
+    /// Everything it wrote to stdout.
+    pub stdout: Vec<u8>,
+    /// Everything it wrote to stderr.
+    pub stderr: Vec<u8>,
+    /// Wall-clock time.
+    pub elapsed: Duration,
+    /// Highest resident set size seen while polling, in bytes.
+    pub peak_rss_bytes: u64,
+}
+
+impl ProcessRun {
+    /// Whether it exited with status 0.
+    pub fn success(&self) -> bool {
+        self.ended == Ended::Exited(0)
+    }
+
+    /// The abnormal end, if it had one.
+    pub fn abnormal(&self) -> Option<Abnormal> {
+        match self.ended {
+            Ended::Abnormal(a) => Some(a),
+            Ended::Exited(_) => None,
+        }
+    }
+
+    /// stderr as text.
+    pub fn stderr_text(&self) -> String {
+        String::from_utf8_lossy(&self.stderr).into_owned()
+    }
+
+    /// stdout as text.
+    pub fn stdout_text(&self) -> String {
+        String::from_utf8_lossy(&self.stdout).into_owned()
+    }
+
+    /// `exit status N`, or the abnormal end.
+    pub fn status_text(&self) -> String {
+        match self.ended {
+            Ended::Exited(c) => format!("exit status {c}"),
+            Ended::Abnormal(a) => a.to_string(),
+        }
+    }
+
+    /// The last `lines` non-empty lines of stderr (then stdout, when stderr
+    /// is empty), at most about 4,000 bytes: what a report shows of a failure.
+    pub fn tail(&self, lines: usize) -> String {
+        let text = if self.stderr.iter().any(|b| !b.is_ascii_whitespace()) { &self.stderr } else { &self.stdout };
+        tail_of(&String::from_utf8_lossy(text), lines)
+    }
+}
+
+/// The last `lines` non-empty lines of `text`, cut to about 4,000 bytes.
+pub fn tail_of(text: &str, lines: usize) -> String {
+    let kept: Vec<&str> = text.lines().map(str::trim_end).filter(|l| !l.is_empty()).collect();
+    let out = kept[kept.len().saturating_sub(lines)..].join("\n");
+    if out.len() <= 4000 {
+        return out;
+    }
+    let start = out.len() - 4000;
+    let cut = (start..out.len()).find(|&i| out.is_char_boundary(i)).unwrap_or(out.len());
+    format!("…{}", &out[cut..])
+}
+
+/// Why a tool could not be run at all.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// The scratch directory or an output file could not be made.
+    #[error("{path}: {source}")]
+    Io {
+        /// The path concerned.
+        path: String,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// The executable could not be started.
+    #[error("cannot start {program}: {source}")]
+    Spawn {
+        /// The program.
+        program: String,
+        /// The error.
+        source: std::io::Error,
+    },
+}
+
+/// Runs `cmd` to completion in `dir` (its working directory), with stdin
+/// empty and stdout/stderr collected through files in `dir` (pipes would
+/// block a chatty tool while we poll), under `limits`.
+pub fn run(mut cmd: Command, dir: &Path, limits: &Limits) -> Result<ProcessRun, RunError> {
+    static RUNS: AtomicU64 = AtomicU64::new(0);
+    let n = RUNS.fetch_add(1, Ordering::Relaxed);
+    let program = cmd.get_program().to_string_lossy().into_owned();
+    let label = Path::new(&program).file_name().map_or_else(|| "tool".into(), |f| f.to_string_lossy().into_owned());
+    let out_path = dir.join(format!(".{label}.{n}.stdout"));
+    let err_path = dir.join(format!(".{label}.{n}.stderr"));
+    let create =
+        |p: &Path| std::fs::File::create(p).map_err(|source| RunError::Io { path: p.display().to_string(), source });
+    cmd.stdin(Stdio::null()).stdout(create(&out_path)?).stderr(create(&err_path)?).current_dir(dir);
+    let start = Instant::now();
+    let mut child = cmd.spawn().map_err(|source| RunError::Spawn { program: program.clone(), source })?;
+    let pid = child.id();
+    let mut peak = 0u64;
+    let mut nap = Duration::from_micros(500);
+    let mut killed: Option<Abnormal> = None;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) => {}
+            // The child cannot be waited for (it was reaped elsewhere): treat
+            // as a crash of unknown cause rather than hanging here.
+            Err(_) => break None,
+        }
+        let rss = rss_bytes(pid).unwrap_or(0);
+        peak = peak.max(rss);
+        let over_memory = limits.memory_bytes.is_some_and(|m| rss > m);
+        if killed.is_none() && (over_memory || start.elapsed() >= limits.timeout) {
+            killed = Some(if over_memory { Abnormal::OutOfMemory } else { Abnormal::Timeout });
+            let _ = child.kill();
+        }
+        std::thread::sleep(nap);
+        nap = (nap * 2).min(Duration::from_millis(10));
+    };
+    let elapsed = start.elapsed();
+    let stdout = read_and_remove(&out_path);
+    let stderr = read_and_remove(&err_path);
+    let ended = match (killed, status) {
+        (Some(a), _) => Ended::Abnormal(a),
+        (None, Some(s)) => match (s.code(), s.signal()) {
+            (Some(c), _) => Ended::Exited(c),
+            (None, Some(_)) if allocation_failed(&stderr) => Ended::Abnormal(Abnormal::OutOfMemory),
+            (None, Some(sig)) => Ended::Abnormal(Abnormal::Signal(sig)),
+            (None, None) => Ended::Abnormal(Abnormal::Signal(0)),
+        },
+        (None, None) => Ended::Abnormal(Abnormal::Signal(0)),
+    };
+    Ok(ProcessRun { ended, stdout, stderr, elapsed, peak_rss_bytes: peak })
+}
+
+/// Whether a process that died on a signal said it could not allocate
+/// (C++ `std::bad_alloc` ends in `abort()`).
+fn allocation_failed(stderr: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(stderr);
+    text.contains("std::bad_alloc") || text.contains("out of memory") || text.contains("Cannot allocate memory")
+}
+
+fn read_and_remove(path: &Path) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    if let Ok(mut f) = std::fs::File::open(path) {
+        let _ = f.read_to_end(&mut bytes);
+    }
+    let _ = std::fs::remove_file(path);
+    bytes
+}
+
+/// The resident set size of a process, from `/proc/PID/status`.
+fn rss_bytes(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// A directory removed when dropped, unless [`ScratchDir::keep`] was called.
+#[derive(Debug)]
+pub struct ScratchDir {
+    path: PathBuf,
+    keep: bool,
+}
+
+impl ScratchDir {
+    /// A new, empty directory under the system temporary directory, named
+    /// after `label`, the process and a counter.
+    pub fn new(label: &str) -> Result<ScratchDir, RunError> {
+        static COUNTER: AtomicU64 = AtomicU64::new(0);
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
+        let path = std::env::temp_dir().join(format!("spvgraph-{label}-{}-{n}-{nanos}", std::process::id()));
+        std::fs::create_dir_all(&path).map_err(|source| RunError::Io { path: path.display().to_string(), source })?;
+        Ok(ScratchDir { path, keep: false })
+    }
+
+    /// The directory.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// A path inside it.
+    pub fn join(&self, name: impl AsRef<OsStr>) -> PathBuf {
+        self.path.join(name.as_ref())
+    }
+
+    /// Leaves the directory in place when dropped (for debugging a backend).
+    pub fn keep(&mut self) -> &Path {
+        self.keep = true;
+        &self.path
+    }
+}
+
+impl Drop for ScratchDir {
+    fn drop(&mut self) {
+        if !self.keep {
+            let _ = std::fs::remove_dir_all(&self.path);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sh(script: &str) -> Command {
+        let mut c = Command::new("sh");
+        c.arg("-c").arg(script);
+        c
+    }
+
+    #[test]
+    fn exit_status_and_output_are_collected() {
+        let dir = ScratchDir::new("process-test").expect("scratch");
+        let run = run(sh("echo out; echo err >&2; exit 3"), dir.path(), &Limits::default()).expect("runs");
+        assert_eq!(run.ended, Ended::Exited(3));
+        assert_eq!(run.stdout_text(), "out\n");
+        assert_eq!(run.stderr_text(), "err\n");
+        assert_eq!(run.tail(5), "err");
+        // The capture files are gone.
+        assert_eq!(std::fs::read_dir(dir.path()).expect("lists").count(), 0);
+    }
+
+    #[test]
+    fn a_signal_is_an_abnormal_end() {
+        let dir = ScratchDir::new("process-test").expect("scratch");
+        let run = run(sh("kill -SEGV $$"), dir.path(), &Limits::default()).expect("runs");
+        assert_eq!(run.abnormal(), Some(Abnormal::Signal(11)));
+        assert!(run.status_text().contains("SIGSEGV"), "{}", run.status_text());
+    }
+
+    #[test]
+    fn a_hung_process_is_killed_at_the_time_limit() {
+        let dir = ScratchDir::new("process-test").expect("scratch");
+        let limits = Limits { timeout: Duration::from_millis(200), memory_bytes: None };
+        let run = run(sh("exec sleep 30"), dir.path(), &limits).expect("runs");
+        assert_eq!(run.abnormal(), Some(Abnormal::Timeout));
+        assert!(run.elapsed < Duration::from_secs(10));
+    }
+
+    #[test]
+    fn a_process_over_the_memory_limit_is_killed() {
+        let dir = ScratchDir::new("process-test").expect("scratch");
+        // Python is not guaranteed; awk building a long string is.
+        let script = "awk 'BEGIN { s = \"x\"; while (1) s = s s }'";
+        let limits = Limits { timeout: Duration::from_secs(20), memory_bytes: Some(64 << 20) };
+        let run = run(sh(&format!("exec {script}")), dir.path(), &limits).expect("runs");
+        assert_eq!(run.abnormal(), Some(Abnormal::OutOfMemory), "{}", run.status_text());
+        assert!(run.peak_rss_bytes > 0);
+    }
+
+    #[test]
+    fn a_missing_program_is_an_error_not_an_outcome() {
+        let dir = ScratchDir::new("process-test").expect("scratch");
+        let err = run(Command::new("/nonexistent/tool"), dir.path(), &Limits::default()).expect_err("cannot start");
+        assert!(err.to_string().contains("/nonexistent/tool"), "{err}");
+    }
+
+    #[test]
+    fn scratch_directories_are_removed_unless_kept() {
+        let a = ScratchDir::new("process-test").expect("scratch");
+        let pa = a.path().to_path_buf();
+        drop(a);
+        assert!(!pa.exists());
+        let mut b = ScratchDir::new("process-test").expect("scratch");
+        let pb = b.keep().to_path_buf();
+        drop(b);
+        assert!(pb.exists());
+        let _ = std::fs::remove_dir_all(pb);
+    }
+
+    #[test]
+    fn tails_are_cut_on_char_boundaries() {
+        let long = "é".repeat(5000);
+        let t = tail_of(&long, 3);
+        assert!(t.len() <= 4003 + 'é'.len_utf8());
+        assert!(t.starts_with('…'));
+    }
+}
