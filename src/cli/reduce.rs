@@ -78,7 +78,14 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     };
     reduce::fill_missing_data(&mut candidate);
     let expect = match (&args.rule, args.keep_valid) {
-        (Some(r), _) => Expect::Rule(RuleId::from_name(r).with_context(|| format!("--rule {r:?}: no such rule"))?),
+        (Some(r), _) => {
+            let rule = RuleId::from_name(r)
+                .with_context(|| format!("--rule {r:?}: no rule of the catalogue has that name"))?;
+            if !rule.is_must_reject() {
+                bail!("--rule {r}: a may-accept rule; candidates are checked for the must-reject rules they break");
+            }
+            Expect::Rule(rule)
+        }
         (None, true) => Expect::Valid,
         (None, false) => Expect::Same,
     };

@@ -6,11 +6,12 @@
 
 use super::write_candidate;
 use spvgraph_generator::files::Extras;
+use spvgraph_oracle::external::process::{self, Ended, Limits, ScratchDir};
 use spvgraph_reducer::Candidate;
-use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// A test command and where its candidates are written.
 #[derive(Debug)]
@@ -18,8 +19,8 @@ pub struct ExternalTest {
     program: PathBuf,
     args: Vec<String>,
     stem: String,
-    root: PathBuf,
-    timeout: Option<Duration>,
+    root: ScratchDir,
+    limits: Limits,
     counter: AtomicU64,
     keep: bool,
 }
@@ -28,14 +29,14 @@ impl ExternalTest {
     /// Runs `program args... CANDIDATE.spv`; candidates are written as case
     /// `stem` under a fresh directory inside the system's temporary directory.
     pub fn new(program: PathBuf, args: Vec<String>, stem: &str) -> anyhow::Result<ExternalTest> {
-        let root = std::env::temp_dir().join(format!("spvgraph-reduce-{}-{}", std::process::id(), unique()));
-        std::fs::create_dir_all(&root).map_err(|e| anyhow::anyhow!("cannot create {}: {e}", root.display()))?;
+        let root = ScratchDir::new("reduce")?;
         Ok(ExternalTest {
             program,
             args,
             stem: stem.to_string(),
             root,
-            timeout: None,
+            // No limit unless asked: spirv-reduce puts none on its tests either.
+            limits: Limits { timeout: Duration::MAX, memory_bytes: None },
             counter: AtomicU64::new(0),
             keep: false,
         })
@@ -43,19 +44,22 @@ impl ExternalTest {
 
     /// Kills a test that runs longer than this (it then counts as not interesting).
     pub fn with_timeout(mut self, timeout: Option<Duration>) -> ExternalTest {
-        self.timeout = timeout;
+        self.limits.timeout = timeout.unwrap_or(Duration::MAX);
         self
     }
 
     /// Keeps every candidate directory (for debugging a test).
     pub fn keep_candidates(mut self, keep: bool) -> ExternalTest {
         self.keep = keep;
+        if keep {
+            self.root.keep();
+        }
         self
     }
 
     /// Where the candidates are written.
-    pub fn root(&self) -> &std::path::Path {
-        &self.root
+    pub fn root(&self) -> &Path {
+        self.root.path()
     }
 
     /// Whether the test finds `c` interesting. Failing to write the
@@ -66,51 +70,14 @@ impl ExternalTest {
         if std::fs::create_dir_all(&dir).is_err() {
             return false;
         }
-        let ok = write_candidate(&dir, &self.stem, c, &Extras { spvasm: false, mlir: true }).is_ok()
-            && self.run(&dir, &dir.join(format!("{}.spv", self.stem)));
+        let ok = write_candidate(&dir, &self.stem, c, &Extras { spvasm: false, mlir: true }).is_ok() && {
+            let mut cmd = Command::new(&self.program);
+            cmd.args(&self.args).arg(dir.join(format!("{}.spv", self.stem)));
+            matches!(process::run(cmd, &dir, &self.limits), Ok(run) if run.ended == Ended::Exited(0))
+        };
         if !self.keep {
             let _ = std::fs::remove_dir_all(&dir);
         }
         ok
     }
-
-    fn run(&self, dir: &std::path::Path, spv: &std::path::Path) -> bool {
-        let child = Command::new(&self.program)
-            .args(&self.args)
-            .arg(spv)
-            .current_dir(dir)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn();
-        let Ok(mut child) = child else { return false };
-        let Some(timeout) = self.timeout else { return child.wait().is_ok_and(|s| s.success()) };
-        let start = Instant::now();
-        loop {
-            match child.try_wait() {
-                Ok(Some(status)) => return status.success(),
-                Ok(None) => {}
-                Err(_) => return false,
-            }
-            if start.elapsed() > timeout {
-                let _ = child.kill();
-                let _ = child.wait();
-                return false;
-            }
-            std::thread::sleep(Duration::from_millis(2));
-        }
-    }
-}
-
-impl Drop for ExternalTest {
-    fn drop(&mut self) {
-        if !self.keep {
-            let _ = std::fs::remove_dir_all(&self.root);
-        }
-    }
-}
-
-fn unique() -> u64 {
-    static N: AtomicU64 = AtomicU64::new(0);
-    N.fetch_add(1, Ordering::Relaxed)
 }
