@@ -75,7 +75,9 @@ fn reduces_to_one_operator_with_inputs_next_to_each_candidate() {
             .arg("--inputs-from")
             .arg(dir.join("case_1.json"))
             .args(["--keep-valid", "--jobs", "2", "--quiet", "--"])
-            .arg(&test),
+            // Relative to where reduce runs, not to the candidate's directory.
+            .arg(test.file_name().expect("a file name"))
+            .current_dir(&dir),
     );
     assert_eq!(code, 0, "{err}");
     assert!(err.contains("reduced"), "{err}");

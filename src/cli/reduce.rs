@@ -7,7 +7,8 @@
 //! ```
 //!
 //! TEST gets the candidate `.spv` path as its last argument; exit 0 means
-//! interesting. Exit status: 0 reduced (OUT written), 1 the input is not
+//! interesting. It runs in the candidate's own directory (relative paths
+//! naming existing files among TEST and its arguments are made absolute). Exit status: 0 reduced (OUT written), 1 the input is not
 //! interesting to begin with (or does not break what `--keep-valid` /
 //! `--rule` ask), 2 usage or I/O error.
 

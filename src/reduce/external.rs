@@ -28,8 +28,17 @@ pub struct ExternalTest {
 impl ExternalTest {
     /// Runs `program args... CANDIDATE.spv`; candidates are written as case
     /// `stem` under a fresh directory inside the system's temporary directory.
+    /// The test runs in each candidate's directory, so a relative path
+    /// among `program` and `args` that names an existing file is made
+    /// absolute first.
     pub fn new(program: PathBuf, args: Vec<String>, stem: &str) -> anyhow::Result<ExternalTest> {
         let root = ScratchDir::new("reduce")?;
+        let absolute = |p: &Path| match std::env::current_dir() {
+            Ok(cwd) if p.is_relative() && p.exists() => cwd.join(p),
+            _ => p.to_path_buf(),
+        };
+        let program = absolute(&program);
+        let args = args.iter().map(|a| absolute(Path::new(a)).to_string_lossy().into_owned()).collect();
         Ok(ExternalTest {
             program,
             args,
