@@ -4,7 +4,6 @@
 //! not round-trip, ...), 2 usage or I/O error.
 
 mod cli;
-mod reduce;
 
 use clap::Parser;
 use std::process::ExitCode;

@@ -41,6 +41,10 @@ fn counts(s: &Value) -> Value {
     for key in ["elapsed_s", "cases_per_s", "jobs"] {
         s[key] = Value::Null;
     }
+    for o in s["oracles"].as_object_mut().into_iter().flat_map(|m| m.values_mut()) {
+        o["busy_s"] = Value::Null;
+        o["cases_per_busy_s"] = Value::Null;
+    }
     s
 }
 
@@ -56,7 +60,7 @@ fn spirv_val_available() -> bool {
 #[test]
 fn a_count_run_summarises_every_case() {
     let d = scratch("counts");
-    let (code, s, err) = hunt(&d.join("a"), &["--count", "40", "--seed", "500", "--jobs", "2", "--no-spirv-val"]);
+    let (code, s, err) = hunt(&d.join("a"), &["--count", "40", "--seed", "500", "--jobs", "2", "--oracles", "in-tree"]);
     assert!(code == 0 || code == 1, "{err}");
     assert_eq!(code == 1, u(&s["findings"]["new_signatures"]) > 0, "exit 1 iff new findings: {s}");
     assert_eq!(u(&s["cases"]), 40);
@@ -65,17 +69,20 @@ fn a_count_run_summarises_every_case() {
     let (valid, near, unavailable) = (u(&s["valid"]), u(&s["near_valid"]), u(&s["near_valid_unavailable"]));
     assert_eq!(valid + near + unavailable, 40, "{s}");
     assert!(valid > 0 && near > 0, "a 0.5 ratio over 40 seeds gives both kinds: {s}");
-    let it = &s["oracles"]["in_tree"];
-    assert_eq!(u(&it["accept"]) + u(&it["reject"]) + u(&it["not_run"]), valid + near, "{s}");
-    assert_eq!(u(&s["oracles"]["spirv_val"]["not_run"]), valid + near, "--no-spirv-val: {s}");
-    let rt = &s["oracles"]["roundtrip"];
+    let it = &s["oracles"]["in-tree"];
+    let answers = |o: &Value, k: &str| o["answers"][k].as_u64().unwrap_or(0);
+    assert_eq!(answers(it, "accept") + answers(it, "reject"), valid + near, "{s}");
+    assert_eq!(u(&it["cases"]), valid + near, "{s}");
+    assert!(s["oracles"]["spirv-val"].is_null(), "--oracles in-tree: {s}");
+    let rt = &s["roundtrip"];
     assert_eq!(u(&rt["identical"]) + u(&rt["differs"]) + u(&rt["undecodable"]) + u(&rt["not_run"]), valid + near);
     // The summary is also written to OUT/summary.json.
     let file: Value =
         serde_json::from_str(&std::fs::read_to_string(d.join("a/summary.json")).expect("summary.json")).expect("JSON");
     assert_eq!(file, s);
     // Cases depend on their seed only: one job gives the same counts.
-    let (_, again, err) = hunt(&d.join("b"), &["--count", "40", "--seed", "500", "--jobs", "1", "--no-spirv-val"]);
+    let (_, again, err) =
+        hunt(&d.join("b"), &["--count", "40", "--seed", "500", "--jobs", "1", "--oracles", "in-tree"]);
     assert_eq!(counts(&again)["cases"], 40, "{err}");
     let strip_dirs = |v: &Value| {
         let mut v = counts(v);
@@ -87,9 +94,9 @@ fn a_count_run_summarises_every_case() {
     };
     assert_eq!(strip_dirs(&again), strip_dirs(&s));
     // The ratio decides the kind of every case.
-    let (_, all_valid, _) = hunt(&d.join("c"), &["--count", "12", "--near-valid-ratio", "0", "--no-spirv-val"]);
+    let (_, all_valid, _) = hunt(&d.join("c"), &["--count", "12", "--near-valid-ratio", "0", "--oracles", "in-tree"]);
     assert_eq!((u(&all_valid["valid"]), u(&all_valid["near_valid"])), (12, 0), "{all_valid}");
-    let (_, all_near, _) = hunt(&d.join("d"), &["--count", "12", "--near-valid-ratio", "1", "--no-spirv-val"]);
+    let (_, all_near, _) = hunt(&d.join("d"), &["--count", "12", "--near-valid-ratio", "1", "--oracles", "in-tree"]);
     assert_eq!(u(&all_near["valid"]), 0, "{all_near}");
     assert_eq!(u(&all_near["near_valid"]) + u(&all_near["near_valid_unavailable"]), 12, "{all_near}");
 }
@@ -100,12 +107,12 @@ fn spirv_val_runs_on_every_module_when_available() {
         return;
     }
     let d = scratch("spirv-val");
-    let (code, s, err) = hunt(&d, &["--count", "30", "--seed", "70"]);
+    let (code, s, err) = hunt(&d, &["--count", "30", "--seed", "70", "--oracles", "in-tree,spirv-val"]);
     assert!(code == 0 || code == 1, "{err}");
     let modules = u(&s["valid"]) + u(&s["near_valid"]);
-    let sv = &s["oracles"]["spirv_val"];
-    assert_eq!(u(&sv["accept"]) + u(&sv["reject"]) + u(&sv["error"]), modules, "{s}");
-    assert_eq!(u(&sv["not_run"]), 0, "{s}");
+    let sv = &s["oracles"]["spirv-val"];
+    assert_eq!(u(&sv["cases"]), modules, "{s}");
+    assert!(sv["version"].as_str().is_some_and(|v| v.contains("SPIRV-Tools")), "the version that ran: {s}");
 }
 
 #[test]
@@ -115,19 +122,28 @@ fn a_missing_spirv_val_is_reported_and_fails_under_ci() {
         cmd.env("SPVGRAPH_TOOL_SPIRV_VAL", "/nonexistent/spirv-val")
             .env("SPVGRAPH_TOOL_LIBSPIRV_TOOLS_SHARED", "/nonexistent/libSPIRV-Tools-shared.so");
     };
+    // By default, a missing oracle is left out with a note, and listed in the summary.
     let mut cmd = bin();
     cmd.args(["hunt", "--count", "3", "--quiet", "--out"]).arg(&d).env("CI", "false");
     missing(&mut cmd);
     let (code, out, err) = run(&mut cmd);
     assert!(code == 0 || code == 1, "{err}");
-    assert!(err.contains("WITHOUT the spirv-val oracle"), "{err}");
-    assert!(out.contains("spirv-val: not run (unavailable"), "{out}");
+    assert!(err.contains("spirv-val is not available"), "{err}");
+    assert!(out.contains("spirv-val") && out.contains("not run"), "{out}");
+    // Under CI=true every oracle is mandatory.
     let mut cmd = bin();
     cmd.args(["hunt", "--count", "3", "--quiet", "--out"]).arg(&d).env("CI", "true");
     missing(&mut cmd);
     let (code, _, err) = run(&mut cmd);
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("spirv-val") && err.contains("CI=true"), "{err}");
+    assert!(err.contains("CI=true"), "{err}");
+    // An oracle named on the command line must be available.
+    let mut cmd = bin();
+    cmd.args(["hunt", "--count", "3", "--quiet", "--oracles", "in-tree,spirv-val", "--out"]).arg(&d).env("CI", "false");
+    missing(&mut cmd);
+    let (code, _, err) = run(&mut cmd);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("spirv-val"), "{err}");
 }
 
 /// The one finding of `summary` with `kind`.
@@ -149,23 +165,24 @@ fn check_finding(dir: &Path, seed: u64, case: &str, occurrences: u64) -> Value {
     assert_eq!(m["seed"], seed);
     assert_eq!(f["case"], case);
     assert_eq!(f["occurrences"], occurrences, "{f}");
-    for key in ["signature", "detail", "reproduce", "reproduce_output", "check", "target_env"] {
+    for key in ["signature", "detail", "reproduce", "reproduce_output", "check", "target_env", "severity"] {
         assert!(f[key].as_str().is_some_and(|s| !s.is_empty()), "{key}: {f}");
     }
-    assert!(f["signature"].as_str().unwrap_or("").contains("in-tree validator"), "{f}");
-    for key in ["expected", "in_tree", "spirv_val", "roundtrip"] {
-        assert!(f["verdicts"][key].is_object(), "verdicts.{key}: {f}");
+    assert_eq!(f["oracles"], serde_json::json!(["in-tree"]), "the validator that panicked: {f}");
+    assert!(f["discriminator"].as_str().unwrap_or("").starts_with("validator at "), "{f}");
+    for key in ["expected", "roundtrip"] {
+        assert!(f[key].is_object(), "{key}: {f}");
     }
     if case == "near-valid" {
         assert!(f["rule"].is_null(), "a panic has no rule: {f}");
         assert!(f["mutator"].as_str().is_some() && f["note"].as_str().is_some(), "{f}");
-        assert_eq!(f["verdicts"]["expected"]["valid"], false);
-        assert_eq!(m["expect"], f["verdicts"]["expected"]["rule"]);
+        assert_eq!(f["expected"]["valid"], false);
+        assert_eq!(m["expect"], f["expected"]["rule"]);
         assert!(m["near_valid"]["mutator"].is_string(), "{m}");
     } else {
         assert_eq!(m["expect"], "valid");
-        assert_eq!(f["verdicts"]["expected"]["valid"], true);
-        assert_eq!(f["verdicts"]["roundtrip"]["identical"], true, "{f}");
+        assert_eq!(f["expected"]["valid"], true);
+        assert_eq!(f["roundtrip"]["identical"], true, "{f}");
     }
     // The kept case is the smallest of the example seeds.
     assert_eq!(f["example_seeds"][0], seed, "{f}");
@@ -189,7 +206,7 @@ fn check_finding(dir: &Path, seed: u64, case: &str, occurrences: u64) -> Value {
 fn findings_are_complete_deduplicated_and_reproducible() {
     let d = scratch("findings");
     let seeds: Vec<String> = (900..910).map(|s| s.to_string()).collect();
-    let mut args = vec!["--count", "10", "--seed", "900", "--no-spirv-val", "--near-valid-ratio", "0"];
+    let mut args = vec!["--count", "10", "--seed", "900", "--oracles", "in-tree", "--near-valid-ratio", "0"];
     for s in &seeds {
         args.extend(["--inject-panic", s.as_str()]);
     }
@@ -206,7 +223,7 @@ fn findings_are_complete_deduplicated_and_reproducible() {
     assert_eq!(u(&s2["findings"]["by_kind"]["panic"]["new"]), 0, "{s2}");
     check_finding(&finding_dir(&s2, "panic"), 900, "valid", 20);
     // Near-valid cases keep their rule in the reproduce command.
-    args[6] = "1";
+    args[7] = "1";
     let (code, s, err) = hunt(&d.join("near"), &args);
     assert_eq!(code, 1, "{err}");
     let made = u(&s["near_valid"]);
@@ -223,7 +240,7 @@ fn findings_are_complete_deduplicated_and_reproducible() {
 #[test]
 fn a_time_bounded_run_stops_and_summarises() {
     let d = scratch("time");
-    let (code, s, err) = hunt(&d, &["--time", "1", "--no-spirv-val", "--jobs", "1"]);
+    let (code, s, err) = hunt(&d, &["--time", "1", "--oracles", "in-tree", "--jobs", "1"]);
     assert!(code == 0 || code == 1, "{err}");
     let cases = u(&s["cases"]);
     assert_eq!(u(&s["valid"]) + u(&s["near_valid"]) + u(&s["near_valid_unavailable"]), cases, "{s}");

@@ -272,3 +272,130 @@ fn usage_and_io_errors_exit_2() {
     assert_eq!(code, 2);
     assert!(stderr.contains("missing") && stderr.contains("plus"), "{stderr}");
 }
+
+/// Entry "tile": TILE(x i8 [2, 3], multiples [2, 2]) → [4, 6]; entry "pick":
+/// SELECT(m bool [2, 3], a i16 [2, 3], b i16 [2, 3]); entry "one": ADD of two
+/// i32 [1] tensors (the shape model-converter gives rank-0 TOSA tensors).
+fn interop_module() -> Vec<u8> {
+    let mut b = ModuleBuilder::new();
+    let t8 = b.type_tensor(ElemType::I8, Some(&[2, 3]));
+    let tiled = b.type_tensor(ElemType::I8, Some(&[4, 6]));
+    let tb = b.type_tensor(ElemType::Bool, Some(&[2, 3]));
+    let t16 = b.type_tensor(ElemType::I16, Some(&[2, 3]));
+    let t1 = b.type_tensor(ElemType::I32, Some(&[1]));
+    let gtile = b.type_graph(&[t8], &[tiled]);
+    let gpick = b.type_graph(&[tb, t16, t16], &[t16]);
+    let gone = b.type_graph(&[t1, t1], &[t1]);
+    let vtile = vec![b.interface_variable(t8, 0, 0), b.interface_variable(tiled, 1, 0)];
+    let mut vpick: Vec<_> =
+        [tb, t16, t16].iter().enumerate().map(|(i, &t)| b.interface_variable(t, 2, i as u32)).collect();
+    vpick.push(b.interface_variable(t16, 3, 0));
+    let vone = vec![b.interface_variable(t1, 4, 0), b.interface_variable(t1, 4, 1), b.interface_variable(t1, 5, 0)];
+    let multiples = b.const_i32_vector(&[2, 2]);
+    let g = b.begin_graph(gtile);
+    b.graph_entry_point(g, "tile", vtile);
+    let x = b.graph_input(t8, 0, None);
+    let t = b.tosa(TosaOp::Tile, tiled, vec![x, multiples]);
+    b.graph_output(t, 0, None);
+    b.end_graph();
+    let g = b.begin_graph(gpick);
+    b.graph_entry_point(g, "pick", vpick);
+    let m = b.graph_input(tb, 0, None);
+    let p = b.graph_input(t16, 1, None);
+    let q = b.graph_input(t16, 2, None);
+    let s = b.tosa(TosaOp::Select, t16, vec![m, p, q]);
+    b.graph_output(s, 0, None);
+    b.end_graph();
+    let g = b.begin_graph(gone);
+    b.graph_entry_point(g, "one", vone);
+    let p = b.graph_input(t1, 0, None);
+    let q = b.graph_input(t1, 1, None);
+    let s = b.tosa(TosaOp::Add, t1, vec![p, q]);
+    b.graph_output(s, 0, None);
+    b.end_graph();
+    b.finish().encode_bytes().expect("encode")
+}
+
+/// Runs entry `entry` of the interop module on `inputs`.
+fn run_interop(dir: &Path, entry: &str, inputs: &[&Path]) -> (i32, String, String) {
+    let module = dir.join("interop.spv");
+    std::fs::write(&module, interop_module()).expect("write module");
+    let mut cmd = bin();
+    cmd.arg("run").arg(&module).args(["--entry", entry]).arg("--output-dir").arg(dir.join("out"));
+    for i in inputs {
+        cmd.arg("--input").arg(i);
+    }
+    exec(&mut cmd)
+}
+
+/// `bytes` with the first `from` replaced by `to` (same length).
+fn replace(bytes: &[u8], from: &str, to: &str) -> Vec<u8> {
+    let at = bytes.windows(from.len()).position(|w| w == from.as_bytes()).expect("present");
+    [&bytes[..at], to.as_bytes(), &bytes[at + from.len()..]].concat()
+}
+
+#[test]
+fn tile_output_is_written_in_c_order() {
+    // TILE's result was once an ndarray in Fortran layout, written with
+    // fortran_order True, which tosa_verify and the scenario runner reject.
+    let dir = scratch("tile");
+    let x = write(&dir, "x.npy", &i8s(&[2, 3], &[1, 2, 3, 4, 5, 6]));
+    let (code, _, stderr) = run_interop(&dir, "tile", &[&x]);
+    assert_eq!(code, 0, "{stderr}");
+    let out = dir.join("out").join("out0.npy");
+    let bytes = std::fs::read(&out).expect("out0");
+    assert!(String::from_utf8_lossy(&bytes).contains("'fortran_order': False, 'shape': (4, 6), }"));
+    let row = [1, 2, 3, 1, 2, 3];
+    let row2 = [4, 5, 6, 4, 5, 6];
+    let want: Vec<u8> = [row, row2, row, row2].concat().into_iter().collect();
+    assert_eq!(&bytes[bytes.len() - 24..], want.as_slice(), "C-order data");
+    let t = TensorData::read_npy(&out, ElemType::I8).expect("read");
+    assert_eq!(t.to_bits(), want.iter().map(|&v| u64::from(v)).collect::<Vec<_>>());
+}
+
+#[test]
+fn run_reads_what_numpy_loads() {
+    let dir = scratch("numpy-files");
+    // A bool mask holding 0xff and 2 as true (model-converter writes 0xff).
+    let mask = dir.join("m.npy");
+    spvgraph_ir::npy::NpyArray::new("|b1", &[2, 3], vec![0xff, 0, 2, 0, 1, 0])
+        .and_then(|a| a.write(&mask))
+        .expect("mask");
+    // [[1, 2, 3], [4, 5, 6]] in Fortran order, and [[-1 .. -6]] big-endian.
+    let a = dir.join("a.npy");
+    let c_order = TensorData::from_bits(ElemType::I16, &[2, 3], &[1, 2, 3, 4, 5, 6]).expect("a");
+    let header = spvgraph_ir::npy::NpyArray::from_tensor(&c_order, spvgraph_ir::npy::Dtypes::Numpy).encode();
+    let mut fortran = replace(&header[..header.len() - 12], "False", "True ");
+    for v in [1i16, 4, 2, 5, 3, 6] {
+        fortran.extend_from_slice(&v.to_le_bytes());
+    }
+    std::fs::write(&a, fortran).expect("a");
+    let b = dir.join("b.npy");
+    let mut big = replace(&header[..header.len() - 12], "<i2", ">i2");
+    for v in [-1i16, -2, -3, -4, -5, -6] {
+        big.extend_from_slice(&v.to_be_bytes());
+    }
+    std::fs::write(&b, big).expect("b");
+    let (code, _, stderr) = run_interop(&dir, "pick", &[&mask, &a, &b]);
+    assert_eq!(code, 0, "{stderr}");
+    let o = TensorData::read_npy(&dir.join("out").join("out0.npy"), ElemType::I16).expect("out0");
+    assert_eq!(o.to_bits().into_iter().map(|v| v as i64).collect::<Vec<_>>(), vec![1, -2, 3, -4, 5, -6]);
+}
+
+#[test]
+fn rank_0_arrays_feed_1_element_tensors_with_a_note() {
+    let dir = scratch("rank0");
+    let p = write(&dir, "p.npy", &TensorData::from_bits(ElemType::I32, &[], &[40]).expect("p"));
+    let q = write(&dir, "q.npy", &i32s(&[2]));
+    let (code, _, stderr) = run_interop(&dir, "one", &[&p, &q]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("note: input 0") && stderr.contains("rank-0") && stderr.contains("p.npy"), "{stderr}");
+    assert!(!stderr.contains("q.npy"), "no note for a [1] array: {stderr}");
+    let o = TensorData::read_npy(&dir.join("out").join("out0.npy"), ElemType::I32).expect("out0");
+    assert_eq!((o.shape(), o.to_bits()), (&[1usize][..], vec![42]));
+    // Only [1] takes a rank-0 array.
+    let x = write(&dir, "x.npy", &TensorData::from_bits(ElemType::I8, &[], &[1]).expect("x"));
+    let (code, _, stderr) = run_interop(&dir, "tile", &[&x]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("has shape []") && stderr.contains("[2, 3]"), "{stderr}");
+}

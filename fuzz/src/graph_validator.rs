@@ -7,10 +7,11 @@
 //! - the bytes, read as an [`Unstructured`], drive the generator: the first
 //!   byte picks a valid case (the validator must accept it) or a near-valid
 //!   one (the validator must report exactly the rule the mutator broke);
-//! - for a near-valid case, when spirv-val's library is present, spirv-val
-//!   rejects it iff the catalogue says spirv-val checks the rule, unless the
-//!   pair (rule, mutator) is a documented discrepancy
-//!   (`spvgraph_oracle::external::known`).
+//! - both verdicts on a near-valid case go through the one judgement
+//!   (`spvgraph_oracle::judge`) as in the hunt: when spirv-val's library is
+//!   present, it must reject the module iff the catalogue says it checks
+//!   the rule, unless the disagreement is one of the spirv-val adapter's
+//!   documented discrepancies.
 //!
 //! `SPVGRAPH_FUZZ_SPIRV_VAL=0` leaves spirv-val out (for measuring the
 //! in-tree side alone).
@@ -19,9 +20,9 @@ use arbitrary::Unstructured;
 use spvgraph_generator::near_valid::{generate_near_valid, NearValid};
 use spvgraph_generator::{generate, Config};
 use spvgraph_ir::elem::Profile;
-use spvgraph_oracle::external::known::known_spirv_val_discrepancy;
 use spvgraph_oracle::external::spirv_val::{Backend, SpirvVal};
-use spvgraph_oracle::oracle::{ValidateOptions, Verdict};
+use spvgraph_oracle::judge::{judge, Expectation, Observations, ValidityAnswer};
+use spvgraph_oracle::oracle::{Oracle, ValidateOptions};
 use spvgraph_oracle::validate::{Report, Validator};
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
@@ -86,7 +87,7 @@ fn check_near_valid(nv: &NearValid) {
         profiles: nv.profiles.clone().unwrap_or_else(|| Profile::ALL.to_vec()),
         ..ValidateOptions::default()
     };
-    let validator = Validator::new(options);
+    let validator = Validator::new(options.clone());
     let report = validator.check_words(&nv.words);
     let rules: BTreeSet<_> = report.errors().map(|f| f.rule).collect();
     assert!(
@@ -98,21 +99,13 @@ fn check_near_valid(nv: &NearValid) {
         rules.iter().map(|r| r.name()).collect::<Vec<_>>(),
         show(&report)
     );
-    let (Some(sv), env) = (spirv_val(), nv.target_env) else { return };
-    let Ok(verdict) = sv.validate_in_process(&nv.words, env) else { return };
-    let checks = nv.rule.info().spirv_val_checks;
-    if verdict.is_valid() == checks
-        && known_spirv_val_discrepancy(nv.rule, nv.mutator).is_none_or(|k| k.spirv_val_accepts != checks)
-    {
-        let msg = match &verdict {
-            Verdict::Valid => "accepts it".to_string(),
-            Verdict::Invalid(d) => format!("rejects it: {}", d.first().map(|d| d.message.as_str()).unwrap_or("")),
-        };
-        panic!(
-            "spirv-val {msg}, but the catalogue says spirv_val_checks = {checks} for {} ({}: {})",
-            nv.rule.name(),
-            nv.mutator,
-            nv.note
-        );
+    let Some(sv) = spirv_val() else { return };
+    let observations = Observations {
+        validity: vec![ValidityAnswer { oracle: sv, verdict: sv.validate(&nv.words, &options) }],
+        ..Observations::default()
+    };
+    let expectation = Expectation::Breaks { rule: nv.rule, mutator: Some(nv.mutator.to_string()) };
+    for d in judge(&expectation, &observations).into_iter().filter(|d| d.documented.is_none()) {
+        panic!("{}: {} ({}: {})", d.signature().key(), d.detail, nv.mutator, nv.note);
     }
 }

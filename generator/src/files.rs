@@ -3,6 +3,7 @@
 //! constant, and the `STEM.json` manifest that names them all.
 
 use crate::case::{Case, InterfaceSlot, RowUse};
+use crate::near_valid::NearValid;
 use serde::{Deserialize, Serialize};
 use spvgraph_ir::elem::ElemType;
 use std::collections::BTreeMap;
@@ -272,4 +273,40 @@ pub fn write_case(dir: &Path, stem: &str, case: &Case, extras: &Extras) -> Resul
         .map_err(|e| FilesError::Write { path: json_path.display().to_string(), reason: e.to_string() })?;
     write(&json_path, format!("{text}\n").as_bytes())?;
     Ok(manifest)
+}
+
+/// Writes a near-valid case in the corpus format: the broken module as
+/// `STEM.spv` (exactly `nv.words`, little-endian), its disassembly and MLIR
+/// when it decodes and `extras` asks for them, the base case's input data,
+/// and the manifest with `expect` set to the rule and a `near_valid` object
+/// (rule, mutator, note, target_env, profiles). Returns the manifest.
+pub fn write_near_valid(
+    dir: &Path,
+    stem: &str,
+    nv: &NearValid,
+    extras: &Extras,
+) -> Result<serde_json::Value, FilesError> {
+    let (case, extras) = match spvgraph_ir::Module::decode_words(&nv.words) {
+        Ok(module) => (Case { module, ..nv.base.clone() }, extras.clone()),
+        // Undecodable (binary rules): no text form or MLIR can be made.
+        Err(_) => (nv.base.clone(), Extras { spvasm: false, mlir: false }),
+    };
+    let manifest = write_case(dir, stem, &case, &extras)?;
+    let spv = dir.join(format!("{stem}.spv"));
+    let bytes = spvgraph_ir::binary::words_to_bytes(&nv.words, spvgraph_ir::binary::Endian::Little);
+    write(&spv, &bytes)?;
+    let json = dir.join(format!("{stem}.json"));
+    let json_err = |e: serde_json::Error| FilesError::Write { path: json.display().to_string(), reason: e.to_string() };
+    let mut value = serde_json::to_value(&manifest).map_err(json_err)?;
+    value["expect"] = serde_json::json!(nv.rule.name());
+    value["near_valid"] = serde_json::json!({
+        "rule": nv.rule.name(),
+        "mutator": nv.mutator,
+        "note": nv.note,
+        "target_env": nv.target_env,
+        "profiles": nv.profiles.as_ref().map(|ps| ps.iter().map(|p| p.name()).collect::<Vec<_>>()),
+    });
+    let text = serde_json::to_string_pretty(&value).map_err(json_err)?;
+    write(&json, format!("{text}\n").as_bytes())?;
+    Ok(value)
 }

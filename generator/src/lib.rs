@@ -24,7 +24,7 @@ pub mod coverage;
 mod data;
 mod dice;
 pub mod files;
-mod floats;
+pub mod floats;
 pub mod near_valid;
 pub mod prng;
 pub mod range;

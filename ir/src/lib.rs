@@ -14,6 +14,7 @@ pub mod info;
 pub mod inst;
 pub mod mlir;
 pub mod module;
+pub mod npy;
 pub mod opname;
 pub mod rules;
 pub mod samples;

@@ -8,9 +8,9 @@
 //! because `<u2`/`|u1` alone do not say which format the bits are in.
 
 use crate::elem::ElemType;
+use crate::npy::{Dtypes, NpyArray};
 use half::{bf16, f16};
 use ndarray::{ArrayD, IxDyn};
-use ndarray_npy::{ReadNpyExt, ReadableElement, WritableElement, WriteNpyExt};
 use std::path::Path;
 
 /// The element data of a tensor, one variant per element type.
@@ -71,53 +71,6 @@ pub enum TensorError {
         /// The library's reason.
         reason: String,
     },
-}
-
-/// fp16 in `.npy` files (numpy `float16`), via its bits.
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct NpyF16(u16);
-
-impl WritableElement for NpyF16 {
-    fn type_descriptor() -> py_literal::Value {
-        py_literal::Value::String("<f2".into())
-    }
-    fn write<W: std::io::Write>(&self, mut w: W) -> Result<(), ndarray_npy::WriteDataError> {
-        w.write_all(&self.0.to_le_bytes())?;
-        Ok(())
-    }
-    fn write_slice<W: std::io::Write>(slice: &[Self], mut w: W) -> Result<(), ndarray_npy::WriteDataError> {
-        for v in slice {
-            w.write_all(&v.0.to_le_bytes())?;
-        }
-        Ok(())
-    }
-}
-
-impl ReadableElement for NpyF16 {
-    fn read_to_end_exact_vec<R: std::io::Read>(
-        mut reader: R,
-        type_desc: &py_literal::Value,
-        len: usize,
-    ) -> Result<Vec<Self>, ndarray_npy::ReadDataError> {
-        let little = match type_desc {
-            py_literal::Value::String(s) if s == "<f2" || s == "=f2" => true,
-            py_literal::Value::String(s) if s == ">f2" => false,
-            other => return Err(ndarray_npy::ReadDataError::WrongDescriptor(other.clone())),
-        };
-        let mut bytes = Vec::new();
-        reader.read_to_end(&mut bytes)?;
-        let need = len.checked_mul(2).ok_or(ndarray_npy::ReadDataError::MissingData)?;
-        if bytes.len() < need {
-            return Err(ndarray_npy::ReadDataError::MissingData);
-        }
-        if bytes.len() > need {
-            return Err(ndarray_npy::ReadDataError::ExtraBytes(bytes.len() - need));
-        }
-        Ok(bytes
-            .chunks_exact(2)
-            .map(|c| NpyF16(if little { u16::from_le_bytes([c[0], c[1]]) } else { u16::from_be_bytes([c[0], c[1]]) }))
-            .collect())
-    }
 }
 
 /// The numpy dtype an element type is stored as.
@@ -275,47 +228,40 @@ impl TensorData {
         }
     }
 
-    /// Writes a `.npy` file (dtypes in the module docs).
-    pub fn write_npy(&self, path: &Path) -> Result<(), TensorError> {
-        let file = std::fs::File::create(path)
-            .map_err(|e| TensorError::WriteNpy { path: path.display().to_string(), reason: e.to_string() })?;
-        let w = std::io::BufWriter::new(file);
-        let r = match self {
-            TensorData::Bool(a) => a.write_npy(w),
-            TensorData::I8(a) => a.write_npy(w),
-            TensorData::I16(a) => a.write_npy(w),
-            TensorData::I32(a) => a.write_npy(w),
-            TensorData::I48(a) => a.write_npy(w),
-            TensorData::Fp16(a) => a.mapv(|v| NpyF16(v.to_bits())).write_npy(w),
-            TensorData::Bf16(a) => a.mapv(|v| v.to_bits()).write_npy(w),
-            TensorData::Fp32(a) => a.write_npy(w),
-            TensorData::Fp8E4M3(a) | TensorData::Fp8E5M2(a) => a.write_npy(w),
-        };
-        r.map_err(|e| TensorError::WriteNpy { path: path.display().to_string(), reason: e.to_string() })
+    /// The elements' bytes in row-major order, little-endian, each in its
+    /// storage width ([`ElemType::storage_bits`]; bool as 0 or 1): the data
+    /// section of a `.npy` file, and raw binary for tools that take it.
+    pub fn to_le_bytes(&self) -> Vec<u8> {
+        match self {
+            TensorData::Bool(a) => a.iter().map(|&v| u8::from(v)).collect(),
+            TensorData::I8(a) => a.iter().map(|&v| v as u8).collect(),
+            TensorData::I16(a) => a.iter().flat_map(|v| v.to_le_bytes()).collect(),
+            TensorData::I32(a) => a.iter().flat_map(|v| v.to_le_bytes()).collect(),
+            TensorData::I48(a) => a.iter().flat_map(|v| v.to_le_bytes()).collect(),
+            TensorData::Fp16(a) => a.iter().flat_map(|v| v.to_bits().to_le_bytes()).collect(),
+            TensorData::Bf16(a) => a.iter().flat_map(|v| v.to_bits().to_le_bytes()).collect(),
+            TensorData::Fp32(a) => a.iter().flat_map(|v| v.to_bits().to_le_bytes()).collect(),
+            TensorData::Fp8E4M3(a) | TensorData::Fp8E5M2(a) => a.iter().copied().collect(),
+        }
     }
 
-    /// Reads a `.npy` file holding `elem` data (dtypes in the module docs).
+    /// Writes a `.npy` file as `numpy.save` would (dtypes in the module docs;
+    /// see [`crate::npy`]).
+    pub fn write_npy(&self, path: &Path) -> Result<(), TensorError> {
+        NpyArray::from_tensor(self, Dtypes::Numpy)
+            .write(path)
+            .map_err(|e| TensorError::WriteNpy { path: path.display().to_string(), reason: e.reason })
+    }
+
+    /// Reads a `.npy` file holding `elem` data, as numpy reads it (C or
+    /// Fortran order, any byte order, any non-zero bool byte true; see
+    /// [`crate::npy`]).
     pub fn read_npy(path: &Path, elem: ElemType) -> Result<TensorData, TensorError> {
-        let err = |reason: String| TensorError::ReadNpy {
+        NpyArray::read(path).and_then(|a| a.to_tensor(elem)).map_err(|e| TensorError::ReadNpy {
             path: path.display().to_string(),
             elem,
             dtype: npy_dtype(elem),
-            reason,
-        };
-        let file = std::fs::File::open(path).map_err(|e| err(e.to_string()))?;
-        let r = std::io::BufReader::new(file);
-        let m = |e: ndarray_npy::ReadNpyError| err(e.to_string());
-        Ok(match elem {
-            ElemType::Bool => TensorData::Bool(ArrayD::<bool>::read_npy(r).map_err(m)?),
-            ElemType::I8 => TensorData::I8(ArrayD::<i8>::read_npy(r).map_err(m)?),
-            ElemType::I16 => TensorData::I16(ArrayD::<i16>::read_npy(r).map_err(m)?),
-            ElemType::I32 => TensorData::I32(ArrayD::<i32>::read_npy(r).map_err(m)?),
-            ElemType::I48 => TensorData::I48(ArrayD::<i64>::read_npy(r).map_err(m)?),
-            ElemType::Fp16 => TensorData::Fp16(ArrayD::<NpyF16>::read_npy(r).map_err(m)?.mapv(|v| f16::from_bits(v.0))),
-            ElemType::Bf16 => TensorData::Bf16(ArrayD::<u16>::read_npy(r).map_err(m)?.mapv(bf16::from_bits)),
-            ElemType::Fp32 => TensorData::Fp32(ArrayD::<f32>::read_npy(r).map_err(m)?),
-            ElemType::Fp8E4M3 => TensorData::Fp8E4M3(ArrayD::<u8>::read_npy(r).map_err(m)?),
-            ElemType::Fp8E5M2 => TensorData::Fp8E5M2(ArrayD::<u8>::read_npy(r).map_err(m)?),
+            reason: e.reason,
         })
     }
 }

@@ -45,11 +45,14 @@ pub enum Tool {
     VkLayerPath,
     /// The lavapipe ICD manifest.
     VkIcd,
+    /// The oracle venv's Python, which has numpy (`venv/bin/python` under
+    /// the oracle directory when `tools.json` does not list it).
+    Python,
 }
 
 impl Tool {
     /// Every tool, in a stable order.
-    pub const ALL: [Tool; 15] = [
+    pub const ALL: [Tool; 16] = [
         Tool::SpirvVal,
         Tool::SpirvAs,
         Tool::SpirvDis,
@@ -65,6 +68,7 @@ impl Tool {
         Tool::GrammarDir,
         Tool::VkLayerPath,
         Tool::VkIcd,
+        Tool::Python,
     ];
 
     /// The key used in `tools.json`.
@@ -85,6 +89,7 @@ impl Tool {
             Tool::GrammarDir => "spirv-headers-grammar-dir",
             Tool::VkLayerPath => "vk-layer-path",
             Tool::VkIcd => "vk-icd",
+            Tool::Python => "python",
         }
     }
 
@@ -104,6 +109,8 @@ impl Tool {
             Tool::VkLayerPath => "ai-ml-emulation-layer-for-vulkan",
             Tool::TosaOpt | Tool::TosaReferenceModel | Tool::TosaVerify => "tosa-tools",
             Tool::VkIcd => "mesa-vulkan-drivers",
+            // What the venv's Python is used for (it comes with tosa-tools).
+            Tool::Python => "numpy",
         }
     }
 
@@ -183,6 +190,11 @@ impl Tools {
                         if let Some(Some(p)) = map.get(tool.key()) {
                             tools.paths.insert(tool, PathBuf::from(p));
                         }
+                    }
+                    // Directories set up before `python` was recorded still have the venv.
+                    let venv_python = dir.join("venv").join("bin").join("python");
+                    if !map.contains_key(Tool::Python.key()) && venv_python.exists() {
+                        tools.paths.insert(Tool::Python, venv_python);
                     }
                 }
             },

@@ -6,6 +6,7 @@
 pub mod compliance;
 pub mod exec;
 pub mod external;
+pub mod judge;
 pub mod oracle;
 pub mod registry;
 pub mod validate;

@@ -3,6 +3,7 @@
 //! inputs? what module do you make of this TOSA MLIR?) or says it cannot.
 //! The judgement ([`crate::judge`]) never special-cases one.
 
+use crate::compliance::PreciseOutcome;
 use spvgraph_ir::elem::Profile;
 use spvgraph_ir::env::TargetEnv;
 use spvgraph_ir::rules::RuleId;
@@ -42,15 +43,8 @@ impl Verdict {
     }
 }
 
-/// TOSA level for level-limit checks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
-pub enum Level {
-    /// Level 8K.
-    #[default]
-    EightK,
-    /// No level limits.
-    None,
-}
+/// TOSA level for level-limit checks (defined with the limits in `ir`).
+pub use spvgraph_ir::tosa::Level;
 
 /// Options for validation, mirroring spirv-val where it has them.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -70,7 +64,7 @@ impl Default for ValidateOptions {
 }
 
 /// What to run.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct ExecRequest<'a> {
     /// The module's words.
     pub module: &'a [u32],
@@ -80,6 +74,32 @@ pub struct ExecRequest<'a> {
     pub inputs: &'a [TensorData],
     /// Graph-constant data by GraphConstantID.
     pub graph_constants: &'a BTreeMap<u32, TensorData>,
+}
+
+/// An [`ExecRequest`] that owns its data, for requests that outlive the
+/// case they came from (queued for a batch, read from files).
+#[derive(Clone, Debug, PartialEq)]
+pub struct OwnedExecRequest {
+    /// The module's words.
+    pub module: Vec<u32>,
+    /// Graph entry-point name; `None` = the first one.
+    pub entry_point: Option<String>,
+    /// Inputs in InputIndex order (tensor arrays flattened in ElementIndex order).
+    pub inputs: Vec<TensorData>,
+    /// Graph-constant data by GraphConstantID.
+    pub graph_constants: BTreeMap<u32, TensorData>,
+}
+
+impl OwnedExecRequest {
+    /// The borrowed form the oracles take.
+    pub fn request(&self) -> ExecRequest<'_> {
+        ExecRequest {
+            module: &self.module,
+            entry_point: self.entry_point.as_deref(),
+            inputs: &self.inputs,
+            graph_constants: &self.graph_constants,
+        }
+    }
 }
 
 /// Why an oracle refused to produce outputs for a request.
@@ -210,6 +230,23 @@ pub enum Capability {
     Execute,
     /// What module do you produce from this TOSA MLIR?
     Produce,
+    /// What are the exact (fp64) results and error bounds for these inputs?
+    /// The referee of output disagreements ([`Oracle::execute_precise`]).
+    Reference,
+}
+
+/// What a validator says about one must-reject rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RuleClaim {
+    /// It rejects every module breaking the rule, naming exactly that rule
+    /// (the in-tree validator).
+    Exact,
+    /// It rejects every module breaking the rule, in its own words.
+    Rejects,
+    /// It is documented not to check the rule: it accepts such modules.
+    Accepts,
+    /// Nothing is known.
+    Unknown,
 }
 
 /// A documented disagreement of an oracle with the expectation: known, understood,
@@ -285,6 +322,17 @@ pub trait Oracle: Send + Sync {
         &[]
     }
 
+    /// The share of hunt cases it runs on by default (expensive backends
+    /// override this; `spvgraph hunt --sample NAME=F` overrides it again).
+    fn default_sample(&self) -> f64 {
+        1.0
+    }
+
+    /// How many requests it prefers per [`Oracle::execute_batch`] call.
+    fn preferred_batch(&self) -> usize {
+        1
+    }
+
     /// The validity verdict for a module.
     fn validate(&self, module: &[u32], options: &ValidateOptions) -> Result<Verdict, OracleError> {
         let _ = (module, options);
@@ -308,5 +356,18 @@ pub trait Oracle: Send + Sync {
     fn produce(&self, request: &ProduceRequest<'_>) -> Result<ProduceOutcome, OracleError> {
         let _ = request;
         Err(OracleError::Unsupported { oracle: self.name().to_string(), what: "production" })
+    }
+
+    /// What this validator claims about modules breaking `rule`.
+    fn rule_claim(&self, rule: RuleId) -> RuleClaim {
+        let _ = rule;
+        RuleClaim::Unknown
+    }
+
+    /// The precise answer (fp64 results and bounds tensors) that the TOSA
+    /// compliance rules judge other answers against.
+    fn execute_precise(&self, request: &ExecRequest<'_>) -> Result<PreciseOutcome, OracleError> {
+        let _ = request;
+        Err(OracleError::Unsupported { oracle: self.name().to_string(), what: "precise execution" })
     }
 }

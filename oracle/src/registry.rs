@@ -14,8 +14,9 @@
 use crate::exec::{ExecConfig, Executor};
 use crate::external::spirv_val::SpirvVal;
 use crate::external::tosa_reference::TosaReferenceModel;
-use crate::oracle::{Capability, ExecOutcome, ExecRequest, Oracle, OracleError, ValidateOptions, Verdict};
+use crate::oracle::{Capability, ExecOutcome, ExecRequest, Oracle, OracleError, RuleClaim, ValidateOptions, Verdict};
 use crate::validate::Validator;
+use spvgraph_ir::rules::RuleId;
 use spvgraph_ir::tools::Tools;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -193,6 +194,14 @@ impl Oracle for InTree {
 
     fn validate(&self, module: &[u32], options: &ValidateOptions) -> Result<Verdict, OracleError> {
         Ok(Validator::new(options.clone()).check_words(module).verdict())
+    }
+
+    fn rule_claim(&self, rule: RuleId) -> RuleClaim {
+        if rule.is_must_reject() {
+            RuleClaim::Exact
+        } else {
+            RuleClaim::Accepts
+        }
     }
 
     fn execute(&self, request: &ExecRequest<'_>) -> Result<ExecOutcome, OracleError> {

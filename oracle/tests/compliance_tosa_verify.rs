@@ -4,8 +4,8 @@
 //! Skipped with a notice when tosa-tools is missing (a failure under `CI=true`).
 
 use ndarray::{ArrayD, IxDyn};
-use ndarray_npy::WriteNpyExt;
 use spvgraph_ir::elem::ElemType;
+use spvgraph_ir::npy::NpyArray;
 use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::tools::{Tool, Tools};
 use spvgraph_ir::tosa::TosaOp;
@@ -104,9 +104,7 @@ impl Tooling {
 }
 
 fn write_f64(path: &Path, shape: &[usize], values: &[f64]) {
-    let a = ArrayD::from_shape_vec(IxDyn(shape), values.to_vec()).expect("shape");
-    let f = std::fs::File::create(path).expect("create");
-    a.write_npy(std::io::BufWriter::new(f)).expect("write npy");
+    NpyArray::from_f64(shape, values).and_then(|a| a.write(path)).expect("write npy");
 }
 
 fn typed(elem: ElemType, shape: &[usize], values: &[f64]) -> TensorData {

@@ -23,8 +23,8 @@ use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use spvgraph_generator::files::{self, Extras};
-use spvgraph_generator::near_valid::{covered_rules, near_valid_from_seed, NearValid};
-use spvgraph_generator::{generate_from_seed, Case, Config, Coverage};
+use spvgraph_generator::near_valid::{covered_rules, near_valid_from_seed};
+use spvgraph_generator::{generate_from_seed, Config, Coverage};
 use spvgraph_ir::elem::Profile;
 use spvgraph_ir::rules::RuleId;
 use spvgraph_ir::tools::{Tool, Tools};
@@ -219,7 +219,7 @@ fn run_near_valid(args: &Args, config: &Config) -> anyhow::Result<Outcome> {
             let seed = args.seed.wrapping_add(i);
             let stem = format!("{}{seed}", args.prefix);
             let r = match near_valid_from_seed(seed, config, rule) {
-                Ok(nv) => write_near_valid(dir, &stem, &nv, &extras)
+                Ok(nv) => files::write_near_valid(dir, &stem, &nv, &extras)
                     .map(|_| nv.rule.name().to_string())
                     .map_err(|e| format!("{e:#}")),
                 Err(e) => Err(e.to_string()),
@@ -253,41 +253,6 @@ fn run_near_valid(args: &Args, config: &Config) -> anyhow::Result<Outcome> {
         }
     }
     Ok(if written == 0 && args.count > 0 { Outcome::CheckFailed } else { Outcome::Success })
-}
-
-/// Writes a near-valid case in the corpus format: the broken module as
-/// `STEM.spv` (exactly `nv.words`, little-endian), its disassembly and MLIR
-/// when it decodes and `extras` asks for them, the base case's input data,
-/// and the manifest with `expect` set to the rule and a `near_valid` object
-/// (rule, mutator, note, target_env, profiles). Returns the manifest.
-pub(super) fn write_near_valid(
-    dir: &Path,
-    stem: &str,
-    nv: &NearValid,
-    extras: &Extras,
-) -> anyhow::Result<serde_json::Value> {
-    let (case, extras) = match spvgraph_ir::Module::decode_words(&nv.words) {
-        Ok(module) => (Case { module, ..nv.base.clone() }, extras.clone()),
-        // Undecodable (binary rules): no text form or MLIR can be made.
-        Err(_) => (nv.base.clone(), Extras { spvasm: false, mlir: false }),
-    };
-    let manifest = files::write_case(dir, stem, &case, &extras)?;
-    let spv = dir.join(format!("{stem}.spv"));
-    let bytes = spvgraph_ir::binary::words_to_bytes(&nv.words, spvgraph_ir::binary::Endian::Little);
-    std::fs::write(&spv, bytes).with_context(|| format!("cannot write {}", spv.display()))?;
-    let mut value = serde_json::to_value(&manifest)?;
-    value["expect"] = serde_json::json!(nv.rule.name());
-    value["near_valid"] = serde_json::json!({
-        "rule": nv.rule.name(),
-        "mutator": nv.mutator,
-        "note": nv.note,
-        "target_env": nv.target_env,
-        "profiles": nv.profiles.as_ref().map(|ps| ps.iter().map(|p| p.name()).collect::<Vec<_>>()),
-    });
-    let json = dir.join(format!("{stem}.json"));
-    std::fs::write(&json, format!("{}\n", serde_json::to_string_pretty(&value)?))
-        .with_context(|| format!("cannot write {}", json.display()))?;
-    Ok(value)
 }
 
 fn one_case(

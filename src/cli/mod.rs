@@ -1,11 +1,10 @@
 //! Argument parsing and dispatch; one module per subcommand.
 
+mod diff;
 mod diff_exec;
 mod dis;
 mod generate;
 mod hunt;
-mod hunt_check;
-mod hunt_findings;
 mod info;
 mod input;
 mod reduce;
@@ -33,6 +32,9 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// One module through every oracle (validators, execution backends,
+    /// the referee), one judgement: a table of answers and disagreements.
+    Diff(diff::Args),
     /// Differential sweep: the executor against the TOSA reference model on
     /// generated graphs per operator × type row, with the TOSA compliance
     /// rules; prints a per-row table (cases, pass, fail).
@@ -43,8 +45,9 @@ enum Command {
     /// TOSA MLIR and manifests; `--coverage` and `--check-spirv-val` check them.
     Generate(generate::Args),
     /// The bug hunt: for --time or --count, on every core, generate valid and
-    /// near-valid cases, run the round-trip, the in-tree validator and
-    /// spirv-val, and write every disagreement as a finding under OUT/findings/.
+    /// near-valid cases, run every available oracle on them (validators on
+    /// all, backends and producers on a sample), and write every
+    /// disagreement as a finding under OUT/findings/.
     Hunt(hunt::Args),
     /// Summarise a module: graphs, entry points, interfaces and bindings,
     /// graph constants, operator histogram.
@@ -67,6 +70,7 @@ enum Command {
 /// Runs the parsed command.
 pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
     match cli.command {
+        Command::Diff(a) => diff::run(a),
         Command::DiffExec(a) => diff_exec::run(a),
         Command::Dis(a) => dis::run(a),
         Command::Generate(a) => generate::run(a),

@@ -14,9 +14,9 @@
 
 use super::input;
 use super::Outcome;
-use crate::reduce::{self, ExternalTest};
 use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressStyle};
+use spvgraph::reduce::{self, ExternalTest};
 use spvgraph_ir::env::TargetEnv;
 use spvgraph_ir::rules::RuleId;
 use spvgraph_reducer::{Candidate, Expect, Info, Progress, ReduceError};

@@ -6,6 +6,10 @@
 //! outputs are written as `DIR/out0.npy`, `DIR/out1.npy`, ... in OutputIndex
 //! order. `.npy` dtypes: bool, int8/16/32, int64 for i48, float16, float32;
 //! bf16 as uint16 bit patterns and fp8 (E4M3, E5M2) as uint8 bit patterns.
+//! Files are read as numpy reads them (C or Fortran order, either byte
+//! order, any non-zero bool byte true) and written as `numpy.save` writes
+//! them (C order). A rank-0 array is taken for a `[1]` tensor, with a note on
+//! stderr: model-converter turns rank-0 TOSA tensors into `[1]` tensors.
 //! Exit status: 0 outputs written, 1 the graph is refused (invalid, over the
 //! memory budget, or unpredictable on these inputs), 2 usage or I/O error.
 
@@ -73,20 +77,16 @@ fn parse_bytes(s: &str) -> Result<u64, String> {
     Ok((f * scale as f64) as u64)
 }
 
-/// Reads one `.npy` file as the element type of `port`, checking its shape.
+/// Reads one `.npy` file as the tensor of `port` (notes on stderr).
 fn read_port(path: &Path, port: &Port, what: &str) -> anyhow::Result<TensorData> {
     let t = TensorData::read_npy(path, port.elem).map_err(|e| anyhow!("{what}: {e}"))?;
-    if t.shape() != port.shape.as_slice() {
-        bail!(
-            "{what}: {} has shape {:?}, the graph expects {} {:?} (numpy dtype {})",
-            path.display(),
-            t.shape(),
-            port.elem,
-            port.shape,
-            npy_dtype(port.elem)
-        );
+    let fitted = port
+        .fit(t)
+        .map_err(|why| anyhow!("{what}: {} {why} (numpy dtype {})", path.display(), npy_dtype(port.elem)))?;
+    if let Some(note) = fitted.note {
+        eprintln!("note: {what}: {}: {note}", path.display());
     }
-    Ok(t)
+    Ok(fitted.tensor)
 }
 
 /// Runs the graph and writes its outputs.

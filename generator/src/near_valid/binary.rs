@@ -395,17 +395,8 @@ fn lower_bound(e: &mut Edit) -> Option<()> {
 fn id_past_bound(e: &mut Edit) -> Option<()> {
     // A new, unused OpConstantNull of an existing type whose result id is at
     // or above the bound (the bound is left as it is).
-    let types: Vec<Id> = e
-        .module
-        .insts
-        .iter()
-        .filter_map(|i| match i {
-            Inst::TypeTensor { result, rank: Some(_), shape: Some(_), .. } | Inst::TypeInt { result, .. } => {
-                Some(*result)
-            }
-            _ => None,
-        })
-        .collect();
+    let types =
+        e.results_where(|i| matches!(i, Inst::TypeTensor { rank: Some(_), shape: Some(_), .. } | Inst::TypeInt { .. }));
     let ty = e.choose(&types)?;
     let bound = e.module.header.bound;
     let id = bound.checked_add(e.int_in(0, 1000) as u32)?;

@@ -193,18 +193,11 @@ fn ensure_replicate_caps(e: &mut Edit) {
 /// An unshaped tensor type of a scalar element: an existing one, or a new
 /// ranked-only or unranked declaration.
 fn unshaped_tensor(e: &mut Edit) -> Option<Id> {
-    let existing: Vec<Id> = {
+    let existing = {
         let a = e.analysis();
-        e.module
-            .insts
-            .iter()
-            .filter_map(|i| match i {
-                Inst::TypeTensor { result, element, shape: None, .. } if a.scalar_kind(*element).is_some() => {
-                    Some(*result)
-                }
-                _ => None,
-            })
-            .collect()
+        e.results_where(
+            |i| matches!(i, Inst::TypeTensor { element, shape: None, .. } if a.scalar_kind(*element).is_some()),
+        )
     };
     if !existing.is_empty() && e.flip() {
         return e.choose(&existing);
@@ -315,15 +308,7 @@ fn non_numeric_type(e: &mut Edit) -> Option<()> {
             e.note(format!("new OpConstant %{} of the bool type", result.0));
         }
         1 => {
-            let tensors: Vec<Id> = e
-                .module
-                .insts
-                .iter()
-                .filter_map(|i| match i {
-                    Inst::TypeTensor { result, .. } => Some(*result),
-                    _ => None,
-                })
-                .collect();
+            let tensors = e.results_where(|i| matches!(i, Inst::TypeTensor { .. }));
             let ty = e.choose(&tensors)?;
             e.add_global(Inst::Constant { ty, result, value: vec![0], spec: false });
             e.note(format!("new OpConstant %{} of the tensor type %{}", result.0, ty.0));
@@ -565,18 +550,9 @@ fn replicate_constituent_type(e: &mut Edit) -> Option<()> {
 
 /// A new graph constant whose Result Type is not a tensor type.
 fn graph_constant_not_tensor(e: &mut Edit) -> Option<()> {
-    let candidates: Vec<Id> = e
-        .module
-        .insts
-        .iter()
-        .filter_map(|i| match i {
-            Inst::TypeBool { result }
-            | Inst::TypeInt { result, .. }
-            | Inst::TypeFloat { result, .. }
-            | Inst::TypeArray { result, .. } => Some(*result),
-            _ => None,
-        })
-        .collect();
+    let candidates = e.results_where(|i| {
+        matches!(i, Inst::TypeBool { .. } | Inst::TypeInt { .. } | Inst::TypeFloat { .. } | Inst::TypeArray { .. })
+    });
     let ty = e.choose(&candidates)?;
     let id = free_graph_constant_id(e);
     let result = e.fresh_id();

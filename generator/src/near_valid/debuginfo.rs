@@ -106,15 +106,7 @@ fn debug_set_and_void(e: &Edit) -> Option<(Id, Id)> {
 
 /// Some `OpString` (every debug instruction names one, so any will do as a Name).
 fn some_string(e: &mut Edit) -> Option<Id> {
-    let strings: Vec<Id> = e
-        .module
-        .insts
-        .iter()
-        .filter_map(|i| match i {
-            Inst::String { result, .. } => Some(*result),
-            _ => None,
-        })
-        .collect();
+    let strings = e.results_where(|i| matches!(i, Inst::String { .. }));
     e.choose(&strings)
 }
 

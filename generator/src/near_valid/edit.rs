@@ -144,6 +144,11 @@ impl<'c, 'u> Edit<'c, 'u> {
         self.module.insts.iter().enumerate().filter(|(_, i)| keep(i)).map(|(i, _)| i).collect()
     }
 
+    /// Result ids of the instructions for which `keep` holds, in module order.
+    pub fn results_where(&self, keep: impl Fn(&Inst) -> bool) -> Vec<Id> {
+        self.module.insts.iter().filter(|i| keep(i)).filter_map(Inst::result_id).collect()
+    }
+
     /// Whether `id` is used as an operand anywhere (names, decorations and
     /// debug instructions included).
     pub fn is_used(&self, id: Id) -> bool {
@@ -222,6 +227,40 @@ impl<'c, 'u> Edit<'c, 'u> {
         found.unwrap_or_else(|| {
             let result = self.fresh_id();
             self.add_global(Inst::TypeBool { result });
+            result
+        })
+    }
+
+    /// `OpConstantTrue`/`OpConstantFalse` of `OpTypeBool` (declared if
+    /// missing), reused if declared.
+    pub fn bool_const(&mut self, v: bool) -> Id {
+        let ty = self.bool_type();
+        let found = self.module.insts.iter().find_map(|i| match i {
+            Inst::ConstantTrue { ty: t, result, spec: false } if v && *t == ty => Some(*result),
+            Inst::ConstantFalse { ty: t, result, spec: false } if !v && *t == ty => Some(*result),
+            _ => None,
+        });
+        found.unwrap_or_else(|| {
+            let result = self.fresh_id();
+            let inst = if v {
+                Inst::ConstantTrue { ty, result, spec: false }
+            } else {
+                Inst::ConstantFalse { ty, result, spec: false }
+            };
+            self.add_global(inst);
+            result
+        })
+    }
+
+    /// `OpConstantNull` of `ty`, reused if declared.
+    pub fn null_const(&mut self, ty: Id) -> Id {
+        let found = self.module.insts.iter().find_map(|i| match i {
+            Inst::ConstantNull { ty: t, result } if *t == ty => Some(*result),
+            _ => None,
+        });
+        found.unwrap_or_else(|| {
+            let result = self.fresh_id();
+            self.add_global(Inst::ConstantNull { ty, result });
             result
         })
     }
@@ -342,6 +381,17 @@ impl<'c, 'u> Edit<'c, 'u> {
         }
         self.module.insts.insert(index + 1, copy);
         Some(index + 1)
+    }
+
+    /// Makes a dead copy ([`Edit::dead_copy`]) of the TOSA instruction whose
+    /// result is `orig` (found by id: declarations added before shift the
+    /// graph section) and lets `edit` change the copy's Result Type and
+    /// operands. Returns the copy's index and what `edit` returned.
+    pub fn copy_with<R>(&mut self, orig: Id, edit: impl FnOnce(&mut Id, &mut Vec<Id>) -> R) -> Option<(usize, R)> {
+        let at = self.def_index(orig)?;
+        let copy = self.dead_copy(at)?;
+        let (ty, _, _, args) = self.tosa_mut(copy)?;
+        Some((copy, edit(ty, args)))
     }
 
     /// The TOSA instruction at `index` as `(ty, result, op, args)` (mutable).

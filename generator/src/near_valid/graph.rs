@@ -203,14 +203,7 @@ fn nth(e: &Edit, side: Side, ordinal: usize) -> Option<usize> {
 
 /// Shaped tensor types of the module (type ids).
 fn shaped_tensor_types(e: &Edit) -> Vec<Id> {
-    e.module
-        .insts
-        .iter()
-        .filter_map(|i| match i {
-            Inst::TypeTensor { result, rank: Some(_), shape: Some(_), .. } => Some(*result),
-            _ => None,
-        })
-        .collect()
+    e.results_where(|i| matches!(i, Inst::TypeTensor { rank: Some(_), shape: Some(_), .. }))
 }
 
 /// A shaped tensor type other than `not`: an existing one, else `not` with
@@ -274,23 +267,8 @@ fn non_i32_constant(e: &mut Edit, v: u64) -> Option<(Id, String)> {
         let c = e.constant(fty, vec![(v as f32).to_bits()]);
         return Some((c, format!("float constant {v}.0")));
     }
-    let b = e.bool_type();
     let value = v != 0;
-    let found = e.module.insts.iter().find_map(|i| match i {
-        Inst::ConstantTrue { ty, result, spec: false } if *ty == b && value => Some(*result),
-        Inst::ConstantFalse { ty, result, spec: false } if *ty == b && !value => Some(*result),
-        _ => None,
-    });
-    let c = found.unwrap_or_else(|| {
-        let result = e.fresh_id();
-        let inst = if value {
-            Inst::ConstantTrue { ty: b, result, spec: false }
-        } else {
-            Inst::ConstantFalse { ty: b, result, spec: false }
-        };
-        e.add_global(inst);
-        result
-    });
+    let c = e.bool_const(value);
     Some((c, format!("boolean constant {value}")))
 }
 
@@ -320,22 +298,16 @@ fn graph_type_not_graph(e: &mut Edit) -> Option<()> {
     let g = e.choose(&graphs)?;
     // Pointer, void and struct types are left out: they are not what a
     // producer would confuse with a graph type, and the others suffice.
-    let types: Vec<Id> = e
-        .module
-        .insts
-        .iter()
-        .filter(|i| {
-            matches!(
-                i,
-                Inst::TypeTensor { .. }
-                    | Inst::TypeInt { .. }
-                    | Inst::TypeFloat { .. }
-                    | Inst::TypeBool { .. }
-                    | Inst::TypeArray { .. }
-            )
-        })
-        .filter_map(Inst::result_id)
-        .collect();
+    let types = e.results_where(|i| {
+        matches!(
+            i,
+            Inst::TypeTensor { .. }
+                | Inst::TypeInt { .. }
+                | Inst::TypeFloat { .. }
+                | Inst::TypeBool { .. }
+                | Inst::TypeArray { .. }
+        )
+    });
     let t = e.choose(&types)?;
     match e.module.insts.get_mut(g.begin)? {
         Inst::Graph { ty, .. } => *ty = t,
@@ -387,13 +359,7 @@ fn entry_point_not_a_graph(e: &mut Edit) -> Option<()> {
     let at = e.choose(&eps)?;
     // Only ids of value-producing global instructions: a type would also
     // break "operand cannot be a type", a graph-local value ids.graph-scope.
-    let globals: Vec<Id> = e
-        .module
-        .insts
-        .iter()
-        .filter(|i| i.is_constant() || matches!(i, Inst::Variable { .. }))
-        .filter_map(Inst::result_id)
-        .collect();
+    let globals = e.results_where(|i| i.is_constant() || matches!(i, Inst::Variable { .. }));
     let c = e.choose(&globals)?;
     let old = match e.module.insts.get_mut(at)? {
         Inst::GraphEntryPoint { graph, .. } => std::mem::replace(graph, c),
@@ -482,7 +448,7 @@ fn extra_interface(e: &mut Edit) -> Option<()> {
 fn constant_as_interface(e: &mut Edit) -> Option<()> {
     let eps = entry_points(e);
     let at = e.choose(&eps)?;
-    let consts: Vec<Id> = e.module.insts.iter().filter(|i| i.is_constant()).filter_map(Inst::result_id).collect();
+    let consts = e.results_where(Inst::is_constant);
     let c = e.choose(&consts)?;
     let len = match e.module.insts.get(at)? {
         Inst::GraphEntryPoint { interface, .. } => interface.len(),

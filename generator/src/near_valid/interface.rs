@@ -173,15 +173,7 @@ fn array_to_runtime(e: &mut Edit) -> Option<()> {
 /// A new decorated UniformConstant variable of a runtime array of tensors
 /// (in no entry point's interface).
 fn stray_runtime_array(e: &mut Edit) -> Option<()> {
-    let tensors: Vec<Id> = e
-        .module
-        .insts
-        .iter()
-        .filter_map(|i| match i {
-            Inst::TypeTensor { result, rank: Some(_), shape: Some(_), .. } => Some(*result),
-            _ => None,
-        })
-        .collect();
+    let tensors = e.results_where(|i| matches!(i, Inst::TypeTensor { rank: Some(_), shape: Some(_), .. }));
     let t = e.choose(&tensors)?;
     let found = e.module.insts.iter().find_map(|i| match i {
         Inst::TypeRuntimeArray { result, element } if *element == t => Some(*result),

@@ -338,15 +338,7 @@ fn debug_graph_after_graph(e: &mut Edit) -> Option<()> {
         Inst::TypeVoid { result } => Some(*result),
         _ => None,
     })?;
-    let strings: Vec<Id> = e
-        .module
-        .insts
-        .iter()
-        .filter_map(|i| match i {
-            Inst::String { result, .. } => Some(*result),
-            _ => None,
-        })
-        .collect();
+    let strings = e.results_where(|i| matches!(i, Inst::String { .. }));
     let name = e.choose(&strings)?;
     let spans = e.graphs();
     let g = e.choose(&spans)?;
@@ -400,15 +392,7 @@ fn foreign_in_body(e: &mut Edit) -> Option<()> {
     let p = e.choose(&all)?;
     let at = e.int_in(p.body as i64, p.outputs as i64) as usize;
     let types = plain_types(e);
-    let strings: Vec<Id> = e
-        .module
-        .insts
-        .iter()
-        .filter_map(|i| match i {
-            Inst::String { result, .. } => Some(*result),
-            _ => None,
-        })
-        .collect();
+    let strings = e.results_where(|i| matches!(i, Inst::String { .. }));
     let kind = e.int_in(0, 3);
     let file = e.choose(&strings);
     let ty = e.choose(&types);

@@ -202,55 +202,11 @@ fn declared_elems(e: &Edit) -> Vec<(ElemType, Id)> {
     out
 }
 
-/// `OpConstantNull` of `ty`, reused if declared.
-fn null_of(e: &mut Edit, ty: Id) -> Id {
-    let found = e.module.insts.iter().find_map(|i| match i {
-        Inst::ConstantNull { ty: t, result } if *t == ty => Some(*result),
-        _ => None,
-    });
-    found.unwrap_or_else(|| {
-        let result = e.fresh_id();
-        e.add_global(Inst::ConstantNull { ty, result });
-        result
-    })
-}
-
 /// A null tensor with the shape of `like` (a value or tensor type) and element type `elem`.
 fn null_tensor_like(e: &mut Edit, like: Id, elem: Id) -> Option<Id> {
     let shape = e.shape_of(like)?;
     let ty = e.tensor_type(elem, &shape);
-    Some(null_of(e, ty))
-}
-
-/// A bool constant (`OpConstantTrue`/`OpConstantFalse`), reused if declared.
-fn bool_const(e: &mut Edit, v: bool) -> Id {
-    let ty = e.bool_type();
-    let found = e.module.insts.iter().find_map(|i| match i {
-        Inst::ConstantTrue { ty: t, result, spec: false } if v && *t == ty => Some(*result),
-        Inst::ConstantFalse { ty: t, result, spec: false } if !v && *t == ty => Some(*result),
-        _ => None,
-    });
-    found.unwrap_or_else(|| {
-        let result = e.fresh_id();
-        let inst = if v {
-            Inst::ConstantTrue { ty, result, spec: false }
-        } else {
-            Inst::ConstantFalse { ty, result, spec: false }
-        };
-        e.add_global(inst);
-        result
-    })
-}
-
-/// Makes a dead copy of the instruction whose result is `orig` (found again
-/// by id: declarations added before shift the graph section) and lets `f`
-/// edit its Result Type and operands. Returns the copy's index.
-fn edit_dead_copy(e: &mut Edit, orig: Id, f: impl FnOnce(&mut Id, &mut Vec<Id>)) -> Option<usize> {
-    let at = e.def_index(orig)?;
-    let copy = e.dead_copy(at)?;
-    let (ty, _, _, args) = e.tosa_mut(copy)?;
-    f(ty, args);
-    Some(copy)
+    Some(e.null_const(ty))
 }
 
 fn all_tosa(e: &Edit) -> Vec<usize> {
@@ -282,7 +238,7 @@ fn extra_operands(e: &mut Edit) -> Option<()> {
     }
     let extra = e.choose(&i.args)?;
     let grow = e.int_in(1, 3) as usize;
-    edit_dead_copy(e, i.result, |_, args| args.extend(std::iter::repeat_n(extra, grow)))?;
+    e.copy_with(i.result, |_, args| args.extend(std::iter::repeat_n(extra, grow)))?;
     e.note(format!("{}: dead copy with {grow} extra operand(s) (%{})", i.op.name(), extra.0));
     Some(())
 }
@@ -297,7 +253,7 @@ fn missing_operands(e: &mut Edit) -> Option<()> {
     }
     let n = if i.op.spec().variadic { i.args.len() } else { e.int_in(1, i.args.len() as i64) as usize };
     let first = e.int_in(0, (i.args.len() - n) as i64) as usize;
-    edit_dead_copy(e, i.result, |_, args| {
+    e.copy_with(i.result, |_, args| {
         args.drain(first..first + n);
     })?;
     e.note(format!("{}: dead copy without operands {first}..{}", i.op.name(), first + n));
@@ -313,7 +269,7 @@ fn concat_without_inputs(e: &mut Edit) -> Option<()> {
     let concats = e.tosa_where(|op, _| op == TosaOp::Concat);
     let at = e.choose(&concats)?;
     let i = info(e, at)?;
-    edit_dead_copy(e, i.result, |_, args| args.truncate(1))?;
+    e.copy_with(i.result, |_, args| args.truncate(1))?;
     e.note("CONCAT: dead copy with its axis and no input");
     Some(())
 }
@@ -351,7 +307,7 @@ fn not_constant(e: &mut Edit) -> Option<()> {
         _ => return None,
     };
     let reversed = e.fresh_id();
-    let copy = edit_dead_copy(e, orig, |_, args| {
+    let (copy, ()) = e.copy_with(orig, |_, args| {
         if let Some(a) = args.get_mut(k) {
             *a = reversed;
         }
@@ -369,23 +325,19 @@ fn not_constant(e: &mut Edit) -> Option<()> {
 /// The (non-spec) constants whose type satisfies `keep` (on the resolved type).
 fn constants_typed(e: &Edit, keep: impl Fn(&Type) -> bool) -> Vec<Id> {
     let a = e.analysis();
-    e.module
-        .insts
-        .iter()
-        .filter(|i| i.is_constant() && !matches!(i, Inst::Raw { .. }))
-        .filter(|i| {
-            !matches!(
+    e.results_where(|i| {
+        i.is_constant()
+            && !matches!(
                 i,
-                Inst::Constant { spec: true, .. }
+                Inst::Raw { .. }
+                    | Inst::Constant { spec: true, .. }
                     | Inst::ConstantTrue { spec: true, .. }
                     | Inst::ConstantFalse { spec: true, .. }
                     | Inst::ConstantComposite { spec: true, .. }
                     | Inst::ConstantCompositeReplicate { spec: true, .. }
             )
-        })
-        .filter(|i| i.result_type().and_then(|t| a.ty(t)).is_some_and(|t| keep(&t)))
-        .filter_map(Inst::result_id)
-        .collect()
+            && i.result_type().and_then(|t| a.ty(t)).is_some_and(|t| keep(&t))
+    })
 }
 
 /// A dead copy with one operand replaced by a constant of the wrong kind for
@@ -425,7 +377,7 @@ fn operand_form(e: &mut Edit) -> Option<()> {
         pool.push(e.const_u32(v));
     }
     let by = e.choose(&pool)?;
-    edit_dead_copy(e, orig, |_, args| {
+    e.copy_with(orig, |_, args| {
         if let Some(a) = args.get_mut(k) {
             *a = by;
         }
@@ -453,7 +405,7 @@ fn enum_value(e: &mut Edit) -> Option<()> {
     let max = kind.values().iter().copied().max().unwrap_or(0);
     let bad = e.choose(&[0, max + 1, max + 2, 7, 100, 0x8000_0000, u32::MAX])?;
     let c = e.constant(ty, vec![bad]);
-    edit_dead_copy(e, orig, |_, args| {
+    e.copy_with(orig, |_, args| {
         if let Some(a) = args.get_mut(k) {
             *a = c;
         }
@@ -480,7 +432,7 @@ fn enum_extension(e: &mut Edit) -> Option<()> {
     let needs = EnumKind::RoundingMode.required_profile(mode.value())?;
     let ty = e.analysis().type_of(*i.args.get(rm)?)?;
     let c = e.constant(ty, vec![mode.value()]);
-    edit_dead_copy(e, i.result, |_, args| {
+    e.copy_with(i.result, |_, args| {
         if let Some(a) = args.get_mut(rm) {
             *a = c;
         }
@@ -503,27 +455,21 @@ fn result_type(e: &mut Edit) -> Option<()> {
     // scalar (SPV_KHR_bfloat16, SPV_EXT_float8 restrict those types to a few
     // instructions), a rule the catalogue does not have: keep away from them.
     let encoded = |id: &Id| matches!(a.def(*id), Some(Inst::TypeFloat { encoding: Some(_), .. }));
-    let types: Vec<Id> = e
-        .module
-        .insts
-        .iter()
-        .filter(|inst| match inst {
-            Inst::TypeBool { .. } | Inst::TypeInt { .. } => true,
-            Inst::TypeFloat { encoding, .. } => encoding.is_none(),
-            Inst::TypeArray { element, .. } => !encoded(element),
-            Inst::TypeTensor { .. } => fft,
-            // A struct is the right kind for FFTs only when it holds two tensors.
-            Inst::TypeStruct { members, .. } => {
-                !members.iter().any(encoded)
-                    && (!fft || members.len() != 2 || members.iter().any(|m| a.tensor_type(*m).is_none()))
-            }
-            _ => false,
-        })
-        .filter_map(Inst::result_id)
-        .collect();
+    let types = e.results_where(|inst| match inst {
+        Inst::TypeBool { .. } | Inst::TypeInt { .. } => true,
+        Inst::TypeFloat { encoding, .. } => encoding.is_none(),
+        Inst::TypeArray { element, .. } => !encoded(element),
+        Inst::TypeTensor { .. } => fft,
+        // A struct is the right kind for FFTs only when it holds two tensors.
+        Inst::TypeStruct { members, .. } => {
+            !members.iter().any(encoded)
+                && (!fft || members.len() != 2 || members.iter().any(|m| a.tensor_type(*m).is_none()))
+        }
+        _ => false,
+    });
     drop(a);
     let new_ty = e.choose(&types)?;
-    edit_dead_copy(e, i.result, |ty, _| *ty = new_ty)?;
+    e.copy_with(i.result, |ty, _| *ty = new_ty)?;
     e.note(format!("{}: dead copy with Result Type %{} (was %{})", i.op.name(), new_ty.0, i.ty.0));
     Some(())
 }
@@ -579,7 +525,7 @@ fn type_fixed(e: &mut Edit) -> Option<()> {
     } else {
         null_tensor_like(e, arg, elem_id)?
     };
-    edit_dead_copy(e, orig, |_, args| {
+    e.copy_with(orig, |_, args| {
         if let Some(a) = args.get_mut(k) {
             *a = by;
         }
@@ -630,7 +576,7 @@ fn retyped(e: &mut Edit, i: &Info, place: Place, elem_id: Id) -> Option<Id> {
         Place::Operand(k) => {
             let arg = *i.args.get(k)?;
             match i.op.spec().operand(k)?.form {
-                Form::ScalarConst { .. } => Some(null_of(e, elem_id)),
+                Form::ScalarConst { .. } => Some(e.null_const(elem_id)),
                 Form::Tensor { .. } | Form::ConstTensor { .. } => null_tensor_like(e, arg, elem_id),
                 _ => None,
             }
@@ -640,7 +586,7 @@ fn retyped(e: &mut Edit, i: &Info, place: Place, elem_id: Id) -> Option<Id> {
 
 /// Applies replacements (from [`retyped`]) to a dead copy of `i`.
 fn apply_places(e: &mut Edit, i: &Info, subs: &[(Place, Id)]) -> Option<()> {
-    edit_dead_copy(e, i.result, |ty, args| {
+    e.copy_with(i.result, |ty, args| {
         for &(p, by) in subs {
             match p {
                 Place::Result => *ty = by,
@@ -783,12 +729,12 @@ fn row_qualifier(e: &mut Edit) -> Option<()> {
     let (at, q, name, v) = e.choose(&candidates)?;
     let i = info(e, at)?;
     let c = if name == "scale32" {
-        bool_const(e, v != 0)
+        e.bool_const(v != 0)
     } else {
         let ty = e.analysis().type_of(*i.args.get(q)?)?;
         e.constant(ty, vec![v as u32])
     };
-    edit_dead_copy(e, i.result, |_, args| {
+    e.copy_with(i.result, |_, args| {
         if let Some(a) = args.get_mut(q) {
             *a = c;
         }

@@ -346,26 +346,6 @@ impl Change {
     }
 }
 
-/// The rule the validator reports for a shape-inference error (as
-/// `oracle/src/validate/tosa/shapes.rs` maps it).
-fn rule_of(kind: &ShapeErrorKind) -> Option<RuleId> {
-    Some(match kind {
-        ShapeErrorKind::Rank { .. } => RuleId::TosaShapeRank,
-        ShapeErrorKind::Length { .. } => RuleId::TosaShapeLength,
-        ShapeErrorKind::Value { name, .. } if name == "axis" => RuleId::TosaAttributeAxis,
-        ShapeErrorKind::Value { .. } => RuleId::TosaAttributeRange,
-        ShapeErrorKind::NotDivisible { .. } => RuleId::TosaShapeInexactDivision,
-        ShapeErrorKind::Mismatch { .. } | ShapeErrorKind::ShapeMismatch { .. } => RuleId::TosaShapeMismatch,
-        ShapeErrorKind::Broadcast { .. } => RuleId::TosaShapeBroadcast,
-        ShapeErrorKind::OutputDim { .. } => RuleId::TosaShapeOutputRange,
-        ShapeErrorKind::NotPowerOfTwo { .. } => RuleId::TosaFftPowerOfTwo,
-        ShapeErrorKind::NotPermutation { .. } => RuleId::TosaTransposePerms,
-        ShapeErrorKind::ElementCount { .. } => RuleId::TosaShapeElementCount,
-        ShapeErrorKind::OutputMismatch { .. } => RuleId::TosaShapeOutput,
-        _ => return None,
-    })
-}
-
 /// The first shape error of `site` with `changes` applied (`None`: valid).
 fn outcome(site: &Site, changes: &[Change]) -> Option<ShapeErrorKind> {
     let mut inputs = site.inputs.clone();
@@ -402,7 +382,7 @@ fn plan(
             .into_iter()
             .filter_map(|c| {
                 let kind = outcome(site, &c)?;
-                (rule_of(&kind) == Some(rule) && accept(&kind)).then_some((c, kind))
+                (kind.rule() == Some(rule) && accept(&kind)).then_some((c, kind))
             })
             .collect();
         if good.is_empty() {
@@ -480,42 +460,14 @@ fn scalar_kind(e: &Edit, ty: Id) -> Option<ScalarKind> {
 /// `OpConstantNull` of a tensor of `elem` and `shape`, reused if declared.
 fn null_tensor(e: &mut Edit, elem: Id, shape: &[u32]) -> Id {
     let ty = e.tensor_type(elem, shape);
-    let found = e.module.insts.iter().find_map(|i| match i {
-        Inst::ConstantNull { ty: t, result } if *t == ty => Some(*result),
-        _ => None,
-    });
-    found.unwrap_or_else(|| {
-        let result = e.fresh_id();
-        e.add_global(Inst::ConstantNull { ty, result });
-        result
-    })
-}
-
-/// `OpConstantTrue`/`OpConstantFalse`, reused if declared.
-fn bool_const(e: &mut Edit, v: bool) -> Id {
-    let bt = e.bool_type();
-    let found = e.module.insts.iter().find_map(|i| match i {
-        Inst::ConstantTrue { ty, result, spec: false } if v && *ty == bt => Some(*result),
-        Inst::ConstantFalse { ty, result, spec: false } if !v && *ty == bt => Some(*result),
-        _ => None,
-    });
-    found.unwrap_or_else(|| {
-        let result = e.fresh_id();
-        let inst = if v {
-            Inst::ConstantTrue { ty: bt, result, spec: false }
-        } else {
-            Inst::ConstantFalse { ty: bt, result, spec: false }
-        };
-        e.add_global(inst);
-        result
-    })
+    e.null_const(ty)
 }
 
 /// A scalar constant of type `ty` holding the low bits of `bits`, encoded
 /// canonically (sign-extended into the word only for signed types).
 fn scalar_const(e: &mut Edit, ty: Id, bits: u64) -> Option<Id> {
     let (width, signed) = match scalar_kind(e, ty)? {
-        ScalarKind::Bool => return Some(bool_const(e, bits != 0)),
+        ScalarKind::Bool => return Some(e.bool_const(bits != 0)),
         ScalarKind::Int { width, signed } => (width, signed),
         ScalarKind::Float { width, .. } => (width, false),
     };
@@ -548,17 +500,12 @@ fn elem_type(e: &Edit, ty: Id) -> Option<ElemType> {
     ElemType::from_spirv(scalar_kind(e, ty)?)
 }
 
-/// Makes a dead copy of the instruction whose result is `orig` (found by
-/// id: declarations added before may have moved it) and replaces operands
-/// of the copy.
-fn copy_with(e: &mut Edit, orig: Id, edits: Vec<(usize, Id)>) -> Option<()> {
-    let at = e.def_index(orig)?;
-    let copy = e.dead_copy(at)?;
-    let (_, _, _, args) = e.tosa_mut(copy)?;
-    for (k, id) in edits {
-        *args.get_mut(k)? = id;
-    }
-    Some(())
+/// A dead copy of the instruction whose result is `orig` with operands
+/// replaced (`None` when an index is out of range).
+fn copy_replacing(e: &mut Edit, orig: Id, edits: Vec<(usize, Id)>) -> Option<()> {
+    let (_, replaced) =
+        e.copy_with(orig, |_, args| edits.into_iter().all(|(k, id)| args.get_mut(k).map(|a| *a = id).is_some()))?;
+    replaced.then_some(())
 }
 
 /// `v` with element `i` set to `x` (`None` when `i` is out of range).
@@ -1215,7 +1162,7 @@ fn nonzero_zero_point(e: &mut Edit) -> Option<()> {
     let t = elem_type(e, elem)?;
     let bits = nonzero_bits(e, t);
     let id = vec_const(e, elem, &[bits])?;
-    copy_with(e, at, vec![(k, id)])?;
+    copy_replacing(e, at, vec![(k, id)])?;
     let name = op.spec().operand(k).map_or("?", |o| o.name);
     e.note(format!("{}: dead copy with {name} = {} ({t})", op.name(), show_bits(t, bits)));
     Some(())
@@ -1273,7 +1220,7 @@ fn rescale_zero_point(e: &mut Edit) -> Option<()> {
         _ => nonzero_bits(e, t),
     };
     let id = vec_const(e, elem, &[bits])?;
-    copy_with(e, at, vec![(k, id)])?;
+    copy_replacing(e, at, vec![(k, id)])?;
     let name = if k == 8 { "input_zp" } else { "output_zp" };
     e.note(format!("RESCALE: dead copy with {name} = {bits:#x} ({t}{})", if unsigned { ", unsigned" } else { "" }));
     Some(())
@@ -1310,7 +1257,7 @@ fn rescale_unsigned(e: &mut Edit) -> Option<()> {
         }
     }
     let (at, set_in, set_out) = e.choose(&cands)?;
-    let t = bool_const(e, true);
+    let t = e.bool_const(true);
     let mut edits = Vec::new();
     if set_in {
         edits.push((3, t));
@@ -1318,7 +1265,7 @@ fn rescale_unsigned(e: &mut Edit) -> Option<()> {
     if set_out {
         edits.push((4, t));
     }
-    copy_with(e, at, edits)?;
+    copy_replacing(e, at, edits)?;
     let what = match (set_in, set_out) {
         (true, true) => "input_unsigned and output_unsigned",
         (true, false) => "input_unsigned",
@@ -1343,7 +1290,7 @@ fn rescale_double_round(e: &mut Edit) -> Option<()> {
     }
     let (at, ty) = e.choose(&cands)?;
     let id = scalar_const(e, ty, u64::from(RoundingMode::DoubleRound.value()))?;
-    copy_with(e, at, vec![(1, id)])?;
+    copy_replacing(e, at, vec![(1, id)])?;
     e.note("RESCALE: dead copy with rounding_mode DOUBLE_ROUND and scale32 = false");
     Some(())
 }
@@ -1405,7 +1352,7 @@ fn clamp_swap_bounds(e: &mut Edit) -> Option<()> {
             return None;
         }
     };
-    copy_with(e, at, edits)?;
+    copy_replacing(e, at, edits)?;
     e.note(format!("CLAMP ({t}): dead copy with min_val above max_val (bounds were {l} and {h})"));
     Some(())
 }
@@ -1416,7 +1363,7 @@ fn clamp_nan_bound(e: &mut Edit) -> Option<()> {
     let (at, _, _, ty, t, _, _) = e.choose(&cands)?;
     let k = usize::from(e.flip());
     let id = scalar_const(e, ty, floats::nan_bits(t))?;
-    copy_with(e, at, vec![(k, id)])?;
+    copy_replacing(e, at, vec![(k, id)])?;
     e.note(format!("CLAMP ({t}): dead copy with {} = NaN", if k == 0 { "min_val" } else { "max_val" }));
     Some(())
 }

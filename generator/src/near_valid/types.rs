@@ -79,14 +79,7 @@ fn pick<T: Clone>(e: &mut Edit, items: &[T]) -> Option<T> {
 
 /// Scalar type declarations (integer, float, bool).
 fn scalar_types(e: &Edit) -> Vec<Id> {
-    e.module
-        .insts
-        .iter()
-        .filter_map(|i| match i {
-            Inst::TypeInt { result, .. } | Inst::TypeFloat { result, .. } | Inst::TypeBool { result } => Some(*result),
-            _ => None,
-        })
-        .collect()
+    e.results_where(|i| matches!(i, Inst::TypeInt { .. } | Inst::TypeFloat { .. } | Inst::TypeBool { .. }))
 }
 
 /// Shaped tensor types whose element is a scalar, with their shapes.
@@ -121,41 +114,33 @@ fn random_dims(e: &mut Edit, rank: u32) -> Vec<u32> {
 
 /// Ids of every non-spec constant instruction for which `keep(inst)` holds.
 fn constants_where(e: &Edit, keep: impl Fn(&Inst) -> bool) -> Vec<Id> {
-    e.module
-        .insts
-        .iter()
-        .filter(|i| {
-            matches!(
-                i,
-                Inst::Constant { spec: false, .. }
-                    | Inst::ConstantTrue { spec: false, .. }
-                    | Inst::ConstantFalse { spec: false, .. }
-                    | Inst::ConstantComposite { spec: false, .. }
-                    | Inst::ConstantCompositeReplicate { spec: false, .. }
-                    | Inst::ConstantNull { .. }
-            ) && keep(i)
-        })
-        .filter_map(Inst::result_id)
-        .collect()
+    e.results_where(|i| {
+        matches!(
+            i,
+            Inst::Constant { spec: false, .. }
+                | Inst::ConstantTrue { spec: false, .. }
+                | Inst::ConstantFalse { spec: false, .. }
+                | Inst::ConstantComposite { spec: false, .. }
+                | Inst::ConstantCompositeReplicate { spec: false, .. }
+                | Inst::ConstantNull { .. }
+        ) && keep(i)
+    })
 }
 
 // ---- tensor types -------------------------------------------------------------------
 
 /// A new tensor type whose Element Type is a tensor, array, pointer or graph type.
 fn non_scalar_element(e: &mut Edit) -> Option<()> {
-    let candidates: Vec<Id> = e
-        .module
-        .insts
-        .iter()
-        .filter_map(|i| match i {
-            Inst::TypeTensor { result, .. }
-            | Inst::TypeArray { result, .. }
-            | Inst::TypePointer { result, .. }
-            | Inst::TypeGraph { result, .. }
-            | Inst::TypeVoid { result } => Some(*result),
-            _ => None,
-        })
-        .collect();
+    let candidates = e.results_where(|i| {
+        matches!(
+            i,
+            Inst::TypeTensor { .. }
+                | Inst::TypeArray { .. }
+                | Inst::TypePointer { .. }
+                | Inst::TypeGraph { .. }
+                | Inst::TypeVoid { .. }
+        )
+    });
     let element = e.choose(&candidates)?;
     // Rank and Shape stay valid so that only the element type is wrong.
     let (rank, shape, form) = match e.int_in(0, 2) {
@@ -200,26 +185,8 @@ fn rank_of_other_constant(e: &mut Edit) -> Option<()> {
 /// A new tensor type whose Rank is an `OpConstantTrue`/`OpConstantFalse`.
 fn bool_rank(e: &mut Edit) -> Option<()> {
     let element = e.choose(&scalar_types(e))?;
-    let b = e.bool_type();
     let value = e.flip();
-    let existing = e.module.insts.iter().find_map(|i| match i {
-        Inst::ConstantTrue { ty, result, spec: false } if *ty == b && value => Some(*result),
-        Inst::ConstantFalse { ty, result, spec: false } if *ty == b && !value => Some(*result),
-        _ => None,
-    });
-    let rank = match existing {
-        Some(r) => r,
-        None => {
-            let result = e.fresh_id();
-            let inst = if value {
-                Inst::ConstantTrue { ty: b, result, spec: false }
-            } else {
-                Inst::ConstantFalse { ty: b, result, spec: false }
-            };
-            e.add_global(inst);
-            result
-        }
-    };
+    let rank = e.bool_const(value);
     let result = e.fresh_id();
     e.add_global(Inst::TypeTensor { result, element, rank: Some(rank), shape: None });
     e.note(format!("new unused OpTypeTensorARM %{} whose Rank is the bool constant {value}", result.0));
@@ -229,15 +196,7 @@ fn bool_rank(e: &mut Edit) -> Option<()> {
 /// A new ranked (unshaped) tensor type of Rank 0.
 fn rank_zero(e: &mut Edit) -> Option<()> {
     let element = e.choose(&scalar_types(e))?;
-    let ints: Vec<Id> = e
-        .module
-        .insts
-        .iter()
-        .filter_map(|i| match i {
-            Inst::TypeInt { result, width: 8 | 16 | 32, .. } => Some(*result),
-            _ => None,
-        })
-        .collect();
+    let ints = e.results_where(|i| matches!(i, Inst::TypeInt { width: 8 | 16 | 32, .. }));
     let int = e.choose(&ints)?;
     let zero = e.constant(int, vec![0]);
     let result = e.fresh_id();
@@ -251,28 +210,9 @@ fn rank_zero(e: &mut Edit) -> Option<()> {
 /// type (a constant scalar integer of value 0).
 fn null_rank(e: &mut Edit) -> Option<()> {
     let element = e.choose(&scalar_types(e))?;
-    let ints: Vec<Id> = e
-        .module
-        .insts
-        .iter()
-        .filter_map(|i| match i {
-            Inst::TypeInt { result, .. } => Some(*result),
-            _ => None,
-        })
-        .collect();
+    let ints = e.results_where(|i| matches!(i, Inst::TypeInt { .. }));
     let int = e.choose(&ints)?;
-    let existing = e.module.insts.iter().find_map(|i| match i {
-        Inst::ConstantNull { ty, result } if *ty == int => Some(*result),
-        _ => None,
-    });
-    let null = match existing {
-        Some(n) => n,
-        None => {
-            let n = e.fresh_id();
-            e.add_global(Inst::ConstantNull { ty: int, result: n });
-            n
-        }
-    };
+    let null = e.null_const(int);
     let result = e.fresh_id();
     e.add_global(Inst::TypeTensor { result, element, rank: Some(null), shape: None });
     e.note(format!("new unused OpTypeTensorARM %{} whose Rank is the OpConstantNull %{}", result.0, null.0));

@@ -7,8 +7,8 @@
 use super::enums::{AccType, EnumKind, ResizeMode};
 use super::ops::TosaOp;
 use super::spec::{
-    Accuracy, ElemRef, Form, Len, MlirAttr, MlirRepr, OpSpec, OperandSpec, RankReq, ResultKind, ResultSpec, Role,
-    RowQualifier, ShapeRule, TypeRow, ValueRule,
+    AbsErrorBound, AbsErrorSpec, Accuracy, ElemRef, Form, Len, MlirAttr, MlirRepr, OpSpec, OperandSpec, RankReq,
+    ResultKind, ResultSpec, Role, RowQualifier, ShapeRule, TypeRow, ValueRule,
 };
 use crate::elem::ElemType::{self, Bf16, Bool, Fp16, Fp32, Fp8E4M3, Fp8E5M2, I16, I32, I48, I8};
 use crate::elem::Profile::{self, ExtBf16, ExtFft, ExtFp8E4M3, ExtFp8E5M2, ExtInt16, ProFp, ProInt};
@@ -497,8 +497,35 @@ const fn fft(op: TosaOp, operands: &'static [OperandSpec], shape: ShapeRule) -> 
     }
 }
 
-use Accuracy::{AbsError, DotProduct, Exact};
+use Accuracy::{DotProduct, Exact};
 use ShapeRule::{Broadcast, Identity};
+
+/// The ABS_ERROR bounds of §4, as `calcAbsErrorBound` constants.
+const fn abs_error(p: AbsErrorSpec) -> Accuracy {
+    Accuracy::AbsError(AbsErrorBound::Calc(p))
+}
+const PLAIN: AbsErrorSpec = AbsErrorSpec::PLAIN;
+/// EXP: `calcAbsErrorBound(out_ref, err_base + 2|x|, 0, 1)`.
+const EXP_BOUND: Accuracy = abs_error(AbsErrorSpec { err_base_multiple: 1.0, ..PLAIN });
+/// LOG: `calcAbsErrorBound(out_ref, 5, 0.5, 1)` (the 5 is per element).
+const LOG_BOUND: Accuracy = abs_error(AbsErrorSpec { lower_bound: 0.5, ..PLAIN });
+/// SIGMOID: `calcAbsErrorBound(out_ref, 2(1+|x|), 0, 1)`.
+const SIGMOID_BOUND: Accuracy = abs_error(PLAIN);
+/// TANH: `calcAbsErrorBound(out_ref, 4(err_base + 2|x|), 0.5, 1)`.
+const TANH_BOUND: Accuracy = abs_error(AbsErrorSpec { lower_bound: 0.5, err_base_multiple: 4.0, ..PLAIN });
+/// COS: `calcAbsErrorBound(1+|x|, 1, 0, 2)`.
+const COS_BOUND: Accuracy =
+    abs_error(AbsErrorSpec { base_bound: 1.0, bound_as_magnitude: true, normal_divisor: 2.0, ..PLAIN });
+/// SIN: `max(calcAbsErrorBound(x, 2, 0, 2), π·normal_min)`.
+const SIN_BOUND: Accuracy = abs_error(AbsErrorSpec {
+    base_bound: 2.0,
+    bound_as_magnitude: true,
+    normal_divisor: 2.0,
+    normal_min_floor: std::f64::consts::PI,
+    ..PLAIN
+});
+/// POW: computed per element.
+const POW_BOUND: Accuracy = Accuracy::AbsError(AbsErrorBound::PerElement);
 
 /// The catalogue, indexed by opcode.
 pub(crate) static SPECS: [OpSpec; 66] = [
@@ -583,8 +610,8 @@ pub(crate) static SPECS: [OpSpec; 66] = [
         Exact,
     ),
     same(TosaOp::Erf, UNARY_INPUT, FP_ROWS, Identity, Accuracy::Ulp(5.0)),
-    same(TosaOp::Sigmoid, UNARY_INPUT, FP_ROWS, Identity, AbsError),
-    same(TosaOp::Tanh, UNARY_INPUT, FP_ROWS, Identity, AbsError),
+    same(TosaOp::Sigmoid, UNARY_INPUT, FP_ROWS, Identity, SIGMOID_BOUND),
+    same(TosaOp::Tanh, UNARY_INPUT, FP_ROWS, Identity, TANH_BOUND),
     same(TosaOp::Add, BINARY, ADD_ROWS, Broadcast, Accuracy::Ulp(0.5)),
     same(
         TosaOp::ArithmeticRightShift,
@@ -623,7 +650,7 @@ pub(crate) static SPECS: [OpSpec; 66] = [
         Broadcast,
         Accuracy::Ulp(0.5),
     ),
-    same(TosaOp::Pow, BINARY, FP_ROWS, Broadcast, AbsError),
+    same(TosaOp::Pow, BINARY, FP_ROWS, Broadcast, POW_BOUND),
     same(TosaOp::Sub, BINARY, ADD_ROWS, Broadcast, Accuracy::Ulp(0.5)),
     spec(
         TosaOp::Table,
@@ -647,10 +674,10 @@ pub(crate) static SPECS: [OpSpec; 66] = [
     same(TosaOp::BitwiseNot, UNARY_INPUT1, INT_ROWS, Identity, Exact),
     same(TosaOp::Ceil, UNARY_INPUT1, FP_ROWS, Identity, Accuracy::Ulp(0.5)),
     same(TosaOp::Clz, UNARY_INPUT1, &[r(ProInt, &[I32])], Identity, Exact),
-    same(TosaOp::Cos, UNARY_INPUT1, FP_ROWS, Identity, AbsError),
-    same(TosaOp::Exp, UNARY_INPUT1, FP_ROWS, Identity, AbsError),
+    same(TosaOp::Cos, UNARY_INPUT1, FP_ROWS, Identity, COS_BOUND),
+    same(TosaOp::Exp, UNARY_INPUT1, FP_ROWS, Identity, EXP_BOUND),
     same(TosaOp::Floor, UNARY_INPUT1, FP_ROWS, Identity, Accuracy::Ulp(0.5)),
-    same(TosaOp::Log, UNARY_INPUT1, FP_ROWS, Identity, AbsError),
+    same(TosaOp::Log, UNARY_INPUT1, FP_ROWS, Identity, LOG_BOUND),
     same(TosaOp::LogicalNot, UNARY_INPUT1, BOOL_ROWS, Identity, Exact),
     same(
         TosaOp::Negate,
@@ -661,7 +688,7 @@ pub(crate) static SPECS: [OpSpec; 66] = [
     ),
     same(TosaOp::Reciprocal, UNARY_INPUT1, FP_ROWS, Identity, Accuracy::Ulp(1.0)),
     same(TosaOp::Rsqrt, UNARY_INPUT1, FP_ROWS, Identity, Accuracy::Ulp(2.0)),
-    same(TosaOp::Sin, UNARY_INPUT1, FP_ROWS, Identity, AbsError),
+    same(TosaOp::Sin, UNARY_INPUT1, FP_ROWS, Identity, SIN_BOUND),
     same(
         TosaOp::Select,
         &[

@@ -381,7 +381,12 @@ fn accuracy_classes() {
     assert_eq!(TosaOp::Rsqrt.spec().accuracy, Accuracy::Ulp(2.0));
     assert_eq!(TosaOp::Erf.spec().accuracy, Accuracy::Ulp(5.0));
     assert_eq!(TosaOp::Resize.spec().accuracy, Accuracy::Relative);
-    assert_eq!(TosaOp::Sigmoid.spec().accuracy, Accuracy::AbsError);
+    assert_eq!(TosaOp::Sigmoid.spec().accuracy, Accuracy::AbsError(AbsErrorBound::Calc(AbsErrorSpec::PLAIN)));
+    assert_eq!(TosaOp::Pow.spec().accuracy, Accuracy::AbsError(AbsErrorBound::PerElement));
+    let abs_error_ops: Vec<TosaOp> =
+        TosaOp::ALL.into_iter().filter(|op| matches!(op.spec().accuracy, Accuracy::AbsError(_))).collect();
+    use TosaOp::{Cos, Exp, Log, Pow, Sigmoid, Sin, Tanh};
+    assert_eq!(abs_error_ops, [Sigmoid, Tanh, Pow, Cos, Exp, Log, Sin]);
     assert_eq!(Accuracy::for_cast(Fp32, Fp16), Accuracy::AsymmetricUlp { below: 1.0, above: 0.5 });
     assert_eq!(Accuracy::for_cast(I32, Fp16), Accuracy::Ulp(0.5));
     assert_eq!(Accuracy::for_cast(Fp32, I8), Accuracy::Exact);

@@ -34,6 +34,7 @@
 
 mod catalogue;
 pub mod enums;
+pub mod level;
 mod ops;
 mod opspec;
 mod shape;
@@ -46,10 +47,11 @@ mod catalogue_tests;
 mod shape_tests;
 
 pub use enums::{AccType, EnumKind, NanMode, ResizeMode, RoundingMode};
+pub use level::{element_bytes, level_violations, Level, LevelLimit, LevelLimits, LevelViolation};
 pub use ops::TosaOp;
 pub use opspec::{catalogue, SlotError};
 pub use shape::{check_output, infer_shapes, Dims, ShapeArg, ShapeError, ShapeErrorKind, ShapeInputs};
 pub use spec::{
-    Accuracy, ElemRef, Form, Len, MlirAttr, MlirRepr, OpSpec, OperandSpec, RankReq, ResultKind, ResultSpec, Role,
-    RowQualifier, ShapeRule, TypeRow, ValueRule, MAX_RANK,
+    err_base, AbsErrorBound, AbsErrorSpec, Accuracy, ElemRef, Form, Len, MlirAttr, MlirRepr, OpSpec, OperandSpec,
+    RankReq, ResultKind, ResultSpec, Role, RowQualifier, ShapeRule, TypeRow, ValueRule, MAX_RANK,
 };

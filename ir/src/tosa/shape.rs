@@ -7,6 +7,7 @@
 
 use super::ops::TosaOp;
 use super::spec::{Form, Len, OpSpec, RankReq};
+use crate::rules::RuleId;
 use std::fmt;
 
 /// What shape inference knows about one operand.
@@ -261,6 +262,32 @@ pub enum ShapeErrorKind {
     /// The catalogue lacks an operand the rule needs (a bug in the catalogue).
     #[error("catalogue has no operand {0:?} for this rule")]
     Catalogue(&'static str),
+}
+
+impl ShapeErrorKind {
+    /// The validator rule this error breaks; `None` for an empty shape,
+    /// which the type checks already report.
+    pub fn rule(&self) -> Option<RuleId> {
+        let rule = match self {
+            ShapeErrorKind::OperandCount { .. } => RuleId::TosaOperandCount,
+            ShapeErrorKind::ArgKind { .. } | ShapeErrorKind::Catalogue(_) => RuleId::TosaShapeUnknown,
+            ShapeErrorKind::EmptyShape { .. } => return None,
+            ShapeErrorKind::Rank { .. } => RuleId::TosaShapeRank,
+            ShapeErrorKind::Length { .. } => RuleId::TosaShapeLength,
+            ShapeErrorKind::Value { name, .. } if *name == "axis" => RuleId::TosaAttributeAxis,
+            ShapeErrorKind::Value { .. } => RuleId::TosaAttributeRange,
+            ShapeErrorKind::NotDivisible { .. } => RuleId::TosaShapeInexactDivision,
+            ShapeErrorKind::Mismatch { .. } | ShapeErrorKind::ShapeMismatch { .. } => RuleId::TosaShapeMismatch,
+            ShapeErrorKind::Broadcast { .. } => RuleId::TosaShapeBroadcast,
+            ShapeErrorKind::OutputDim { .. } => RuleId::TosaShapeOutputRange,
+            ShapeErrorKind::NotPowerOfTwo { .. } => RuleId::TosaFftPowerOfTwo,
+            ShapeErrorKind::NotPermutation { .. } => RuleId::TosaTransposePerms,
+            ShapeErrorKind::ElementCount { .. } => RuleId::TosaShapeElementCount,
+            ShapeErrorKind::OutputMismatch { .. } => RuleId::TosaShapeOutput,
+            ShapeErrorKind::OutputCount { .. } => RuleId::TosaResultType,
+        };
+        Some(rule)
+    }
 }
 
 pub(crate) type R<T> = Result<T, ShapeError>;

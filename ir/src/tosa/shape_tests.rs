@@ -489,3 +489,16 @@ fn every_op_has_reachable_valid_shapes() {
         assert!(found, "{op}: no valid configuration found");
     }
 }
+
+#[test]
+fn each_shape_error_names_its_rule() {
+    use crate::rules::RuleId;
+    let rule = |op, inputs| infer_shapes(op, &inputs).err().and_then(|e| e.kind.rule());
+    let perms = ShapeInputs::new().ints(vec![0, 0]).tensor(vec![2, 3]);
+    assert_eq!(rule(TosaOp::Transpose, perms), Some(RuleId::TosaTransposePerms));
+    let axis = ShapeInputs::new().int(5).tensor(vec![2, 3]);
+    assert_eq!(rule(TosaOp::ReduceSum, axis), Some(RuleId::TosaAttributeAxis));
+    let empty = ShapeErrorKind::EmptyShape { name: "input".into(), shape: super::Dims(vec![0]) };
+    assert_eq!(empty.rule(), None, "a type error, reported elsewhere");
+    assert_eq!(ShapeErrorKind::OutputCount { expected: 1, found: 2 }.rule(), Some(RuleId::TosaResultType));
+}

@@ -9,7 +9,7 @@ use crate::elem::{ElemType, Profile};
 ///
 /// Exceeding it is a level violation (unpredictable), not an ERROR_IF, so
 /// shape inference does not enforce it; generators should stay within it.
-pub const MAX_RANK: u32 = 6;
+pub const MAX_RANK: u32 = super::level::LevelLimits::EIGHT_K.max_rank as u32;
 
 /// How TOSA classifies an operand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -426,7 +426,7 @@ pub enum Accuracy {
         above: f64,
     },
     /// The operator's own absolute error bound (EXP, LOG, SIN, COS, SIGMOID, TANH, POW).
-    AbsError,
+    AbsError(AbsErrorBound),
     /// The dot-product rule of §5.4.
     DotProduct,
     /// RESIZE: `max(0.006 · max|input|, 20 ulp)`.
@@ -437,6 +437,58 @@ pub enum Accuracy {
     Cast,
     /// RESCALE: exact, except the INEXACT_ROUND interval for rounding_mode 2.
     InexactRound,
+}
+
+/// How an [`Accuracy::AbsError`] operator's bound is computed (§4 of each operator).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum AbsErrorBound {
+    /// `calcAbsErrorBound` with these constants, over a per-element bound
+    /// value computed from the inputs.
+    Calc(AbsErrorSpec),
+    /// The whole bound is computed per element (POW: its `lower` depends on
+    /// the exponent).
+    PerElement,
+}
+
+/// The constants of `calcAbsErrorBound(magnitude, bound_value, lower, div)`
+/// for one operator: the part of its §4 bound formula that does not depend
+/// on the element values.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AbsErrorSpec {
+    /// `lower`: the bound's magnitude is at least `lower / bound_value`.
+    pub lower_bound: f64,
+    /// A constant added to the per-element bound value.
+    pub base_bound: f64,
+    /// Multiples of [`err_base`] added to the per-element bound value (EXP 1, TANH 4).
+    pub err_base_multiple: f64,
+    /// The per-element value is the magnitude to scale by (SIN, COS: the
+    /// input), not a bound value; the reference is then not used for scale.
+    pub bound_as_magnitude: bool,
+    /// `div`: the bound uses `2^-(normal_frac / div)` (integer division).
+    pub normal_divisor: f64,
+    /// A floor for the bound, in smallest normals of the output type (SIN: π).
+    pub normal_min_floor: f64,
+}
+
+impl AbsErrorSpec {
+    /// `calcAbsErrorBound(reference, bound_value, 0, 1)`.
+    pub const PLAIN: AbsErrorSpec = AbsErrorSpec {
+        lower_bound: 0.0,
+        base_bound: 0.0,
+        err_base_multiple: 0.0,
+        bound_as_magnitude: false,
+        normal_divisor: 1.0,
+        normal_min_floor: 0.0,
+    };
+}
+
+/// `err_base` of EXP, TANH and POW: 3 for fp32 results, 1 for the 16-bit types.
+pub fn err_base(output: ElemType) -> f64 {
+    if output == ElemType::Fp32 {
+        3.0
+    } else {
+        1.0
+    }
 }
 
 impl Accuracy {

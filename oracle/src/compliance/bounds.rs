@@ -9,11 +9,11 @@
 //! with; for POW it is the whole allowed absolute error.
 
 use super::bound::{abs_error_bound, AbsErrorParams};
-use super::context::err_base;
 use super::format::FpFormat;
 use ndarray::{ArrayD, IxDyn};
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::tensor::TensorData;
+use spvgraph_ir::tosa::err_base;
 use spvgraph_ir::tosa::TosaOp;
 
 /// The inputs do not fit the operator.

@@ -5,7 +5,7 @@ use super::bound::AbsErrorParams;
 use super::format::FpFormat;
 use super::mode::{DotProductParams, Mode};
 use spvgraph_ir::elem::ElemType;
-use spvgraph_ir::tosa::{Accuracy, RoundingMode, TosaOp};
+use spvgraph_ir::tosa::{err_base, AbsErrorBound, AbsErrorSpec, Accuracy, RoundingMode, TosaOp};
 
 /// Parameters of a dot-product operator's output.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -133,10 +133,8 @@ impl OpContext {
             Accuracy::Exact | Accuracy::Cast | Accuracy::InexactRound => Mode::Exact,
             Accuracy::Ulp(u) => Mode::Ulp { ulp: u, ulp_lower: u },
             Accuracy::AsymmetricUlp { below, above } => Mode::Ulp { ulp: above, ulp_lower: below },
-            Accuracy::AbsError => match abs_error_params(self.op, self.output) {
-                Some(p) => Mode::AbsError(p),
-                None => Mode::Precomputed,
-            },
+            Accuracy::AbsError(AbsErrorBound::Calc(spec)) => Mode::AbsError(abs_error_params_of(spec, self.output)),
+            Accuracy::AbsError(AbsErrorBound::PerElement) => Mode::Precomputed,
             Accuracy::DotProduct if self.special_inputs => Mode::FpSpecial,
             Accuracy::DotProduct => {
                 let d = self.dot.ok_or_else(|| missing("DOT_PRODUCT", "the kernel size and accumulator type"))?;
@@ -162,48 +160,51 @@ pub const RESIZE_RELATIVE_SCALE: f64 = 0.006;
 /// RESIZE's ulp multiplier (§4 RESIZE).
 pub const RESIZE_ULP_BOUND: f64 = 20.0;
 
-/// `err_base` of EXP, TANH and POW: 3 for fp32, 1 for the 16-bit types.
-pub fn err_base(output: ElemType) -> f64 {
-    if output == ElemType::Fp32 {
-        3.0
-    } else {
-        1.0
+/// The ABS_ERROR parameters of an operator whose catalogue accuracy is
+/// [`Accuracy::AbsError`] with `calcAbsErrorBound` constants, for results
+/// of type `output` (the per-element part of the bound is computed by
+/// [`super::bounds`]). `None` for every other operator, POW included: its
+/// whole bound is per element (PRECOMPUTED).
+pub fn abs_error_params(op: TosaOp, output: ElemType) -> Option<AbsErrorParams> {
+    match op.spec().accuracy {
+        Accuracy::AbsError(AbsErrorBound::Calc(spec)) => Some(abs_error_params_of(spec, output)),
+        _ => None,
     }
 }
 
-/// The ABS_ERROR parameters of the operators whose catalogue accuracy is
-/// [`Accuracy::AbsError`] (their §4 bound formulas, split into the part the
-/// per-element bound value carries — see [`super::bounds`] — and these
-/// constants). `None` for POW, whose whole bound is per element (PRECOMPUTED).
-pub fn abs_error_params(op: TosaOp, output: ElemType) -> Option<AbsErrorParams> {
-    let base = AbsErrorParams::default();
+/// The catalogue's constants resolved for an output type.
+fn abs_error_params_of(spec: AbsErrorSpec, output: ElemType) -> AbsErrorParams {
     let normal_min = FpFormat::of(output).map_or(0.0, |f| f.normal_min());
-    Some(match op {
-        // calcAbsErrorBound(out_ref, err_base + 2|x|, 0, 1)
-        TosaOp::Exp => AbsErrorParams { base_bound: err_base(output), ..base },
-        // calcAbsErrorBound(out_ref, 5, 0.5, 1)
-        TosaOp::Log => AbsErrorParams { lower_bound: 0.5, ..base },
-        // calcAbsErrorBound(out_ref, 2(1+|x|), 0, 1)
-        TosaOp::Sigmoid => base,
-        // calcAbsErrorBound(out_ref, 4(err_base + 2|x|), 0.5, 1)
-        TosaOp::Tanh => AbsErrorParams { lower_bound: 0.5, base_bound: 4.0 * err_base(output), ..base },
-        // calcAbsErrorBound(1+|x|, 1, 0, 2)
-        TosaOp::Cos => AbsErrorParams { base_bound: 1.0, bound_as_magnitude: true, normal_divisor: 2.0, ..base },
-        // max(calcAbsErrorBound(x, 2, 0, 2), π·normal_min)
-        TosaOp::Sin => AbsErrorParams {
-            base_bound: 2.0,
-            bound_as_magnitude: true,
-            normal_divisor: 2.0,
-            max_compare: std::f64::consts::PI * normal_min,
-            ..base
-        },
-        _ => return None,
-    })
+    AbsErrorParams {
+        lower_bound: spec.lower_bound,
+        base_bound: spec.base_bound + spec.err_base_multiple * err_base(output),
+        bound_as_magnitude: spec.bound_as_magnitude,
+        normal_divisor: spec.normal_divisor,
+        max_compare: spec.normal_min_floor * normal_min,
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn abs_error_parameters_come_from_the_catalogue() {
+        use ElemType::{Bf16, Fp16, Fp32};
+        let p = |op, out| abs_error_params(op, out).expect("an ABS_ERROR operator");
+        let base = AbsErrorParams::default();
+        assert_eq!(p(TosaOp::Exp, Fp32), AbsErrorParams { base_bound: 3.0, ..base });
+        assert_eq!(p(TosaOp::Exp, Fp16), AbsErrorParams { base_bound: 1.0, ..base });
+        assert_eq!(p(TosaOp::Log, Fp32), AbsErrorParams { lower_bound: 0.5, ..base });
+        assert_eq!(p(TosaOp::Sigmoid, Bf16), base);
+        assert_eq!(p(TosaOp::Tanh, Fp32), AbsErrorParams { lower_bound: 0.5, base_bound: 12.0, ..base });
+        let cos = AbsErrorParams { base_bound: 1.0, bound_as_magnitude: true, normal_divisor: 2.0, ..base };
+        assert_eq!(p(TosaOp::Cos, Fp16), cos);
+        let sin = AbsErrorParams { base_bound: 2.0, max_compare: std::f64::consts::PI * 2f64.powi(-126), ..cos };
+        assert_eq!(p(TosaOp::Sin, Fp32), sin);
+        assert_eq!(abs_error_params(TosaOp::Pow, Fp32), None, "POW's bound is per element");
+        assert_eq!(abs_error_params(TosaOp::Add, Fp32), None);
+    }
 
     #[test]
     fn modes_follow_the_catalogue() {

@@ -37,13 +37,12 @@ mod from_graph;
 mod mode;
 
 pub use bound::{abs_error_bound, check_float_bound, reduce_product_bound, relative_bound, AbsErrorParams, BoundCheck};
-pub use context::{
-    abs_error_params, err_base, DotInfo, MissingFact, OpContext, RESIZE_RELATIVE_SCALE, RESIZE_ULP_BOUND,
-};
+pub use context::{abs_error_params, DotInfo, MissingFact, OpContext, RESIZE_RELATIVE_SCALE, RESIZE_ULP_BOUND};
 pub use differential::{judge, Agreement, PreciseOutcome, PreciseOutput, RowTally, SweepTally};
 pub use format::{floor_log2, pow2, FpFormat};
 pub use from_graph::output_contexts;
 pub use mode::{verify_type_name, DotProductParams, Mode};
+pub use spvgraph_ir::tosa::err_base;
 
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::tensor::TensorData;

@@ -101,10 +101,12 @@ pub(crate) fn run(
     }
     let row = type_row(op, &elems, &out_elems, &resolved).map_err(|m| w.invalid(index, m))?;
     let declared: Vec<Vec<u32>> = out_shapes.iter().map(|s| dims_u32(s)).collect();
-    spvgraph_ir::tosa::check_output(op, &ShapeInputs { args: shape_args }, &declared)
-        .map_err(|e| w.invalid(index, e.to_string()))?;
+    let inputs = ShapeInputs { args: shape_args };
+    spvgraph_ir::tosa::check_output(op, &inputs, &declared).map_err(|e| w.invalid(index, e.to_string()))?;
+    let results: Vec<(Vec<u32>, ElemType)> =
+        declared.iter().zip(&out_elems).filter_map(|(s, e)| Some((s.clone(), (*e)?))).collect();
+    level::check(w.level, op, &inputs, &elems, &results).map_err(|e| w.op_error(index, op, result, e))?;
     let cx = Ctx { op, spec, types: row.types, operands: resolved, out_shapes: out_shapes.clone() };
-    level::check(&cx, w.level).map_err(|e| w.op_error(index, op, result, e))?;
     let outs = dispatch::run(&cx).map_err(|e| w.op_error(index, op, result, e))?;
     for (k, t) in outs.iter().enumerate() {
         let want = (out_elems.get(k).copied().flatten(), out_shapes.get(k));

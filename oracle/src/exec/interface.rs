@@ -5,6 +5,7 @@
 use super::error::{ExecError, Location};
 use spvgraph_ir::analysis::{Analysis, GraphView, Type};
 use spvgraph_ir::elem::ElemType;
+use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::{Id, Inst};
 use std::collections::BTreeMap;
 
@@ -21,11 +22,41 @@ pub struct Port {
     pub shape: Vec<usize>,
 }
 
+/// A tensor made to fit a [`Port`], and what was done to it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fitted {
+    /// The tensor, in the port's shape.
+    pub tensor: TensorData,
+    /// A note for the user when the tensor had to be adapted.
+    pub note: Option<String>,
+}
+
 impl Port {
     /// A short description: `input 1[2]: fp32 [1, 8, 8, 4]`.
     pub fn describe(&self, role: &str) -> String {
         let element = self.element.map(|e| format!("[{e}]")).unwrap_or_default();
         format!("{role} {}{element}: {} {:?}", self.index, self.elem, self.shape)
+    }
+
+    /// `t` as the tensor of this port: the same element type and shape, or
+    /// a rank-0 tensor for a `[1]` port, reshaped, with a note. model-converter
+    /// turns rank-0 TOSA tensors into `[1]` tensors, so data saved for the
+    /// TOSA graph is rank 0 where the SPIR-V graph has `[1]`. `Err` says why
+    /// `t` does not fit.
+    pub fn fit(&self, t: TensorData) -> Result<Fitted, String> {
+        if t.elem() != self.elem {
+            return Err(format!("holds {} data, the graph expects {} {:?}", t.elem(), self.elem, self.shape));
+        }
+        if t.shape() == self.shape.as_slice() {
+            return Ok(Fitted { tensor: t, note: None });
+        }
+        if t.shape().is_empty() && self.shape == [1] {
+            let tensor = TensorData::from_bits(t.elem(), &[1], &t.to_bits()).map_err(|e| e.to_string())?;
+            let note =
+                "a rank-0 array for a [1] tensor, used as [1] (model-converter turns rank-0 TOSA tensors into [1])";
+            return Ok(Fitted { tensor, note: Some(note.to_string()) });
+        }
+        Err(format!("has shape {:?}, the graph expects {} {:?}", t.shape(), self.elem, self.shape))
     }
 }
 

@@ -53,22 +53,7 @@ pub enum Require {
     Level(LevelLimit),
 }
 
-/// The TOSA level limit a graph exceeds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum LevelLimit {
-    /// A tensor rank above `MAX_RANK`.
-    MaxRank,
-    /// A kernel size (times dilation), pad or FFT size above `MAX_KERNEL`.
-    MaxKernel,
-    /// A stride above `MAX_STRIDE`.
-    MaxStride,
-    /// A RESIZE scale ratio above `MAX_SCALE`.
-    MaxScale,
-    /// A tensor of `2^MAX_LOG2_SIZE` bytes or more.
-    MaxLog2Size,
-    /// More CONCAT inputs than `MAX_TENSOR_LIST_SIZE`.
-    MaxTensorListSize,
-}
+pub use spvgraph_ir::tosa::LevelLimit;
 
 impl Require {
     /// The condition the specification requires, in words.

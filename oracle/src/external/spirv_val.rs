@@ -10,7 +10,9 @@
 //! plus their count; the diagnostic SPIRV-Tools allocates is copied and
 //! freed with `spvDiagnosticDestroy` on every path.
 
-use crate::oracle::{Capability, Diagnostic, Oracle, OracleError, ValidateOptions, Verdict};
+use crate::oracle::{
+    Capability, Diagnostic, KnownDiscrepancy, Oracle, OracleError, RuleClaim, ValidateOptions, Verdict,
+};
 use crate::validate::TargetEnv;
 use spvgraph_ir::rules::RuleId;
 use spvgraph_ir::tools::{Tool, Tools};
@@ -342,9 +344,24 @@ impl Oracle for SpirvVal {
         &[Capability::Validate]
     }
 
+    fn rule_claim(&self, rule: RuleId) -> RuleClaim {
+        // Measured against the pinned release, rule by rule (`spirv_val_checks`).
+        match (rule.is_must_reject(), rule.info().spirv_val_checks) {
+            (true, true) => RuleClaim::Rejects,
+            (true, false) => RuleClaim::Accepts,
+            (false, _) => RuleClaim::Unknown,
+        }
+    }
+
+    fn known_discrepancies(&self) -> &'static [KnownDiscrepancy] {
+        super::known::SPIRV_VAL_DOCUMENTED
+    }
+
     fn version(&self) -> Option<String> {
-        // The library's string names the release (`SPIRV-Tools v2025.5 ...`).
-        self.library_version().or_else(|| {
+        // The library's string is the release alone (`v2025.5`).
+        let library =
+            self.library_version().map(|v| if v.contains("SPIRV-Tools") { v } else { format!("SPIRV-Tools {v}") });
+        library.or_else(|| {
             let exe = self.executable.as_ref()?;
             let out = std::process::Command::new(exe).arg("--version").output().ok()?;
             String::from_utf8_lossy(&out.stdout).lines().next().map(str::to_string)

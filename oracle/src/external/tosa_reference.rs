@@ -11,9 +11,9 @@
 //!   order, so `ExecRequest::inputs[i]` is `TosaInput_<i>`.
 //! * The model checks each `.npy` file's dtype against the tensor type:
 //!   bf16 must be `<V2`, fp8e4m3 `<V1` and fp8e5m2 `|u1` (raw bits); bool
-//!   `|b1`, i48 `<i8`, the rest the usual numpy types. Outputs use the same
-//!   dtypes. In precise mode (`--precise_mode=1`) every floating-point output
-//!   is `<f8`.
+//!   `|b1`, i48 `<i8`, the rest the usual numpy types
+//!   ([`Dtypes::ReferenceModel`]). Outputs use the same dtypes. In precise
+//!   mode (`--precise_mode=1`) every floating-point output is `<f8`.
 //! * Exit status 0 = valid result, 1 = UNPREDICTABLE (a REQUIRE failed),
 //!   2 = ERROR (an ERROR_IF failed); anything else is a crash. On a crash it
 //!   starts `gdb` for a backtrace unless `TOSA_MODEL_NO_BACKTRACE` is set.
@@ -32,10 +32,10 @@ use crate::oracle::{Abnormal, Capability, ExecOutcome, ExecRequest, Oracle, Orac
 use spvgraph_ir::analysis::{Analysis, Type};
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::inst::Inst;
+use spvgraph_ir::npy::{Dtypes, NpyArray, NpyError};
 use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::tools::{Tool, Tools};
 use spvgraph_ir::Module;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
@@ -346,7 +346,17 @@ impl Oracle for TosaReferenceModel {
     }
 
     fn capabilities(&self) -> &'static [Capability] {
-        &[Capability::Execute]
+        &[Capability::Execute, Capability::Reference]
+    }
+
+    fn execute_precise(&self, request: &ExecRequest<'_>) -> Result<PreciseOutcome, OracleError> {
+        TosaReferenceModel::execute_precise(self, request)
+    }
+
+    // About 50 ms a graph: a twentieth of the hunt's cases, as a second
+    // executor; it also referees every output disagreement.
+    fn default_sample(&self) -> f64 {
+        0.05
     }
 
     fn version(&self) -> Option<String> {
@@ -537,132 +547,25 @@ impl Flatbuffer<'_> {
 
 // ---- .npy files in the model's dtypes -----------------------------------------
 
-/// The numpy `descr` the model expects for an element type.
-pub fn model_dtype(elem: ElemType) -> &'static str {
-    match elem {
-        ElemType::Bool => "|b1",
-        ElemType::I8 => "|i1",
-        ElemType::I16 => "<i2",
-        ElemType::I32 => "<i4",
-        ElemType::I48 => "<i8",
-        ElemType::Fp16 => "<f2",
-        ElemType::Bf16 => "<V2",
-        ElemType::Fp32 => "<f4",
-        ElemType::Fp8E4M3 => "<V1",
-        ElemType::Fp8E5M2 => "|u1",
-    }
-}
-
-/// Writes a tensor as a version-1 `.npy` file in the model's dtype.
+/// Writes a tensor as a `.npy` file in the model's dtypes
+/// ([`Dtypes::ReferenceModel`]).
 pub fn write_npy(path: &Path, t: &TensorData) -> Result<(), OracleError> {
-    let elem = t.elem();
-    let width = (elem.storage_bits() / 8) as usize;
-    let shape = t.shape();
-    let dims = match shape {
-        [] => String::new(),
-        [d] => format!("{d},"),
-        _ => shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", "),
-    };
-    let mut header = format!("{{'descr': '{}', 'fortran_order': False, 'shape': ({dims}), }}", model_dtype(elem));
-    // Magic (6) + version (2) + length (2) + header + '\n', padded to 64 bytes.
-    let unpadded = 10 + header.len() + 1;
-    header.push_str(&" ".repeat((64 - unpadded % 64) % 64));
-    header.push('\n');
-    let len = u16::try_from(header.len()).map_err(|_| failed(format!("{}: .npy header too long", path.display())))?;
-    let mut bytes = Vec::with_capacity(header.len() + 10 + t.len() * width);
-    bytes.extend_from_slice(b"\x93NUMPY\x01\x00");
-    bytes.extend_from_slice(&len.to_le_bytes());
-    bytes.extend_from_slice(header.as_bytes());
-    for b in t.to_bits() {
-        bytes.extend_from_slice(&b.to_le_bytes()[..width]);
-    }
-    let mut f = std::fs::File::create(path).map_err(|e| failed(format!("{}: cannot write: {e}", path.display())))?;
-    f.write_all(&bytes).map_err(|e| failed(format!("{}: cannot write: {e}", path.display())))
+    NpyArray::from_tensor(t, Dtypes::ReferenceModel).write(path).map_err(|e| failed(e.to_string()))
 }
 
 /// Reads a `.npy` file the model wrote for an output of type `elem`: `<f8`
 /// data (precise mode) becomes [`ReferenceTensor::Precise`], anything else
-/// must be `elem`'s dtype and becomes [`ReferenceTensor::Typed`].
+/// must hold `elem` and becomes [`ReferenceTensor::Typed`].
 pub fn read_npy(path: &Path, elem: ElemType) -> Result<ReferenceTensor, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-    parse_npy(&bytes, elem).map_err(|e| format!("{}: {e}", path.display()))
+    let array = NpyArray::read(path).map_err(|e| e.to_string())?;
+    decode_output(&array, elem).map_err(|e| e.at(path).to_string())
 }
 
-fn parse_npy(bytes: &[u8], elem: ElemType) -> Result<ReferenceTensor, String> {
-    if bytes.len() < 10 || &bytes[..6] != b"\x93NUMPY" {
-        return Err("not a .npy file".into());
+fn decode_output(array: &NpyArray, elem: ElemType) -> Result<ReferenceTensor, NpyError> {
+    match array.to_f64() {
+        Some(values) if elem.is_float() => Ok(ReferenceTensor::Precise { shape: array.shape().to_vec(), values }),
+        _ => array.to_tensor(elem).map(ReferenceTensor::Typed),
     }
-    let (header_len, start): (usize, usize) = match bytes[6] {
-        1 => (usize::from(u16::from_le_bytes([bytes[8], bytes[9]])), 10),
-        2 | 3 if bytes.len() >= 12 => (u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize, 12),
-        v => return Err(format!("unsupported .npy version {v}")),
-    };
-    let end = start.checked_add(header_len).filter(|&e| e <= bytes.len()).ok_or("truncated .npy header")?;
-    let header = std::str::from_utf8(&bytes[start..end]).map_err(|_| "the .npy header is not text")?;
-    let descr = dict_value(header, "descr").ok_or("the .npy header has no descr")?;
-    let descr = descr.trim_matches(|c| c == '\'' || c == '"');
-    if dict_value(header, "fortran_order").is_some_and(|v| v.starts_with("True")) {
-        return Err("Fortran-ordered data".into());
-    }
-    let shape_text = dict_value(header, "shape").ok_or("the .npy header has no shape")?;
-    let shape = parse_shape(shape_text)?;
-    let count = shape.iter().try_fold(1usize, |acc, &d| acc.checked_mul(d)).ok_or("shape too large")?;
-    let data = &bytes[end..];
-    let kind = descr.trim_start_matches(['<', '|', '=']);
-    if kind == "f8" && elem.is_float() {
-        let values = words(data, 8, count)?.into_iter().map(f64::from_bits).collect();
-        return Ok(ReferenceTensor::Precise { shape, values });
-    }
-    let expected = model_dtype(elem).trim_start_matches(['<', '|', '=']);
-    if kind != expected {
-        return Err(format!("dtype {descr} where {} ({elem}) was expected", model_dtype(elem)));
-    }
-    let width = (elem.storage_bits() / 8) as usize;
-    let bits = words(data, width, count)?;
-    let bits = if elem == ElemType::Bool { bits.into_iter().map(|b| u64::from(b != 0)).collect() } else { bits };
-    TensorData::from_bits(elem, &shape, &bits).map(ReferenceTensor::Typed).map_err(|e| e.to_string())
-}
-
-/// `count` little-endian values of `width` bytes.
-fn words(data: &[u8], width: usize, count: usize) -> Result<Vec<u64>, String> {
-    let need = count.checked_mul(width).ok_or("shape too large")?;
-    if data.len() != need {
-        return Err(format!("{} data bytes where {need} were expected", data.len()));
-    }
-    Ok(data
-        .chunks_exact(width)
-        .map(|c| {
-            let mut b = [0u8; 8];
-            b[..width].copy_from_slice(c);
-            u64::from_le_bytes(b)
-        })
-        .collect())
-}
-
-/// The text after `'key':` in a numpy header dict, up to the next top-level comma.
-fn dict_value<'h>(header: &'h str, key: &str) -> Option<&'h str> {
-    let at = header.find(&format!("'{key}'"))?;
-    let rest = header[at + key.len() + 2..].trim_start().strip_prefix(':')?.trim_start();
-    let mut depth = 0i32;
-    for (i, c) in rest.char_indices() {
-        match c {
-            '(' => depth += 1,
-            ')' => depth -= 1,
-            ',' | '}' if depth == 0 => return Some(rest[..i].trim()),
-            _ => {}
-        }
-    }
-    Some(rest.trim())
-}
-
-fn parse_shape(text: &str) -> Result<Vec<usize>, String> {
-    let inner = text.trim().strip_prefix('(').and_then(|t| t.strip_suffix(')')).ok_or("shape is not a tuple")?;
-    inner
-        .split(',')
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(|s| s.trim_end_matches('L').parse::<usize>().map_err(|_| format!("bad dimension {s:?}")))
-        .collect()
 }
 
 #[cfg(test)]
@@ -694,16 +597,31 @@ mod tests {
 
     #[test]
     fn headers_are_checked() {
-        assert!(parse_npy(b"nope", ElemType::I8).is_err());
         let dir = scratch().expect("scratch");
         let p = dir.path().join("t.npy");
         let t = TensorData::from_bits(ElemType::I16, &[2], &[1, 2]).expect("tensor");
         write_npy(&p, &t).expect("write");
         let e = read_npy(&p, ElemType::Bf16).err().unwrap_or_default();
-        assert!(e.contains("<i2") && e.contains("<V2"), "{e}");
+        assert!(e.contains("t.npy") && e.contains("<i2") && e.contains("bf16"), "{e}");
         let mut bytes = std::fs::read(&p).expect("read");
         bytes.pop();
-        assert!(parse_npy(&bytes, ElemType::I16).is_err(), "truncated data");
+        std::fs::write(&p, &bytes).expect("write");
+        assert!(read_npy(&p, ElemType::I16).is_err(), "truncated data");
+    }
+
+    #[test]
+    fn the_model_dtypes_are_written_and_fp64_is_read_as_precise() {
+        let dir = scratch().expect("scratch");
+        let p = dir.path().join("t.npy");
+        for (elem, descr) in [(ElemType::Bf16, "'<V2'"), (ElemType::Fp8E4M3, "'<V1'"), (ElemType::Fp8E5M2, "'|u1'")] {
+            write_npy(&p, &TensorData::zeros(elem, &[1])).expect("write");
+            let bytes = std::fs::read(&p).expect("read");
+            assert!(String::from_utf8_lossy(&bytes).contains(descr), "{elem}");
+        }
+        NpyArray::from_f64(&[2], &[0.5, -1.0]).and_then(|a| a.write(&p)).expect("write f64");
+        let precise = read_npy(&p, ElemType::Fp16).expect("read");
+        assert_eq!(precise, ReferenceTensor::Precise { shape: vec![2], values: vec![0.5, -1.0] });
+        assert!(read_npy(&p, ElemType::I32).is_err(), "fp64 for an integer output");
     }
 
     #[test]

@@ -5,7 +5,7 @@ use super::super::context::Cx;
 use super::operands::as_i32;
 use super::Facts;
 use spvgraph_ir::rules::RuleId;
-use spvgraph_ir::tosa::{check_output, infer_shapes, Form, ShapeArg, ShapeError, ShapeErrorKind, ShapeInputs};
+use spvgraph_ir::tosa::{check_output, infer_shapes, Form, ShapeArg, ShapeErrorKind, ShapeInputs};
 
 /// The shape-inference view of an instruction's operands (`Opaque` where a
 /// shape or value is not in the module), written into `inputs`: its vectors
@@ -74,30 +74,6 @@ pub fn declared_shape<'a>(f: &Facts, declared: &'a [Vec<u32>], j: usize) -> Opti
     declared.get(j).map(Vec::as_slice)
 }
 
-/// The rule a shape-inference error breaks; `None` for errors another check
-/// already reports (empty shapes are type errors).
-fn rule_of(e: &ShapeError) -> Option<RuleId> {
-    let rule = match &e.kind {
-        ShapeErrorKind::OperandCount { .. } => RuleId::TosaOperandCount,
-        ShapeErrorKind::ArgKind { .. } | ShapeErrorKind::Catalogue(_) => RuleId::TosaShapeUnknown,
-        ShapeErrorKind::EmptyShape { .. } => return None,
-        ShapeErrorKind::Rank { .. } => RuleId::TosaShapeRank,
-        ShapeErrorKind::Length { .. } => RuleId::TosaShapeLength,
-        ShapeErrorKind::Value { name, .. } if name == "axis" => RuleId::TosaAttributeAxis,
-        ShapeErrorKind::Value { .. } => RuleId::TosaAttributeRange,
-        ShapeErrorKind::NotDivisible { .. } => RuleId::TosaShapeInexactDivision,
-        ShapeErrorKind::Mismatch { .. } | ShapeErrorKind::ShapeMismatch { .. } => RuleId::TosaShapeMismatch,
-        ShapeErrorKind::Broadcast { .. } => RuleId::TosaShapeBroadcast,
-        ShapeErrorKind::OutputDim { .. } => RuleId::TosaShapeOutputRange,
-        ShapeErrorKind::NotPowerOfTwo { .. } => RuleId::TosaFftPowerOfTwo,
-        ShapeErrorKind::NotPermutation { .. } => RuleId::TosaTransposePerms,
-        ShapeErrorKind::ElementCount { .. } => RuleId::TosaShapeElementCount,
-        ShapeErrorKind::OutputMismatch { .. } => RuleId::TosaShapeOutput,
-        ShapeErrorKind::OutputCount { .. } => RuleId::TosaResultType,
-    };
-    Some(rule)
-}
-
 /// Checks the shapes of one well-formed instruction against the declared
 /// result shapes (see [`fill_declared`]).
 pub fn check(cx: &mut Cx<'_>, f: &Facts, inputs: &ShapeInputs, declared: &[Vec<u32>]) {
@@ -118,7 +94,7 @@ pub fn check(cx: &mut Cx<'_>, f: &Facts, inputs: &ShapeInputs, declared: &[Vec<u
         ),
         Ok(()) => {}
         Err(e) => {
-            let Some(rule) = rule_of(&e) else { return };
+            let Some(rule) = e.kind.rule() else { return };
             let message = match &e.kind {
                 ShapeErrorKind::ArgKind { index, name, .. } => {
                     format!(

@@ -1,21 +1,22 @@
-//! Findings of `spvgraph hunt`: signatures that dedup disagreements, and the
-//! store that writes one finding per signature under `OUT/findings/<slug>/`.
+//! The findings of a hunt: one directory per signature under `OUT/findings/`.
 //!
 //! A finding directory holds one case in the corpus format with the slug as
-//! its stem: `SLUG.spv` (the module), `SLUG.spvasm`, `SLUG.json` (the case
-//! manifest plus a `finding` object: signature, kind, rule, operator, seed,
-//! both verdicts, reproduce command, occurrences), `SLUG.md` (a note with
-//! the reproduction command), the input `.npy` files, and `config.json` when
-//! the hunt ran with `--config`. Per signature the case with the smallest
-//! index is kept. Each finding is written as soon as it is found (into a
-//! temporary directory renamed into place), so a killed hunt keeps them;
-//! occurrence counts are brought up to date at the end.
+//! its stem: `SLUG.spv` (the module), `SLUG.spvasm`, `SLUG.mlir` (valid
+//! cases), the input `.npy` files, `SLUG.json` (the case manifest plus a
+//! `finding` object: signature, kind, severity, oracles, rule, operators,
+//! every oracle's answer, the tool versions, the reproduce and check
+//! commands, occurrences), `SLUG.md` (a note for people), and `config.json`
+//! when the hunt ran with `--config`. Per signature the case with the
+//! smallest index is kept. Each finding is written as soon as it is found
+//! (into a temporary directory renamed into place), so a killed hunt keeps
+//! them; occurrence counts are brought up to date at the end.
 
-use super::generate::write_near_valid;
-use super::hunt_check::{guard, CaseOutcome, Disagreement, Kind, RoundTrip, SpirvValOutcome, Subject};
+use super::case::{CaseOutcome, RoundTrip, Subject};
+use super::guard::guard;
 use anyhow::Context;
 use serde_json::{json, Value};
 use spvgraph_generator::files::{self, Extras};
+use spvgraph_oracle::judge::{Disagreement, Kind, Severity, Signature};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -23,110 +24,12 @@ use std::sync::Mutex;
 /// How many example seeds a finding lists.
 const EXAMPLES: usize = 10;
 
-/// The dedup identity of a disagreement: kind, rule, operator, a further
-/// discriminator and a normalized message (digits and ids stripped).
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub(super) struct Signature {
-    /// The kind.
-    pub kind: Kind,
-    /// The rule.
-    pub rule: Option<String>,
-    /// The operator, for per-operator rules.
-    pub op: Option<String>,
-    /// Unexpected rules, panicking component, round-trip mode.
-    pub extra: Option<String>,
-    /// The normalized message.
-    pub message: Option<String>,
-}
-
-impl Signature {
-    /// The signature of a disagreement.
-    pub(super) fn of(d: &Disagreement) -> Signature {
-        Signature {
-            kind: d.kind,
-            rule: d.rule.clone(),
-            op: d.op.clone(),
-            extra: d.extra.clone(),
-            message: d.message.as_deref().map(normalize),
-        }
-    }
-
-    /// The signature as one line: `kind | rule | op | extra | message` (`-` for none).
-    pub(super) fn key(&self) -> String {
-        let part = |s: &Option<String>| s.clone().unwrap_or_else(|| "-".into());
-        format!(
-            "{} | {} | {} | {} | {}",
-            self.kind.name(),
-            part(&self.rule),
-            part(&self.op),
-            part(&self.extra),
-            part(&self.message)
-        )
-    }
-
-    /// A file-name form: kind, rule and operator, then a hash of the whole key.
-    pub(super) fn slug(&self) -> String {
-        let mut s = self.kind.name().to_string();
-        // A panic has no rule: its component names it instead.
-        let component = match (self.kind, &self.extra) {
-            (Kind::Panic, Some(e)) => e.split(" at ").next().map(str::to_string),
-            _ => None,
-        };
-        for p in [&self.rule, &self.op, &component].into_iter().flatten() {
-            s.push_str("--");
-            s.push_str(p);
-        }
-        let mut slug: String = s
-            .chars()
-            .map(|c| if c.is_ascii_alphanumeric() || c == '.' || c == '-' { c.to_ascii_lowercase() } else { '-' })
-            .collect();
-        slug.truncate(90);
-        format!("{slug}--{:08x}", fnv1a(self.key().as_bytes()) as u32)
-    }
-}
-
-/// FNV-1a, 64 bits: a hash that stays the same across builds and platforms.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
-}
-
-/// A message with the parts that change from case to case stripped: ids
-/// (`%name`, `%12`) become `%`, digit runs become `N`, whitespace runs one
-/// space; at most 160 characters.
-pub(super) fn normalize(message: &str) -> String {
-    let mut out = String::new();
-    let mut chars = message.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c == '%' {
-            while chars.peek().is_some_and(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '.') {
-                chars.next();
-            }
-            out.push('%');
-        } else if c.is_ascii_digit() {
-            while chars.peek().is_some_and(char::is_ascii_digit) {
-                chars.next();
-            }
-            out.push('N');
-        } else if c.is_whitespace() {
-            while chars.peek().is_some_and(|c| c.is_whitespace()) {
-                chars.next();
-            }
-            out.push(' ');
-        } else {
-            out.push(c);
-        }
-    }
-    let out = out.trim();
-    match out.char_indices().nth(160) {
-        Some((i, _)) => out[..i].to_string(),
-        None => out.to_string(),
-    }
-}
-
 /// One signature seen (this run or, `known`, a previous run into the same directory).
 struct Entry {
     slug: String,
     kind: Kind,
+    severity: Severity,
+    oracles: Vec<String>,
     /// Smallest case index written (`u64::MAX` for known findings).
     index: u64,
     /// Occurrences this run.
@@ -135,7 +38,7 @@ struct Entry {
     prior: u64,
     /// Found by an earlier run into this directory.
     known: bool,
-    /// An instance of a documented spirv-val discrepancy (never new).
+    /// An instance of a documented discrepancy (never new).
     documented: bool,
     /// The smallest seeds it occurred at (this run).
     examples: BTreeSet<u64>,
@@ -155,8 +58,8 @@ impl Entry {
     }
 }
 
-/// What `record` concluded.
-pub(super) enum Recorded {
+/// What [`Store::record`] concluded.
+pub enum Recorded {
     /// A signature not seen before (this run or earlier ones): its
     /// directory, and whether it is a documented discrepancy.
     New(PathBuf, bool),
@@ -164,25 +67,49 @@ pub(super) enum Recorded {
     Again,
 }
 
-/// How to reproduce a case and what the hunt ran with.
-pub(super) struct StoreContext {
+/// What the findings record about the hunt that made them.
+#[derive(Clone, Debug, Default)]
+pub struct StoreContext {
     /// The `--config` file's contents (written as `config.json` per finding).
     pub config_json: Option<String>,
-    /// Whether spirv-val ran.
-    pub spirv_val: bool,
+    /// The validators that ran (for the check command).
+    pub validators: Vec<String>,
+    /// The referee, if any (for the check command of output findings).
+    pub referee: Option<String>,
+    /// Each oracle's version.
+    pub versions: BTreeMap<String, String>,
 }
 
 /// Per-kind totals for the summary.
 #[derive(Clone, Copy, Debug, Default)]
-pub(super) struct KindTotals {
+pub struct KindTotals {
     /// Occurrences this run.
     pub occurrences: u64,
     /// Distinct signatures seen this run.
     pub signatures: u64,
     /// Of those, neither known from an earlier run nor documented.
     pub new: u64,
-    /// Of those, instances of documented spirv-val discrepancies.
+    /// Of those, instances of documented discrepancies.
     pub documented: u64,
+}
+
+/// One signature seen this run, for reports.
+#[derive(Clone, Debug)]
+pub struct Seen {
+    /// The signature key.
+    pub key: String,
+    /// The finding's directory name.
+    pub slug: String,
+    /// Its kind.
+    pub kind: Kind,
+    /// Its severity.
+    pub severity: Severity,
+    /// The oracles involved.
+    pub oracles: Vec<String>,
+    /// Occurrences this run.
+    pub count: u64,
+    /// `new`, `known` or `documented`.
+    pub status: &'static str,
 }
 
 /// The entry of a finding an earlier run wrote (`None` if `text` is not a finding manifest).
@@ -190,10 +117,14 @@ fn known_entry(slug: &str, text: &str) -> Option<(String, Entry)> {
     let manifest = serde_json::from_str::<Value>(text).ok()?;
     let finding = &manifest["finding"];
     let key = finding["signature"].as_str()?.to_string();
-    let kind = finding["kind"].as_str().and_then(|k| Kind::ALL.into_iter().find(|x| x.name() == k))?;
+    let kind = finding["kind"].as_str().and_then(Kind::from_name)?;
+    let severity = serde_json::from_value(finding["severity"].clone()).unwrap_or(kind.severity());
+    let oracles = serde_json::from_value(finding["oracles"].clone()).unwrap_or_default();
     let entry = Entry {
         slug: slug.to_string(),
         kind,
+        severity,
+        oracles,
         index: u64::MAX,
         count: 0,
         prior: finding["occurrences"].as_u64().unwrap_or(0),
@@ -206,7 +137,7 @@ fn known_entry(slug: &str, text: &str) -> Option<(String, Entry)> {
 }
 
 /// The findings of one hunt.
-pub(super) struct Store {
+pub struct Store {
     dir: PathBuf,
     context: StoreContext,
     entries: Mutex<BTreeMap<String, Entry>>,
@@ -215,7 +146,7 @@ pub(super) struct Store {
 
 impl Store {
     /// Opens `dir` (created), loading the signatures of earlier runs' findings.
-    pub(super) fn open(dir: &Path, context: StoreContext) -> anyhow::Result<Store> {
+    pub fn open(dir: &Path, context: StoreContext) -> anyhow::Result<Store> {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
         let mut entries = BTreeMap::new();
         let listing = std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))?;
@@ -246,19 +177,19 @@ impl Store {
     }
 
     /// The directory findings go to.
-    pub(super) fn dir(&self) -> &Path {
+    pub fn dir(&self) -> &Path {
         &self.dir
     }
 
     /// Signatures known before this run.
-    pub(super) fn known(&self) -> usize {
+    pub fn known(&self) -> usize {
         self.entries.lock().map(|e| e.values().filter(|x| x.known).count()).unwrap_or(0)
     }
 
     /// Records one disagreement of `case`; writes the finding when its
     /// signature is new, or when this case is smaller than the one on disk.
-    pub(super) fn record(&self, case: &CaseOutcome, d: &Disagreement) -> Recorded {
-        let sig = Signature::of(d);
+    pub fn record(&self, case: &CaseOutcome, d: &Disagreement) -> Recorded {
+        let sig = d.signature();
         let key = sig.key();
         let Ok(mut entries) = self.entries.lock() else { return Recorded::Again };
         if let Some(e) = entries.get_mut(&key) {
@@ -292,6 +223,8 @@ impl Store {
             Entry {
                 slug: slug.clone(),
                 kind: d.kind,
+                severity: d.severity,
+                oracles: d.oracles.clone(),
                 index: case.index,
                 count: 1,
                 prior: 0,
@@ -311,12 +244,12 @@ impl Store {
     }
 
     /// The I/O errors so far.
-    pub(super) fn errors(&self) -> Vec<String> {
+    pub fn errors(&self) -> Vec<String> {
         self.errors.lock().map(|e| e.clone()).unwrap_or_default()
     }
 
     /// Per-kind totals of this run.
-    pub(super) fn totals(&self) -> BTreeMap<Kind, KindTotals> {
+    pub fn totals(&self) -> BTreeMap<Kind, KindTotals> {
         let mut out = BTreeMap::new();
         if let Ok(entries) = self.entries.lock() {
             for e in entries.values().filter(|e| e.count > 0) {
@@ -330,15 +263,23 @@ impl Store {
         out
     }
 
-    /// The signatures seen this run: (key, slug, kind, occurrences this run, status).
-    pub(super) fn seen(&self) -> Vec<(String, String, Kind, u64, &'static str)> {
+    /// The signatures seen this run.
+    pub fn seen(&self) -> Vec<Seen> {
         self.entries
             .lock()
             .map(|entries| {
                 entries
                     .iter()
                     .filter(|(_, e)| e.count > 0)
-                    .map(|(k, e)| (k.clone(), e.slug.clone(), e.kind, e.count, e.status()))
+                    .map(|(k, e)| Seen {
+                        key: k.clone(),
+                        slug: e.slug.clone(),
+                        kind: e.kind,
+                        severity: e.severity,
+                        oracles: e.oracles.clone(),
+                        count: e.count,
+                        status: e.status(),
+                    })
                     .collect()
             })
             .unwrap_or_default()
@@ -346,7 +287,7 @@ impl Store {
 
     /// Brings every finding seen this run up to date: occurrences (earlier
     /// runs' plus this run's) and example seeds.
-    pub(super) fn finish(&self) {
+    pub fn finish(&self) {
         let Ok(mut entries) = self.entries.lock() else { return };
         for e in entries.values_mut().filter(|e| e.count > 0 && e.manifest.is_object()) {
             let finding = &mut e.manifest["finding"];
@@ -383,10 +324,11 @@ impl Store {
                     .and_then(|m| Ok(serde_json::to_value(m)?))
             })
             .unwrap_or_else(|c| Err(anyhow::anyhow!("the case writer panicked: {}", c.message))),
-            Subject::NearValid(nv) => {
-                guard("finding writer", || write_near_valid(&tmp, slug, nv, &Extras { spvasm: true, mlir: false }))
-                    .unwrap_or_else(|c| Err(anyhow::anyhow!("the case writer panicked: {}", c.message)))
-            }
+            Subject::NearValid(nv) => guard("finding writer", || {
+                files::write_near_valid(&tmp, slug, nv, &Extras { spvasm: true, mlir: false })
+                    .map_err(anyhow::Error::from)
+            })
+            .unwrap_or_else(|c| Err(anyhow::anyhow!("the case writer panicked: {}", c.message))),
             Subject::Nothing => Err(anyhow::anyhow!("no module: generation panicked")),
         };
         let (mut manifest, files_error) = match written {
@@ -405,13 +347,12 @@ impl Store {
             let p = tmp.join("config.json");
             std::fs::write(&p, cfg).with_context(|| format!("cannot write {}", p.display()))?;
         }
-        let finding = self.finding_json(sig, case, d, files_error.map(|e| format!("{e:#}")));
-        manifest["finding"] = finding;
+        manifest["finding"] = self.finding_json(slug, sig, case, d, files_error.map(|e| format!("{e:#}")));
         let json_path = tmp.join(format!("{slug}.json"));
         std::fs::write(&json_path, format!("{}\n", serde_json::to_string_pretty(&manifest)?))
             .with_context(|| format!("cannot write {}", json_path.display()))?;
         let md_path = tmp.join(format!("{slug}.md"));
-        std::fs::write(&md_path, note(slug, &manifest))
+        std::fs::write(&md_path, super::note::note(slug, &manifest))
             .with_context(|| format!("cannot write {}", md_path.display()))?;
         // Into place: the old directory (a larger case) goes away only after
         // the new one is complete.
@@ -431,6 +372,7 @@ impl Store {
 
     fn finding_json(
         &self,
+        slug: &str,
         sig: &Signature,
         case: &CaseOutcome,
         d: &Disagreement,
@@ -441,44 +383,10 @@ impl Store {
             _ => None,
         };
         let rule = case.planned_rule;
-        let (argv, output) = reproduce(case.seed, rule.map(|r| r.name()), self.context.config_json.is_some());
+        let (argv, output) =
+            super::note::reproduce(case.seed, rule.map(|r| r.name()), self.context.config_json.is_some());
         let profiles = case.profiles.as_ref().map(|ps| ps.iter().map(|p| p.name()).collect::<Vec<_>>());
-        let mut check = vec!["spvgraph".to_string(), "validate".into(), "--oracle".into()];
-        check.push(if self.context.spirv_val { "both" } else { "in-tree" }.into());
-        check.extend(["--target-env".into(), case.target_env.to_string()]);
-        if let Some(p) = &profiles {
-            check.extend(["--profiles".into(), p.join(",")]);
-        }
-        check.push(output.clone());
-        let in_tree = match &case.in_tree {
-            None => json!({ "ran": false }),
-            Some(it) => json!({
-                "ran": true,
-                "valid": it.valid(),
-                "rules": it.rules().iter().map(|r| r.name()).collect::<Vec<_>>(),
-                "errors": it.errors.iter().take(20).map(|e| json!({
-                    "rule": e.rule.name(),
-                    "message": e.message,
-                    "instruction": e.instruction,
-                    "word_offset": e.word_offset,
-                })).collect::<Vec<_>>(),
-                "error_count": it.errors.len(),
-                "warning_count": it.warnings,
-            }),
-        };
-        let spirv_val = match &case.spirv_val {
-            SpirvValOutcome::NotRun => json!({ "ran": false }),
-            SpirvValOutcome::Valid => json!({ "ran": true, "valid": true }),
-            SpirvValOutcome::Invalid(d) => json!({
-                "ran": true,
-                "valid": false,
-                "message": d.message,
-                "instruction": d.instruction,
-                "word_offset": d.word_offset,
-                "rule_guess": d.rule,
-            }),
-            SpirvValOutcome::Error(e) => json!({ "ran": true, "error": e }),
-        };
+        let check = super::note::check_command(slug, case, d, &self.context);
         let roundtrip = match &case.roundtrip {
             RoundTrip::NotRun => json!({ "ran": false }),
             RoundTrip::Identical => json!({ "ran": true, "identical": true }),
@@ -494,17 +402,24 @@ impl Store {
                 "per_operator": r.info().per_operator,
             }),
         };
+        let answers: serde_json::Map<String, Value> =
+            case.answers.iter().map(|(n, a)| (n.clone(), serde_json::to_value(a).unwrap_or(Value::Null))).collect();
+        let versions: BTreeMap<&String, &String> =
+            self.context.versions.iter().filter(|(n, _)| d.oracles.contains(n) || case.answer(n).is_some()).collect();
         json!({
             "signature": sig.key(),
             "slug": sig.slug(),
-            "kind": d.kind.name(),
+            "kind": d.kind,
+            "severity": d.severity,
             "meaning": d.kind.meaning(),
+            "oracles": d.oracles,
             "rule": d.rule,
-            "operator": d.op,
-            "discriminator": d.extra,
+            "operators": d.operators,
+            "operator": sig.operator,
+            "discriminator": d.discriminator,
             "message": sig.message,
             "detail": d.detail,
-            "documented": d.documented.as_ref().map(|(why, finding)| json!({ "why": why, "finding": finding })),
+            "documented": d.documented,
             "case": if rule.is_some() { "near-valid" } else { "valid" },
             "seed": case.seed,
             "hunt_index": case.index,
@@ -513,140 +428,19 @@ impl Store {
             "note": near.map(|nv| nv.note.as_str()),
             "target_env": case.target_env,
             "profiles": profiles,
-            "verdicts": {
-                "expected": expected,
-                "in_tree": in_tree,
-                "spirv_val": spirv_val,
-                "roundtrip": roundtrip,
-            },
+            "entry": case.entry,
+            "expected": expected,
+            "answers": answers,
+            "roundtrip": roundtrip,
+            "versions": versions,
             "reproduce": argv.join(" "),
             "reproduce_argv": argv,
             "reproduce_output": output,
             "check": check.join(" "),
+            "check_argv": check,
             "files_error": files_error,
             "occurrences": 1,
             "spvgraph_version": env!("CARGO_PKG_VERSION"),
         })
-    }
-}
-
-/// The command that regenerates case `seed` (run in the finding's
-/// directory), and the module file it writes.
-pub(super) fn reproduce(seed: u64, rule: Option<&str>, config: bool) -> (Vec<String>, String) {
-    let mut argv: Vec<String> = ["spvgraph", "generate", "--seed"].map(String::from).to_vec();
-    argv.extend([seed.to_string(), "--count".into(), "1".into()]);
-    if let Some(r) = rule {
-        argv.extend(["--near-valid".into(), "--rule".into(), r.to_string()]);
-    }
-    if config {
-        argv.extend(["--config".into(), "config.json".into()]);
-    }
-    argv.extend(["--spvasm", "--no-mlir", "-o", "repro"].map(String::from));
-    (argv, format!("repro/case_{seed}.spv"))
-}
-
-/// The `SLUG.md` note.
-fn note(slug: &str, manifest: &Value) -> String {
-    let f = &manifest["finding"];
-    let s = |v: &Value| v.as_str().map(str::to_string).unwrap_or_else(|| "-".into());
-    let mut out = format!("# {}: {}", s(&f["kind"]), s(&f["rule"]));
-    if let Some(op) = f["operator"].as_str() {
-        out.push_str(&format!(" ({op})"));
-    }
-    out.push_str(&format!("\n\n{}.\n\n{}\n\n", capitalize(&s(&f["meaning"])), s(&f["detail"])));
-    out.push_str(&format!("- case: {} module, seed {}", s(&f["case"]), f["seed"]));
-    if let Some(m) = f["mutator"].as_str() {
-        out.push_str(&format!(", mutator `{m}`: {}", s(&f["note"])));
-    }
-    out.push_str(&format!("\n- target environment: {}", s(&f["target_env"])));
-    let v = &f["verdicts"];
-    let verdict = |x: &Value| -> String {
-        if x["ran"] == json!(false) {
-            "not run".into()
-        } else if let Some(e) = x["error"].as_str() {
-            format!("error: {e}")
-        } else if x["valid"] == json!(true) {
-            "accepts".into()
-        } else if let Some(rules) = x["rules"].as_array() {
-            let names: Vec<String> = rules.iter().filter_map(|r| r.as_str().map(str::to_string)).collect();
-            format!("rejects: {}", names.join(", "))
-        } else {
-            format!("rejects: {}", s(&x["message"]))
-        }
-    };
-    out.push_str(&format!(
-        "\n- expected: {}",
-        if v["expected"]["valid"] == json!(true) {
-            "valid".into()
-        } else {
-            format!("breaks {}", s(&v["expected"]["rule"]))
-        }
-    ));
-    out.push_str(&format!("\n- in-tree validator: {}", verdict(&v["in_tree"])));
-    out.push_str(&format!("\n- spirv-val: {}", verdict(&v["spirv_val"])));
-    out.push_str(&format!("\n- signature: `{}`\n", s(&f["signature"])));
-    out.push_str(&format!(
-        "\nReproduce (in this directory; writes `{}`):\n\n    {}\n    {}\n",
-        s(&f["reproduce_output"]),
-        s(&f["reproduce"]),
-        s(&f["check"])
-    ));
-    out.push_str(&format!("\nThe module is `{slug}.spv`; `{slug}.json` has both verdicts in full.\n"));
-    out
-}
-
-fn capitalize(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().chain(c).collect(),
-        None => String::new(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn messages_lose_ids_and_numbers() {
-        assert_eq!(
-            normalize("Expected Result Type <id> '23[%tensor_float_1x8]' to have  12 elements"),
-            "Expected Result Type <id> 'N[%]' to have N elements"
-        );
-        assert_eq!(normalize("a\n  b"), "a b");
-        assert_eq!(normalize(&"x".repeat(500)).len(), 160);
-    }
-
-    #[test]
-    fn slugs_are_file_names_and_differ_with_the_message() {
-        let d = Disagreement {
-            kind: Kind::SpirvValStricter,
-            rule: Some("tosa.shape.output".into()),
-            op: Some("CONV2D".into()),
-            extra: None,
-            message: Some("Result Type 7 wrong".into()),
-            detail: String::new(),
-            documented: None,
-        };
-        let a = Signature::of(&d);
-        assert!(a.slug().starts_with("spirv-val-stricter--tosa.shape.output--conv2d--"), "{}", a.slug());
-        assert!(a.slug().chars().all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-'));
-        let same = Signature::of(&Disagreement { message: Some("Result Type 9 wrong".into()), ..d.clone() });
-        assert_eq!(a.key(), same.key());
-        let other = Signature::of(&Disagreement { message: Some("Operand wrong".into()), ..d });
-        assert_ne!(a.slug(), other.slug());
-    }
-
-    #[test]
-    fn reproduce_commands_name_the_rule_and_config() {
-        let (argv, out) = reproduce(42, Some("tosa.shape.output"), true);
-        assert_eq!(
-            argv.join(" "),
-            "spvgraph generate --seed 42 --count 1 --near-valid --rule tosa.shape.output --config config.json \
-             --spvasm --no-mlir -o repro"
-        );
-        assert_eq!(out, "repro/case_42.spv");
-        let (argv, _) = reproduce(7, None, false);
-        assert_eq!(argv.join(" "), "spvgraph generate --seed 7 --count 1 --spvasm --no-mlir -o repro");
     }
 }

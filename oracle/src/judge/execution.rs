@@ -1,0 +1,286 @@
+//! Judging backends' runs of a graph: abnormal ends, refusals, and outputs
+//! against the in-tree executor's, with the referee's precise run to name
+//! the culprit when they differ.
+
+use super::{Disagreement, ExecAnswer, Expectation, Kind, Observations, Severity};
+use crate::compliance::{
+    compare, compare_with_mode, judge as judge_against, output_contexts, Agreement, Mode, PreciseOutcome,
+    ReferenceTensor,
+};
+use crate::oracle::{Abnormal, ExecOutcome, ExecRequest, Oracle, OracleError, Refusal};
+use spvgraph_ir::tensor::TensorData;
+use spvgraph_ir::Module;
+
+/// The referee's precise run, made at most once per case and only when an
+/// output disagreement needs it.
+pub(super) struct Vote<'a> {
+    referee: Option<&'a dyn Oracle>,
+    outcome: Option<Result<PreciseOutcome, OracleError>>,
+}
+
+impl<'a> Vote<'a> {
+    pub(super) fn new(referee: Option<&'a dyn Oracle>) -> Vote<'a> {
+        Vote { referee, outcome: None }
+    }
+
+    /// The referee's name, when there is one.
+    pub(super) fn name(&self) -> Option<&str> {
+        self.referee.map(|r| r.name())
+    }
+
+    fn get(&mut self, request: &ExecRequest<'_>) -> Option<&Result<PreciseOutcome, OracleError>> {
+        let referee = self.referee?;
+        Some(self.outcome.get_or_insert_with(|| referee.execute_precise(request)))
+    }
+
+    /// Each answer judged against the referee's precise run, or `None`
+    /// when there is no referee or it could not run.
+    pub(super) fn verdicts(
+        &mut self,
+        request: &ExecRequest<'_>,
+        answers: &[(&str, &ExecOutcome)],
+    ) -> Option<Vec<Result<Agreement, OracleError>>> {
+        let precise = match self.get(request)? {
+            Ok(p) => p.clone(),
+            Err(_) => return None,
+        };
+        Some(answers.iter().map(|(name, o)| judge_against(request, &precise, name, Ok((*o).clone()))).collect())
+    }
+}
+
+/// How two sets of outputs compare.
+#[derive(Clone, Debug, PartialEq)]
+pub enum OutputComparison {
+    /// Every output is compliant with the other's.
+    Agree,
+    /// An output differs beyond what its accuracy rule allows.
+    Differ {
+        /// The output (OutputIndex order, arrays flattened).
+        output: usize,
+        /// What differs.
+        detail: String,
+    },
+    /// The rule needs facts a typed reference cannot give (bounds tensors).
+    Incomparable(String),
+}
+
+/// Compares `candidate` outputs with `reference` outputs of the same request
+/// under the TOSA compliance rules, the reference taken as exact: bit-exact
+/// for integers; for floating point, each output's accuracy rule (modes that
+/// need a bounds tensor are [`OutputComparison::Incomparable`]).
+pub fn compare_outputs(
+    request: &ExecRequest<'_>,
+    reference: &[TensorData],
+    candidate: &[TensorData],
+) -> OutputComparison {
+    if reference.len() != candidate.len() {
+        return OutputComparison::Differ {
+            output: reference.len().min(candidate.len()),
+            detail: format!("{} outputs where {} were expected", candidate.len(), reference.len()),
+        };
+    }
+    let contexts = Module::decode_words(request.module)
+        .map_err(|e| e.to_string())
+        .and_then(|m| output_contexts(&m, request.entry_point, request.inputs, request.graph_constants));
+    for (j, (r, c)) in reference.iter().zip(candidate).enumerate() {
+        if r.shape() != c.shape() || r.elem() != c.elem() {
+            let detail =
+                format!("output {j}: {} {:?} where {} {:?} was expected", c.elem(), c.shape(), r.elem(), r.shape());
+            return OutputComparison::Differ { output: j, detail };
+        }
+        let typed = ReferenceTensor::Typed(r.clone());
+        let verdict = match contexts.as_ref().ok().and_then(|cs| cs.get(j)).and_then(Option::as_ref) {
+            Some(ctx) if r.elem().is_float() => compare(ctx, &typed, c, None),
+            _ => compare_with_mode(&Mode::Exact, &typed, c, None),
+        };
+        match verdict {
+            Ok(v) if v.pass => {}
+            Ok(v) => return OutputComparison::Differ { output: j, detail: format!("output {j}: {v}") },
+            Err(e) => return OutputComparison::Incomparable(format!("output {j}: {e}")),
+        }
+    }
+    OutputComparison::Agree
+}
+
+/// The disagreements of every backend's run.
+pub(super) fn judge(
+    expectation: &Expectation,
+    observations: &Observations<'_>,
+    vote: &mut Vote<'_>,
+) -> Vec<Disagreement> {
+    let Some(request) = &observations.request else { return Vec::new() };
+    let mut out = Vec::new();
+    // The in-tree executor refusing a valid case is its own bug.
+    if let (Expectation::Valid, Some(ExecOutcome::Refused { kind: Refusal::Invalid | Refusal::Rejected, reason })) =
+        (expectation, &observations.reference)
+    {
+        out.push(
+            Disagreement::new(
+                Kind::RefusedValid,
+                crate::registry::IN_TREE,
+                format!("the in-tree executor refuses a valid module: {reason}"),
+            )
+            .with_operators(observations.operators.clone())
+            .with_message(Some(reason.clone())),
+        );
+    }
+    for answer in &observations.executions {
+        out.extend(judge_one(expectation, observations, request, answer, vote));
+    }
+    out
+}
+
+fn judge_one(
+    expectation: &Expectation,
+    observations: &Observations<'_>,
+    request: &ExecRequest<'_>,
+    answer: &ExecAnswer<'_>,
+    vote: &mut Vote<'_>,
+) -> Option<Disagreement> {
+    let name = answer.oracle.name();
+    let invalid = expectation.rule();
+    let outcome = match &answer.outcome {
+        Ok(o) => o,
+        Err(OracleError::Unavailable { .. } | OracleError::Unsupported { .. }) => return None,
+        Err(e) => {
+            return Some(Disagreement::new(Kind::OracleError, name, e.to_string()).with_message(Some(e.to_string())))
+        }
+    };
+    let graph_ops = observations.operators.clone();
+    match outcome {
+        ExecOutcome::Abnormal { how, detail } => {
+            let kind = match how {
+                Abnormal::Signal(_) => Kind::Crash,
+                Abnormal::Timeout => Kind::Timeout,
+                Abnormal::OutOfMemory => Kind::OutOfMemory,
+            };
+            let on = if invalid.is_some() { "an invalid module" } else { "a valid module" };
+            let mut d = Disagreement::new(kind, name, format!("{name} {how} on {on}: {detail}"))
+                .with_rule(invalid)
+                .with_operators(graph_ops)
+                .with_discriminator(Some(how.to_string()))
+                .with_message(last_line(detail));
+            // Vulkan leaves invalid SPIR-V undefined: a crash on it matters less.
+            if invalid.is_some() {
+                d.severity = Severity::Low;
+            }
+            Some(d)
+        }
+        ExecOutcome::Refused { kind: Refusal::Unsupported | Refusal::OverBudget | Refusal::Unpredictable, .. } => None,
+        ExecOutcome::Refused { reason, .. } => {
+            if invalid.is_some() || !observations.pipeline_rules.is_empty() {
+                return None;
+            }
+            Some(
+                Disagreement::new(Kind::RefusedValid, name, format!("{name} refuses a valid module: {reason}"))
+                    .with_operators(graph_ops)
+                    .with_message(last_line(reason)),
+            )
+        }
+        ExecOutcome::Outputs(outputs) => {
+            if let Some(rule) = invalid {
+                // Once per rule and backend: no operator or message in the signature.
+                return Some(
+                    Disagreement::new(
+                        Kind::AcceptsInvalid,
+                        name,
+                        format!("{name} runs a module breaking {rule} and produces {} output(s)", outputs.len()),
+                    )
+                    .with_rule(Some(rule)),
+                );
+            }
+            judge_outputs(name, request, observations.reference.as_ref(), outputs, vote, &graph_ops)
+        }
+    }
+}
+
+/// A valid case's outputs from `name` against the in-tree executor's, with
+/// the referee's vote when they differ or cannot be compared directly.
+fn judge_outputs(
+    name: &str,
+    request: &ExecRequest<'_>,
+    reference: Option<&ExecOutcome>,
+    outputs: &[TensorData],
+    vote: &mut Vote<'_>,
+    graph_ops: &[spvgraph_ir::tosa::TosaOp],
+) -> Option<Disagreement> {
+    let in_tree = match reference {
+        Some(ExecOutcome::Outputs(r)) => r,
+        // No reference outputs: unpredictable (any result goes), over
+        // budget, or refused (judged above).
+        _ => return None,
+    };
+    let direct = compare_outputs(request, in_tree, outputs);
+    if direct == OutputComparison::Agree {
+        return None;
+    }
+    let ours = ExecOutcome::Outputs(in_tree.clone());
+    let theirs = ExecOutcome::Outputs(outputs.to_vec());
+    let in_tree_name = crate::registry::IN_TREE;
+    let verdicts = vote.verdicts(request, &[(name, &theirs), (in_tree_name, &ours)]);
+    let referee = vote.name().unwrap_or("no referee").to_string();
+    let contexts = Module::decode_words(request.module)
+        .ok()
+        .and_then(|m| output_contexts(&m, request.entry_point, request.inputs, request.graph_constants).ok());
+    let op_of = |j: usize| contexts.as_ref().and_then(|c| c.get(j)).and_then(Option::as_ref).map(|c| c.op);
+    let direct_text = match &direct {
+        OutputComparison::Differ { detail, .. } => detail.clone(),
+        OutputComparison::Incomparable(why) => format!("not comparable directly ({why})"),
+        OutputComparison::Agree => String::new(),
+    };
+    let wrong = |oracles: Vec<String>, output: Option<usize>, detail: String| {
+        let mut d = Disagreement::new(Kind::WrongOutput, name, detail);
+        d.oracles = oracles;
+        d.operators = match output.and_then(op_of) {
+            Some(op) => vec![op],
+            None => graph_ops.to_vec(),
+        };
+        d.discriminator = output.map(|j| format!("output {j}"));
+        d
+    };
+    match verdicts {
+        None => match direct {
+            // Without a referee, an integer or exact mismatch still shows
+            // that one of the two is wrong.
+            OutputComparison::Differ { output, detail } => Some(wrong(
+                vec![name.to_string(), in_tree_name.to_string()],
+                Some(output),
+                format!("{name} and the in-tree executor differ ({detail}); no referee could run ({referee})"),
+            )),
+            _ => None,
+        },
+        Some(v) => {
+            let theirs_v = &v[0];
+            let ours_v = &v[1];
+            let bad = |a: &Result<Agreement, OracleError>| matches!(a, Ok(Agreement::Mismatch { .. }));
+            let output_of = |a: &Result<Agreement, OracleError>| match a {
+                Ok(Agreement::Mismatch { output, .. }) => *output,
+                _ => None,
+            };
+            let text = |a: &Result<Agreement, OracleError>| match a {
+                Ok(Agreement::Mismatch { detail, .. }) => format!("not compliant: {detail}"),
+                Ok(Agreement::Compliant(_)) => "compliant".to_string(),
+                Ok(other) => format!("{other:?}"),
+                Err(e) => format!("error: {e}"),
+            };
+            let all_three = format!(
+                "{name}: {}; in-tree: {}; direct comparison: {direct_text} (referee: {referee})",
+                text(theirs_v),
+                text(ours_v)
+            );
+            match (bad(theirs_v), bad(ours_v)) {
+                (true, false) => Some(wrong(vec![name.to_string()], output_of(theirs_v), all_three)),
+                (false, true) => Some(wrong(vec![in_tree_name.to_string()], output_of(ours_v), all_three)),
+                (true, true) => {
+                    Some(wrong(vec![name.to_string(), in_tree_name.to_string()], output_of(theirs_v), all_three))
+                }
+                (false, false) => None,
+            }
+        }
+    }
+}
+
+/// The last non-empty line of a message: what stays the same between runs.
+fn last_line(text: &str) -> Option<String> {
+    text.lines().map(str::trim).rev().find(|l| !l.is_empty()).map(str::to_string)
+}

@@ -1,0 +1,203 @@
+//! Kinds of disagreement and how serious each is.
+
+/// A kind of disagreement between an oracle and the expectation (or between
+/// oracles). The oracle concerned is not part of the kind: a finding names it
+/// in [`super::Disagreement::oracles`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Kind {
+    // ---- validators ----
+    /// A validator rejects a valid-by-construction module.
+    RejectsValid,
+    /// A validator accepts a module that breaks a must-reject rule it checks.
+    MissesRule,
+    /// The in-tree validator rejects a near-valid module without its rule.
+    WrongRule,
+    /// The in-tree validator reports the near-valid module's rule and others.
+    ExtraRules,
+    /// A validator rejects a module breaking a rule it is documented not to check.
+    Stricter,
+    /// An oracle could not answer (its process failed, its output was unreadable).
+    OracleError,
+    // ---- the harness itself ----
+    /// Decode then encode is not the identity, or a valid module does not decode or encode.
+    Roundtrip,
+    /// The generator reported a broken invariant (operations dropped).
+    GeneratorInvariant,
+    /// A component of the harness panicked.
+    Panic,
+    // ---- execution backends ----
+    /// The backend died on a signal.
+    Crash,
+    /// The backend hung past its time limit.
+    Timeout,
+    /// The backend went over its memory limit.
+    OutOfMemory,
+    /// Pipeline creation or the run failed on a valid module that breaks no
+    /// pipeline-creation rule.
+    RefusedValid,
+    /// The outputs are not compliant with the TOSA accuracy rules.
+    WrongOutput,
+    /// A module breaking a must-reject rule ran and produced outputs.
+    AcceptsInvalid,
+    // ---- producers ----
+    /// The producer crashed, hung or ran out of memory.
+    ProducerCrash,
+    /// The producer refused valid TOSA.
+    ProducerRejects,
+    /// The producer emitted a module that breaks a rule.
+    ProducerInvalidOutput,
+    /// The producer emitted a module that computes something else.
+    ProducerWrongSemantics,
+}
+
+/// How much a disagreement matters to the people who ship the implementation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Severity {
+    /// Wrong results, crashes of a shipped backend or producer, harness panics.
+    High,
+    /// Valid input refused, invalid output produced, hangs, validators wrong.
+    Medium,
+    /// Undefined behaviour tolerated (invalid SPIR-V accepted by a consumer),
+    /// stricter-than-documented validators, backends that cannot answer.
+    Low,
+}
+
+impl Severity {
+    /// `high`, `medium` or `low`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::High => "high",
+            Severity::Medium => "medium",
+            Severity::Low => "low",
+        }
+    }
+}
+
+impl Kind {
+    /// Every kind, in report order.
+    pub const ALL: [Kind; 19] = [
+        Kind::RejectsValid,
+        Kind::MissesRule,
+        Kind::WrongRule,
+        Kind::ExtraRules,
+        Kind::Stricter,
+        Kind::OracleError,
+        Kind::Roundtrip,
+        Kind::GeneratorInvariant,
+        Kind::Panic,
+        Kind::Crash,
+        Kind::Timeout,
+        Kind::OutOfMemory,
+        Kind::RefusedValid,
+        Kind::WrongOutput,
+        Kind::AcceptsInvalid,
+        Kind::ProducerCrash,
+        Kind::ProducerRejects,
+        Kind::ProducerInvalidOutput,
+        Kind::ProducerWrongSemantics,
+    ];
+
+    /// The stable kebab-case name used in signatures, slugs and summaries.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::RejectsValid => "rejects-valid",
+            Kind::MissesRule => "misses-rule",
+            Kind::WrongRule => "wrong-rule",
+            Kind::ExtraRules => "extra-rules",
+            Kind::Stricter => "stricter",
+            Kind::OracleError => "oracle-error",
+            Kind::Roundtrip => "roundtrip",
+            Kind::GeneratorInvariant => "generator-invariant",
+            Kind::Panic => "panic",
+            Kind::Crash => "crash",
+            Kind::Timeout => "timeout",
+            Kind::OutOfMemory => "out-of-memory",
+            Kind::RefusedValid => "refused-valid",
+            Kind::WrongOutput => "wrong-output",
+            Kind::AcceptsInvalid => "accepts-invalid",
+            Kind::ProducerCrash => "producer-crash",
+            Kind::ProducerRejects => "producer-rejects",
+            Kind::ProducerInvalidOutput => "producer-invalid-output",
+            Kind::ProducerWrongSemantics => "producer-wrong-semantics",
+        }
+    }
+
+    /// The kind with this name.
+    pub fn from_name(name: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// What the kind means, for finding notes.
+    pub fn meaning(self) -> &'static str {
+        match self {
+            Kind::RejectsValid => "a validator rejects a valid-by-construction module",
+            Kind::MissesRule => "a validator accepts a module breaking a must-reject rule that it checks",
+            Kind::WrongRule => "the in-tree validator rejects a near-valid module, but not for the rule it breaks",
+            Kind::ExtraRules => "the in-tree validator reports the broken rule and other rules too",
+            Kind::Stricter => "a validator rejects a module breaking a rule it is documented not to check",
+            Kind::OracleError => "an oracle could not answer",
+            Kind::Roundtrip => "decoding then encoding the module does not give back the same words",
+            Kind::GeneratorInvariant => "the generator reported a broken invariant and dropped operations",
+            Kind::Panic => "a component of the harness panicked",
+            Kind::Crash => "the backend died on a signal",
+            Kind::Timeout => "the backend did not finish within its time limit",
+            Kind::OutOfMemory => "the backend went over its memory limit",
+            Kind::RefusedValid => "the backend refused a valid module that breaks no pipeline-creation rule",
+            Kind::WrongOutput => "the backend's outputs are not compliant with the TOSA accuracy rules",
+            Kind::AcceptsInvalid => "the backend ran a module that breaks a must-reject rule and produced outputs",
+            Kind::ProducerCrash => "the producer crashed, hung or ran out of memory",
+            Kind::ProducerRejects => "the producer refused valid TOSA",
+            Kind::ProducerInvalidOutput => "the producer emitted a module that breaks a validity rule",
+            Kind::ProducerWrongSemantics => "the producer emitted a module that computes something else",
+        }
+    }
+
+    /// Its severity when the case is valid (most kinds only happen on one
+    /// expectation; execution failures on invalid modules are
+    /// [`Severity::Low`], see [`super::Disagreement`]).
+    pub fn severity(self) -> Severity {
+        match self {
+            Kind::Panic
+            | Kind::Crash
+            | Kind::WrongOutput
+            | Kind::ProducerCrash
+            | Kind::ProducerWrongSemantics
+            | Kind::ProducerInvalidOutput => Severity::High,
+            Kind::RejectsValid
+            | Kind::MissesRule
+            | Kind::WrongRule
+            | Kind::ExtraRules
+            | Kind::Roundtrip
+            | Kind::GeneratorInvariant
+            | Kind::Timeout
+            | Kind::OutOfMemory
+            | Kind::RefusedValid
+            | Kind::ProducerRejects => Severity::Medium,
+            Kind::Stricter | Kind::OracleError | Kind::AcceptsInvalid => Severity::Low,
+        }
+    }
+}
+
+impl std::fmt::Display for Kind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_are_unique() {
+        let mut seen = std::collections::BTreeSet::new();
+        for k in Kind::ALL {
+            assert_eq!(Kind::from_name(k.name()), Some(k));
+            assert!(seen.insert(k.name()));
+            assert_eq!(serde_json::to_value(k).expect("serializes"), serde_json::json!(k.name()));
+            assert!(!k.meaning().is_empty());
+        }
+    }
+}

@@ -1,0 +1,248 @@
+//! The one judgement: given what a case is expected to be and what every
+//! oracle answered, which answers are wrong, how, and how seriously.
+//!
+//! `spvgraph hunt`, `spvgraph diff`, the fuzz targets and the tests all call
+//! [`judge`]; nothing else decides whether an oracle disagrees. It never
+//! names an oracle: what a validator claims to check comes from
+//! [`Oracle::rule_claim`], documented discrepancies from
+//! [`Oracle::known_discrepancies`], and a disagreement about outputs is
+//! settled by the oracle passed as the referee (one with
+//! [`Capability::Reference`], whose precise run is the yardstick of the TOSA
+//! compliance rules).
+//!
+//! | expectation | answer | kind |
+//! |---|---|---|
+//! | valid | a validator rejects | `rejects-valid` |
+//! | breaks R | a validator that checks R accepts | `misses-rule` |
+//! | breaks R | the in-tree validator rejects without R / with R and others | `wrong-rule` / `extra-rules` |
+//! | breaks R | a validator documented not to check R rejects | `stricter` |
+//! | any | a backend dies on a signal / hangs / runs out of memory | `crash` / `timeout` / `out-of-memory` |
+//! | valid | a backend refuses, and no pipeline-creation rule explains it | `refused-valid` |
+//! | valid | outputs not compliant (the referee names the culprit) | `wrong-output` |
+//! | breaks R | a backend runs it and produces outputs | `accepts-invalid` (once per rule) |
+//! | valid TOSA | the producer crashes / refuses / emits an invalid module / one that computes something else | `producer-crash` / `producer-rejects` / `producer-invalid-output` / `producer-wrong-semantics` |
+
+mod execution;
+mod kind;
+mod production;
+mod signature;
+mod validity;
+
+pub use execution::{compare_outputs, OutputComparison};
+pub use kind::{Kind, Severity};
+pub use signature::{fnv1a, normalize, Signature};
+
+use crate::oracle::{Capability, ExecOutcome, ExecRequest, Oracle, OracleError, ProduceOutcome, Verdict};
+use spvgraph_ir::rules::RuleId;
+use spvgraph_ir::tosa::TosaOp;
+
+/// What a case is expected to be.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Expectation {
+    /// Valid: every validator accepts it, every backend runs it.
+    Valid,
+    /// It breaks exactly this must-reject rule.
+    Breaks {
+        /// The rule.
+        rule: RuleId,
+        /// How it was broken (the near-valid mutator), which tells apart
+        /// documented discrepancies that only show with one way of breaking it.
+        mutator: Option<String>,
+    },
+}
+
+impl Expectation {
+    /// The rule broken, if any.
+    pub fn rule(&self) -> Option<RuleId> {
+        match self {
+            Expectation::Valid => None,
+            Expectation::Breaks { rule, .. } => Some(*rule),
+        }
+    }
+}
+
+/// A documented discrepancy a disagreement is an instance of.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Documented {
+    /// Why the oracle answers as it does.
+    pub why: String,
+    /// The minimal module, relative to the repository root.
+    pub finding: String,
+}
+
+/// One disagreement.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Disagreement {
+    /// Its kind.
+    pub kind: Kind,
+    /// How serious it is.
+    pub severity: Severity,
+    /// The oracles whose answer is wrong (the culprit first; two when the
+    /// referee could not tell which of them is).
+    pub oracles: Vec<String>,
+    /// The rule concerned: the one the case breaks, or the one an oracle named.
+    pub rule: Option<RuleId>,
+    /// The TOSA operators concerned: the one a diagnostic or a wrong output
+    /// names, else every operator of the graph that ran.
+    pub operators: Vec<TosaOp>,
+    /// A further discriminator of the signature (unexpected rules, mutator,
+    /// debug-info variant, ...).
+    pub discriminator: Option<String>,
+    /// The message the signature normalizes (the oracle's own words).
+    pub message: Option<String>,
+    /// What happened, in full, for the finding's note.
+    pub detail: String,
+    /// The documented discrepancy it is an instance of, if any.
+    pub documented: Option<Documented>,
+}
+
+impl Disagreement {
+    /// A disagreement of `kind` by `oracle`, with the kind's severity.
+    pub fn new(kind: Kind, oracle: &str, detail: impl Into<String>) -> Disagreement {
+        Disagreement {
+            kind,
+            severity: kind.severity(),
+            oracles: vec![oracle.to_string()],
+            rule: None,
+            operators: Vec::new(),
+            discriminator: None,
+            message: None,
+            detail: detail.into(),
+            documented: None,
+        }
+    }
+
+    /// The operator the signature names: the only one concerned, if there is one.
+    pub fn signature_operator(&self) -> Option<TosaOp> {
+        match self.operators.as_slice() {
+            [op] => Some(*op),
+            _ => None,
+        }
+    }
+
+    /// Its dedup signature.
+    pub fn signature(&self) -> Signature {
+        Signature::of(self)
+    }
+
+    fn with_rule(mut self, rule: Option<RuleId>) -> Self {
+        self.rule = rule;
+        self
+    }
+
+    fn with_operators(mut self, operators: Vec<TosaOp>) -> Self {
+        self.operators = operators;
+        self
+    }
+
+    fn with_message(mut self, message: Option<String>) -> Self {
+        self.message = message;
+        self
+    }
+
+    fn with_discriminator(mut self, d: Option<String>) -> Self {
+        self.discriminator = d;
+        self
+    }
+}
+
+/// One validator's answer about a module.
+pub struct ValidityAnswer<'a> {
+    /// The validator.
+    pub oracle: &'a dyn Oracle,
+    /// Its verdict.
+    pub verdict: Result<Verdict, OracleError>,
+}
+
+/// One backend's run of the case.
+pub struct ExecAnswer<'a> {
+    /// The backend.
+    pub oracle: &'a dyn Oracle,
+    /// Its outcome.
+    pub outcome: Result<ExecOutcome, OracleError>,
+}
+
+/// What a producer made of the case's TOSA MLIR, and what became of it.
+pub struct ProductionAnswer<'a> {
+    /// The producer.
+    pub producer: &'a dyn Oracle,
+    /// Whether it was asked for debug information.
+    pub debug_info: bool,
+    /// Its outcome.
+    pub outcome: Result<ProduceOutcome, OracleError>,
+    /// The validators' verdicts on the produced module.
+    pub validity: Vec<ValidityAnswer<'a>>,
+    /// The produced module run on the in-tree executor with the case's
+    /// inputs, its outputs in the case's output order (`None`: not run).
+    pub outputs: Option<Result<ExecOutcome, OracleError>>,
+}
+
+/// Everything the oracles answered about one case.
+#[derive(Default)]
+pub struct Observations<'a> {
+    /// The validators' verdicts on the module.
+    pub validity: Vec<ValidityAnswer<'a>>,
+    /// The request the executors ran, when they ran.
+    pub request: Option<ExecRequest<'a>>,
+    /// The in-tree executor's outcome: the outputs the others are compared with.
+    pub reference: Option<ExecOutcome>,
+    /// The other backends' outcomes.
+    pub executions: Vec<ExecAnswer<'a>>,
+    /// The pipeline-creation rules the module breaks for the entry point
+    /// that ran: a backend may legitimately refuse it.
+    pub pipeline_rules: Vec<RuleId>,
+    /// The oracle that settles output disagreements (see [`Capability::Reference`]).
+    pub referee: Option<&'a dyn Oracle>,
+    /// What producers made of the case.
+    pub productions: Vec<ProductionAnswer<'a>>,
+    /// The TOSA operators of the graph that ran (what a crash is about, until reduced).
+    pub operators: Vec<TosaOp>,
+}
+
+/// Every disagreement among `observations` with `expectation`.
+pub fn judge(expectation: &Expectation, observations: &Observations<'_>) -> Vec<Disagreement> {
+    let mut out = Vec::new();
+    for answer in &observations.validity {
+        out.extend(validity::judge(expectation, answer));
+    }
+    let mut vote = execution::Vote::new(observations.referee);
+    out.extend(execution::judge(expectation, observations, &mut vote));
+    for p in &observations.productions {
+        out.extend(production::judge(p, observations, &mut vote));
+    }
+    for d in &mut out {
+        document(d, expectation, observations);
+    }
+    out
+}
+
+/// Marks `d` as documented when one of its oracles' tables explains it.
+fn document(d: &mut Disagreement, expectation: &Expectation, observations: &Observations<'_>) {
+    let mutator = match expectation {
+        Expectation::Breaks { mutator, .. } => mutator.as_deref(),
+        Expectation::Valid => None,
+    };
+    let oracles = observations
+        .validity
+        .iter()
+        .map(|a| a.oracle)
+        .chain(observations.executions.iter().map(|a| a.oracle))
+        .chain(observations.productions.iter().map(|p| p.producer));
+    for o in oracles.filter(|o| d.oracles.first().is_some_and(|n| n == o.name())) {
+        let hit = o.known_discrepancies().iter().find(|k| {
+            k.kind == d.kind.name()
+                && k.rule.is_none_or(|r| Some(r) == d.rule)
+                && k.mutator.is_none_or(|m| Some(m) == mutator)
+                && k.operator.is_none_or(|op| d.operators.contains(&op))
+        });
+        if let Some(k) = hit {
+            d.documented = Some(Documented { why: k.why.to_string(), finding: k.finding.to_string() });
+            return;
+        }
+    }
+}
+
+/// Whether an oracle answers a question (it lists the capability).
+pub fn can(oracle: &dyn Oracle, what: Capability) -> bool {
+    oracle.capabilities().contains(&what)
+}

@@ -1,0 +1,284 @@
+//! The one judgement (`spvgraph_oracle::judge`): every kind it names, on the
+//! answers that make it. Backends are stand-ins with fixed answers (what is
+//! tested is the decision, not a backend); the in-tree validator and
+//! executor are real, and so is the TOSA reference model as the referee
+//! where it is installed.
+
+use spvgraph_ir::rules::RuleId;
+use spvgraph_ir::tensor::TensorData;
+use spvgraph_ir::tosa::TosaOp;
+use spvgraph_oracle::exec::Executor;
+use spvgraph_oracle::external::tosa_reference::TosaReferenceModel;
+use spvgraph_oracle::judge::{
+    judge, Disagreement, ExecAnswer, Expectation, Kind, Observations, Severity, ValidityAnswer,
+};
+use spvgraph_oracle::oracle::{
+    Abnormal, Capability, Diagnostic, ExecOutcome, ExecRequest, Oracle, OracleError, Refusal, RuleClaim,
+    ValidateOptions, Verdict,
+};
+use spvgraph_oracle::registry::InTree;
+use std::collections::BTreeMap;
+
+/// A backend or validator that answers what it is told to.
+struct Fixed {
+    name: &'static str,
+    verdict: Option<Verdict>,
+    outcome: Option<ExecOutcome>,
+    claim: RuleClaim,
+}
+
+impl Fixed {
+    fn backend(outcome: ExecOutcome) -> Fixed {
+        Fixed { name: "backend", verdict: None, outcome: Some(outcome), claim: RuleClaim::Unknown }
+    }
+
+    fn validator(verdict: Verdict, claim: RuleClaim) -> Fixed {
+        Fixed { name: "validator", verdict: Some(verdict), outcome: None, claim }
+    }
+}
+
+impl Oracle for Fixed {
+    fn name(&self) -> &str {
+        self.name
+    }
+    fn capabilities(&self) -> &'static [Capability] {
+        &[Capability::Validate, Capability::Execute]
+    }
+    fn available(&self) -> Result<(), OracleError> {
+        Ok(())
+    }
+    fn validate(&self, _: &[u32], _: &ValidateOptions) -> Result<Verdict, OracleError> {
+        self.verdict.clone().ok_or(OracleError::Unsupported { oracle: self.name.into(), what: "validation" })
+    }
+    fn execute(&self, _: &ExecRequest<'_>) -> Result<ExecOutcome, OracleError> {
+        self.outcome.clone().ok_or(OracleError::Unsupported { oracle: self.name.into(), what: "execution" })
+    }
+    fn rule_claim(&self, _: RuleId) -> RuleClaim {
+        self.claim
+    }
+}
+
+fn diag(rule: RuleId) -> Diagnostic {
+    Diagnostic {
+        rule: Some(rule),
+        operator: None,
+        message: format!("breaks {rule}"),
+        word_offset: None,
+        instruction: None,
+    }
+}
+
+fn validity(expect: &Expectation, oracle: &dyn Oracle) -> Vec<Disagreement> {
+    let obs = Observations {
+        validity: vec![ValidityAnswer { oracle, verdict: oracle.validate(&[], &ValidateOptions::default()) }],
+        ..Observations::default()
+    };
+    judge(expect, &obs)
+}
+
+fn kinds(ds: &[Disagreement]) -> Vec<Kind> {
+    ds.iter().map(|d| d.kind).collect()
+}
+
+#[test]
+fn validators_are_judged_by_what_they_claim() {
+    let breaks = Expectation::Breaks { rule: RuleId::TosaShapeOutput, mutator: Some("m".into()) };
+    let rejects = |rules: &[RuleId]| Verdict::Invalid(rules.iter().map(|r| diag(*r)).collect());
+    // A valid module rejected.
+    let v = Fixed::validator(rejects(&[RuleId::IdsUndefined]), RuleClaim::Rejects);
+    let ds = validity(&Expectation::Valid, &v);
+    assert_eq!(kinds(&ds), [Kind::RejectsValid]);
+    assert_eq!(ds[0].rule, Some(RuleId::IdsUndefined));
+    assert_eq!(ds[0].oracles, ["validator"]);
+    // An exact validator: the rule alone is right, with others is extra, without it is wrong, none is a miss.
+    let exact = |v| Fixed::validator(v, RuleClaim::Exact);
+    assert!(validity(&breaks, &exact(rejects(&[RuleId::TosaShapeOutput]))).is_empty());
+    let extra = validity(&breaks, &exact(rejects(&[RuleId::TosaShapeOutput, RuleId::IdsUndefined])));
+    assert_eq!(kinds(&extra), [Kind::ExtraRules]);
+    assert_eq!(extra[0].discriminator.as_deref(), Some("ids.undefined"));
+    assert_eq!(kinds(&validity(&breaks, &exact(rejects(&[RuleId::IdsUndefined])))), [Kind::WrongRule]);
+    let missed = validity(&breaks, &exact(Verdict::Valid));
+    assert_eq!(kinds(&missed), [Kind::MissesRule]);
+    assert_eq!(missed[0].discriminator.as_deref(), Some("mutator m"));
+    // A validator that checks the rule in its own words: any rejection will do.
+    assert!(validity(&breaks, &Fixed::validator(rejects(&[RuleId::IdsUndefined]), RuleClaim::Rejects)).is_empty());
+    assert_eq!(kinds(&validity(&breaks, &Fixed::validator(Verdict::Valid, RuleClaim::Rejects))), [Kind::MissesRule]);
+    // One documented not to check it: accepting is fine, rejecting is stricter.
+    assert!(validity(&breaks, &Fixed::validator(Verdict::Valid, RuleClaim::Accepts)).is_empty());
+    let stricter = validity(&breaks, &Fixed::validator(rejects(&[RuleId::IdsUndefined]), RuleClaim::Accepts));
+    assert_eq!(kinds(&stricter), [Kind::Stricter]);
+    assert_eq!(stricter[0].severity, Severity::Low);
+    // Nothing known: nothing to say.
+    assert!(validity(&breaks, &Fixed::validator(Verdict::Valid, RuleClaim::Unknown)).is_empty());
+}
+
+#[test]
+fn the_in_tree_validator_and_spirv_val_are_judged_through_their_claims() {
+    let in_tree = InTree::default();
+    let words = spvgraph_ir::samples::elementwise_chain(3).encode_words().expect("encodes");
+    assert!(validity(&Expectation::Valid, &in_tree).len() <= 1, "an empty module is judged, not a panic");
+    let obs = Observations {
+        validity: vec![ValidityAnswer {
+            oracle: &in_tree,
+            verdict: in_tree.validate(&words, &ValidateOptions::default()),
+        }],
+        ..Observations::default()
+    };
+    assert!(judge(&Expectation::Valid, &obs).is_empty());
+    let expect = Expectation::Breaks { rule: RuleId::LayoutMemoryModel, mutator: None };
+    assert_eq!(kinds(&judge(&expect, &obs)), [Kind::MissesRule], "the sample module breaks nothing");
+}
+
+/// A one-operator integer graph: `ADD(a, b)` on i32 [4].
+fn add_request() -> (Vec<u32>, Vec<TensorData>) {
+    use spvgraph_ir::builder::ModuleBuilder;
+    use spvgraph_ir::elem::ElemType;
+    let mut b = ModuleBuilder::new();
+    let t = b.type_tensor(ElemType::I32, Some(&[4]));
+    let gty = b.type_graph(&[t, t], &[t]);
+    let vars: Vec<_> = (0..3).map(|i| b.interface_variable(t, 0, i)).collect();
+    let g = b.begin_graph(gty);
+    b.graph_entry_point(g, "add", vars);
+    let x = b.graph_input(t, 0, None);
+    let y = b.graph_input(t, 1, None);
+    let s = b.tosa(TosaOp::Add, t, vec![x, y]);
+    b.graph_output(s, 0, None);
+    b.end_graph();
+    let words = b.finish().encode_words().expect("encodes");
+    let a = TensorData::from_bits(ElemType::I32, &[4], &[1, 2, 3, 4]).expect("tensor");
+    let c = TensorData::from_bits(ElemType::I32, &[4], &[10, 20, 30, 40]).expect("tensor");
+    (words, vec![a, c])
+}
+
+fn run_backend(
+    expect: &Expectation,
+    outcome: ExecOutcome,
+    referee: Option<&dyn Oracle>,
+    pipeline_rules: Vec<RuleId>,
+) -> Vec<Disagreement> {
+    let (words, inputs) = add_request();
+    let constants = BTreeMap::new();
+    let request =
+        ExecRequest { module: &words, entry_point: Some("add"), inputs: &inputs, graph_constants: &constants };
+    let reference = Executor::default().execute(&request).expect("runs");
+    let backend = Fixed::backend(outcome);
+    let obs = Observations {
+        request: Some(request),
+        reference: Some(reference),
+        executions: vec![ExecAnswer { oracle: &backend, outcome: backend.execute(&request) }],
+        pipeline_rules,
+        referee,
+        operators: vec![TosaOp::Add],
+        ..Observations::default()
+    };
+    judge(expect, &obs)
+}
+
+fn i32s(v: &[i64]) -> TensorData {
+    let bits: Vec<u64> = v.iter().map(|&x| x as u64).collect();
+    TensorData::from_bits(spvgraph_ir::elem::ElemType::I32, &[v.len()], &bits).expect("tensor")
+}
+
+#[test]
+fn backends_that_crash_hang_or_refuse_are_named() {
+    let valid = Expectation::Valid;
+    let crash =
+        run_backend(&valid, ExecOutcome::Abnormal { how: Abnormal::Signal(11), detail: "boom".into() }, None, vec![]);
+    assert_eq!(kinds(&crash), [Kind::Crash]);
+    assert_eq!((crash[0].severity, crash[0].operators.clone()), (Severity::High, vec![TosaOp::Add]));
+    let hang =
+        run_backend(&valid, ExecOutcome::Abnormal { how: Abnormal::Timeout, detail: String::new() }, None, vec![]);
+    assert_eq!(kinds(&hang), [Kind::Timeout]);
+    let refused =
+        ExecOutcome::Refused { kind: Refusal::Rejected, reason: "vkCreateDataGraphPipelinesARM failed".into() };
+    assert_eq!(kinds(&run_backend(&valid, refused.clone(), None, vec![])), [Kind::RefusedValid]);
+    // A pipeline-creation rule the module breaks explains the refusal.
+    assert!(run_backend(&valid, refused, None, vec![RuleId::VulkanInterfaceShaped]).is_empty());
+    let unsupported = ExecOutcome::Refused { kind: Refusal::Unsupported, reason: "no bf16".into() };
+    assert!(run_backend(&valid, unsupported, None, vec![]).is_empty());
+}
+
+#[test]
+fn invalid_modules_that_run_are_accepts_invalid_once_per_rule() {
+    let breaks = Expectation::Breaks { rule: RuleId::TosaShapeOutput, mutator: Some("m".into()) };
+    let ds = run_backend(&breaks, ExecOutcome::Outputs(vec![i32s(&[0, 0, 0, 0])]), None, vec![]);
+    assert_eq!(kinds(&ds), [Kind::AcceptsInvalid]);
+    assert_eq!(ds[0].severity, Severity::Low);
+    let other = run_backend(&breaks, ExecOutcome::Outputs(vec![i32s(&[1, 1, 1, 1])]), None, vec![]);
+    assert_eq!(ds[0].signature(), other[0].signature(), "one signature per rule and backend");
+    // Refusing an invalid module is right; crashing on it is low severity.
+    let refused = ExecOutcome::Refused { kind: Refusal::Rejected, reason: "bad".into() };
+    assert!(run_backend(&breaks, refused, None, vec![]).is_empty());
+    let crash =
+        run_backend(&breaks, ExecOutcome::Abnormal { how: Abnormal::Signal(6), detail: String::new() }, None, vec![]);
+    assert_eq!((kinds(&crash), crash[0].severity), (vec![Kind::Crash], Severity::Low));
+}
+
+#[test]
+fn outputs_are_compared_and_the_referee_names_the_culprit() {
+    let valid = Expectation::Valid;
+    // Right: 11, 22, 33, 44.
+    assert!(run_backend(&valid, ExecOutcome::Outputs(vec![i32s(&[11, 22, 33, 44])]), None, vec![]).is_empty());
+    // Wrong, and no referee: both are named.
+    let wrong = ExecOutcome::Outputs(vec![i32s(&[11, 22, 33, 45])]);
+    let ds = run_backend(&valid, wrong.clone(), None, vec![]);
+    assert_eq!(kinds(&ds), [Kind::WrongOutput]);
+    assert_eq!(ds[0].oracles, ["backend", "in-tree"]);
+    assert_eq!(ds[0].operators, [TosaOp::Add]);
+    // Wrong shape.
+    assert_eq!(
+        kinds(&run_backend(&valid, ExecOutcome::Outputs(vec![i32s(&[11, 22])]), None, vec![])),
+        [Kind::WrongOutput]
+    );
+    // With the TOSA reference model as referee, the backend alone is the culprit.
+    let model = TosaReferenceModel::discover();
+    match model.available() {
+        Ok(()) => {
+            let ds = run_backend(&valid, wrong, Some(&model), vec![]);
+            assert_eq!(kinds(&ds), [Kind::WrongOutput]);
+            assert_eq!(ds[0].oracles, ["backend"], "{}", ds[0].detail);
+            assert!(ds[0].detail.contains("in-tree: compliant"), "all three verdicts: {}", ds[0].detail);
+        }
+        Err(e) => {
+            assert!(!spvgraph_ir::tools::Tools::required(), "CI=true and {e}");
+            eprintln!("skipping the referee part: {e}");
+        }
+    }
+}
+
+#[test]
+fn documented_discrepancies_are_marked() {
+    let sv = spvgraph_oracle::external::spirv_val::SpirvVal::with_paths(None, None);
+    let k = sv.known_discrepancies().first().expect("spirv-val has documented discrepancies");
+    let rule = k.rule.expect("a rule");
+    // Stand in spirv-val's answer with its documented behaviour, under its name.
+    struct Named<'a>(&'a spvgraph_oracle::external::spirv_val::SpirvVal);
+    impl Oracle for Named<'_> {
+        fn name(&self) -> &str {
+            self.0.name()
+        }
+        fn capabilities(&self) -> &'static [Capability] {
+            self.0.capabilities()
+        }
+        fn available(&self) -> Result<(), OracleError> {
+            Ok(())
+        }
+        fn validate(&self, _: &[u32], _: &ValidateOptions) -> Result<Verdict, OracleError> {
+            Ok(Verdict::Valid)
+        }
+        fn known_discrepancies(&self) -> &'static [spvgraph_oracle::oracle::KnownDiscrepancy] {
+            self.0.known_discrepancies()
+        }
+        fn rule_claim(&self, r: RuleId) -> RuleClaim {
+            self.0.rule_claim(r)
+        }
+    }
+    let named = Named(&sv);
+    let expect = Expectation::Breaks { rule, mutator: k.mutator.map(str::to_string) };
+    let ds = validity(&expect, &named);
+    assert_eq!(kinds(&ds), [Kind::MissesRule]);
+    assert_eq!(ds[0].documented.as_ref().map(|d| d.finding.as_str()), Some(k.finding));
+    // Another mutator breaking the same rule is not the documented case.
+    let other = Expectation::Breaks { rule, mutator: Some("another-mutator".into()) };
+    assert!(validity(&other, &named)[0].documented.is_none());
+}

@@ -1,0 +1,282 @@
+//! `spvgraph diff` as a library: one module, every oracle, one judgement.
+//!
+//! A `.spv` file goes to every validator and every execution backend; the
+//! in-tree executor's outputs are the reference, and the referee's precise
+//! run settles output disagreements. What the module is expected to be and
+//! its inputs come from the case manifest next to it (`STEM.json`, as the
+//! generator, the corpus and hunt findings write it), from explicit input
+//! files, or, for a module without either, from inputs generated so that the
+//! in-tree executor finds every result defined.
+
+use crate::hunt::case::{graph_operators, Answer};
+use anyhow::{anyhow, bail, Context};
+use serde_json::Value;
+use spvgraph_generator::files::Manifest;
+use spvgraph_generator::prng::SplitMix64;
+use spvgraph_ir::elem::{ElemType, Profile};
+use spvgraph_ir::env::TargetEnv;
+use spvgraph_ir::rules::RuleId;
+use spvgraph_ir::tensor::TensorData;
+use spvgraph_ir::Module;
+use spvgraph_oracle::exec::{self, Executor, Port};
+use spvgraph_oracle::judge::{judge, Disagreement, ExecAnswer, Expectation, Observations, ValidityAnswer};
+use spvgraph_oracle::oracle::{Capability, ExecOutcome, Oracle, OwnedExecRequest, Refusal, ValidateOptions};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// What to run a module with.
+#[derive(Clone, Debug, Default)]
+pub struct DiffInputs {
+    /// The entry point (default: the first).
+    pub entry: Option<String>,
+    /// Input files in InputIndex order (arrays flattened in ElementIndex order).
+    pub inputs: Vec<PathBuf>,
+    /// Graph-constant files by GraphConstantID.
+    pub graph_constants: BTreeMap<u32, PathBuf>,
+    /// The target environment (default: the manifest's, else vulkan1.3).
+    pub target_env: Option<TargetEnv>,
+}
+
+/// Where the inputs came from.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum InputSource {
+    /// `--input` / `--graph-constant` files.
+    Files,
+    /// The case manifest next to the module.
+    Manifest(String),
+    /// Generated (seed, attempts until every result was defined).
+    Generated {
+        /// Attempts made.
+        attempts: u32,
+    },
+    /// The graph has no inputs.
+    None,
+}
+
+/// What every oracle answered about one module, and the disagreements.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct DiffReport {
+    /// The module file.
+    pub file: String,
+    /// The expectation (`valid`, or the rule the manifest says it breaks).
+    pub expect: String,
+    /// The entry point executors ran.
+    pub entry: Option<String>,
+    /// Where the inputs came from.
+    pub inputs: InputSource,
+    /// Notes on how the inputs were read (rank-0 arrays reshaped, ...).
+    pub notes: Vec<String>,
+    /// Each oracle's answers, in the order they ran.
+    pub answers: Vec<(String, Answer)>,
+    /// Each oracle's version.
+    pub versions: BTreeMap<String, String>,
+    /// The disagreements.
+    pub disagreements: Vec<Disagreement>,
+}
+
+/// The manifest `STEM.json` next to `file`, if there is one.
+fn manifest_of(file: &Path) -> Option<(PathBuf, Value)> {
+    let path = file.with_extension("json");
+    let text = std::fs::read_to_string(&path).ok()?;
+    let value: Value = serde_json::from_str(&text).ok()?;
+    Some((path, value))
+}
+
+/// The expectation and validation options a manifest states.
+fn expectation_of(manifest: Option<&Value>) -> (Expectation, Option<TargetEnv>, Option<Vec<Profile>>) {
+    let Some(m) = manifest else { return (Expectation::Valid, None, None) };
+    let nv = &m["near_valid"];
+    let env = nv["target_env"].as_str().and_then(TargetEnv::parse);
+    let profiles = nv["profiles"]
+        .as_array()
+        .map(|ps| ps.iter().filter_map(|p| p.as_str().and_then(Profile::from_name)).collect::<Vec<_>>());
+    let expect = match m["expect"].as_str().and_then(RuleId::from_name) {
+        Some(rule) => Expectation::Breaks { rule, mutator: nv["mutator"].as_str().map(str::to_string) },
+        None => Expectation::Valid,
+    };
+    (expect, env, profiles)
+}
+
+/// Reads one input file as `port`'s element type, checking its shape.
+fn read_port(path: &Path, port: &Port) -> anyhow::Result<TensorData> {
+    let t = TensorData::read_npy(path, port.elem).map_err(|e| anyhow!("{e}"))?;
+    if t.shape() != port.shape.as_slice() {
+        bail!("{}: shape {:?}, but {} needs {:?}", path.display(), t.shape(), port.describe("input"), port.shape);
+    }
+    Ok(t)
+}
+
+/// Small values of `port`'s type: integers in −4..=4, floats in −2..2
+/// (bf16/fp8 from the same range), bools at random.
+fn random_tensor(port: &Port, rng: &mut SplitMix64, scale: f64) -> anyhow::Result<TensorData> {
+    let n: usize = port.shape.iter().product();
+    let bits: Vec<u64> = (0..n)
+        .map(|_| match port.elem {
+            ElemType::Bool => rng.below(2),
+            e if e.is_float() => {
+                let v = ((rng.below(1 << 20) as f64 / (1 << 19) as f64) - 1.0) * 2.0 * scale;
+                spvgraph_generator::floats::encode(e, v)
+            }
+            _ => (((rng.below(9) as f64 - 4.0) * scale).round() as i64) as u64,
+        })
+        .collect();
+    TensorData::from_bits(port.elem, &port.shape, &bits).map_err(|e| anyhow!("{e}"))
+}
+
+/// The request for `module`: inputs from files, the manifest, or generated.
+fn request(
+    file: &Path,
+    words: &[u32],
+    module: &Module,
+    manifest: Option<&(PathBuf, Value)>,
+    given: &DiffInputs,
+) -> anyhow::Result<(OwnedExecRequest, InputSource)> {
+    let interface = exec::interface(module, given.entry.as_deref()).map_err(|e| anyhow!("{}: {e}", file.display()))?;
+    let entry = interface.entry_point.clone().or_else(|| given.entry.clone());
+    let mut req = OwnedExecRequest {
+        module: words.to_vec(),
+        entry_point: entry.clone(),
+        inputs: Vec::new(),
+        graph_constants: BTreeMap::new(),
+    };
+    if !given.inputs.is_empty() || !given.graph_constants.is_empty() {
+        if given.inputs.len() != interface.inputs.len() {
+            let ports: Vec<String> = interface.inputs.iter().map(|p| p.describe("input")).collect();
+            bail!(
+                "{}: {} --input file(s) given; the graph takes {} ({})",
+                file.display(),
+                given.inputs.len(),
+                interface.inputs.len(),
+                ports.join("; ")
+            );
+        }
+        for (path, port) in given.inputs.iter().zip(&interface.inputs) {
+            req.inputs.push(read_port(path, port)?);
+        }
+        for port in &interface.graph_constants {
+            let path = given.graph_constants.get(&port.index).ok_or_else(|| {
+                anyhow!(
+                    "no data for graph constant {}: pass --graph-constant {}=FILE.npy ({} {:?})",
+                    port.index,
+                    port.index,
+                    port.elem,
+                    port.shape
+                )
+            })?;
+            req.graph_constants.insert(port.index, read_port(path, port)?);
+        }
+        return Ok((req, InputSource::Files));
+    }
+    if let Some((mpath, value)) = manifest {
+        if let Ok(m) = serde_json::from_value::<Manifest>(value.clone()) {
+            let dir = mpath.parent().unwrap_or(Path::new("."));
+            let k = m.entry_points.iter().position(|e| Some(&e.name) == entry.as_ref()).unwrap_or(0);
+            if let Some(ep) = m.entry_points.get(k) {
+                for (name, port) in ep.inputs.iter().zip(&interface.inputs) {
+                    req.inputs.push(read_port(&dir.join(name), port)?);
+                }
+                for port in &interface.graph_constants {
+                    if let Some(name) = m.graph_constants.get(&port.index) {
+                        req.graph_constants.insert(port.index, read_port(&dir.join(name), port)?);
+                    }
+                }
+                if req.inputs.len() == interface.inputs.len()
+                    && req.graph_constants.len() == interface.graph_constants.len()
+                {
+                    return Ok((req, InputSource::Manifest(mpath.display().to_string())));
+                }
+            }
+        }
+    }
+    if interface.inputs.is_empty() && interface.graph_constants.is_empty() {
+        return Ok((req, InputSource::None));
+    }
+    // Generated: random small values, shrinking towards zero until the
+    // in-tree executor finds every result defined.
+    let mut rng = SplitMix64::new(0x5eed);
+    for attempt in 1..=8u32 {
+        let scale = 1.0 / f64::from(1u32 << (attempt - 1).min(6));
+        req.inputs = interface.inputs.iter().map(|p| random_tensor(p, &mut rng, scale)).collect::<Result<_, _>>()?;
+        req.graph_constants = interface
+            .graph_constants
+            .iter()
+            .map(|p| random_tensor(p, &mut rng, scale).map(|t| (p.index, t)))
+            .collect::<Result<_, _>>()?;
+        match Executor::default().execute(&req.request()) {
+            Ok(ExecOutcome::Refused { kind: Refusal::Unpredictable, .. }) => continue,
+            _ => return Ok((req, InputSource::Generated { attempts: attempt })),
+        }
+    }
+    bail!("{}: no generated inputs keep every result defined; pass them with --input", file.display())
+}
+
+/// Runs every oracle of `oracles` on the module in `file` and judges.
+pub fn diff_module(file: &Path, oracles: &[Arc<dyn Oracle>], given: &DiffInputs) -> anyhow::Result<DiffReport> {
+    let bytes = std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let manifest = manifest_of(file);
+    let (expectation, env, profiles) = expectation_of(manifest.as_ref().map(|(_, v)| v));
+    let options = ValidateOptions {
+        target_env: given.target_env.or(env).unwrap_or_default(),
+        profiles: profiles.unwrap_or_else(|| Profile::ALL.to_vec()),
+        ..ValidateOptions::default()
+    };
+    // Undecodable modules still go to the validators, as little-endian words.
+    let (words, module) = match Module::decode_bytes(&bytes) {
+        Ok(m) => (m.encode_words().unwrap_or_default(), Some(m)),
+        Err(_) => (bytes.chunks(4).map(|c| c.iter().rev().fold(0u32, |a, &b| (a << 8) | u32::from(b))).collect(), None),
+    };
+    let mut report = DiffReport {
+        file: file.display().to_string(),
+        expect: expectation.rule().map_or("valid".to_string(), |r| r.name().to_string()),
+        entry: None,
+        inputs: InputSource::None,
+        notes: Vec::new(),
+        answers: Vec::new(),
+        versions: oracles
+            .iter()
+            .map(|o| (o.name().to_string(), o.version().unwrap_or_else(|| "unknown".into())))
+            .collect(),
+        disagreements: Vec::new(),
+    };
+    let mut observations = Observations::default();
+    for o in oracles.iter().filter(|o| o.capabilities().contains(&Capability::Validate)) {
+        let verdict = o.validate(&words, &options);
+        report.answers.push((o.name().to_string(), Answer::of_verdict(&verdict)));
+        observations.validity.push(ValidityAnswer { oracle: o.as_ref(), verdict });
+    }
+    let executors: Vec<&Arc<dyn Oracle>> = oracles
+        .iter()
+        .filter(|o| o.capabilities().contains(&Capability::Execute) && o.name() != spvgraph_oracle::registry::IN_TREE)
+        .collect();
+    let runs_in_tree = oracles.iter().any(|o| o.name() == spvgraph_oracle::registry::IN_TREE);
+    let mut request_owned = None;
+    if let (Some(module), false) = (&module, executors.is_empty() && !runs_in_tree) {
+        let (req, source) = request(file, &words, module, manifest.as_ref(), given)?;
+        report.entry = req.entry_point.clone();
+        report.inputs = source;
+        observations.operators = req.entry_point.as_deref().map(|e| graph_operators(module, e)).unwrap_or_default();
+        request_owned = Some(req);
+    }
+    if let Some(req) = &request_owned {
+        let request = req.request();
+        if expectation == Expectation::Valid {
+            let reference = Executor::default().execute(&request);
+            report.answers.push(("in-tree executor".to_string(), Answer::of_outcome(&reference)));
+            observations.reference = reference.ok();
+        }
+        for o in &executors {
+            let outcome = o.execute(&request);
+            report.answers.push((o.name().to_string(), Answer::of_outcome(&outcome)));
+            observations.executions.push(ExecAnswer { oracle: o.as_ref(), outcome });
+        }
+        observations.request = Some(request);
+        observations.referee =
+            oracles.iter().find(|o| o.capabilities().contains(&Capability::Reference)).map(|o| o.as_ref());
+        report.disagreements = judge(&expectation, &observations);
+    } else {
+        report.disagreements = judge(&expectation, &observations);
+    }
+    Ok(report)
+}

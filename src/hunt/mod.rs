@@ -1,0 +1,265 @@
+//! The bug hunt as a library: for a time or a number of cases, on every
+//! core, generate valid and near-valid cases, run every oracle on them, and
+//! write every disagreement as a finding.
+//!
+//! Case `i` uses seed `S + i`. Whether it is valid or near-valid, which rule
+//! a near-valid case breaks, and which sampled oracles run it are decided
+//! from the seed alone, so every finding is reproduced by one command.
+//!
+//! Each case goes through two phases. The first (on the worker that
+//! generated it): the round-trip, every validator, and, when a sampled
+//! backend or producer takes the case, the in-tree executor. The second:
+//! the case waits in each sampled oracle's queue until a batch is full, and
+//! the worker that fills it runs the batch ([`batch`]). Both phases end in
+//! the one judgement (`spvgraph_oracle::judge`), and the store writes each
+//! new signature as it is found.
+
+pub mod batch;
+pub mod case;
+pub mod guard;
+pub mod note;
+pub mod oracles;
+pub mod store;
+pub mod summary;
+
+use case::{CaseOutcome, Hunter, Pending};
+use oracles::OracleSet;
+use serde_json::Value;
+use spvgraph_generator::Config;
+use spvgraph_ir::rules::RuleId;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+use store::{Recorded, Store, StoreContext};
+use summary::{Stats, SummaryContext};
+
+/// What to hunt through.
+#[derive(Clone)]
+pub struct HuntOptions {
+    /// Stop after this long (checked between cases).
+    pub time: Option<Duration>,
+    /// Stop after this many cases.
+    pub count: Option<u64>,
+    /// First seed.
+    pub seed: u64,
+    /// Worker threads.
+    pub jobs: usize,
+    /// Where `findings/` and `summary.json` go.
+    pub out: PathBuf,
+    /// Share of near-valid cases.
+    pub near_valid_ratio: f64,
+    /// The rules near-valid cases break.
+    pub rules: Vec<RuleId>,
+    /// Generator configuration.
+    pub config: Config,
+    /// Whether the configuration came from a file (then each finding keeps a copy).
+    pub config_from_file: bool,
+    /// The oracles.
+    pub oracles: OracleSet,
+    /// Seeds at which the in-tree validator is made to panic (tests only).
+    pub inject_panic: Vec<u64>,
+}
+
+/// Told about the hunt's progress (the CLI draws a bar; tests ignore it).
+pub trait Progress: Sync {
+    /// Every ~100 ms: cases done, findings (occurrences, signatures) so far.
+    fn tick(&self, done: u64, occurrences: u64, signatures: u64);
+    /// A new signature was written (`documented`: a known discrepancy).
+    fn finding(&self, seed: u64, key: &str, dir: &std::path::Path, documented: bool);
+}
+
+/// A [`Progress`] that says nothing.
+pub struct Silent;
+
+impl Progress for Silent {
+    fn tick(&self, _: u64, _: u64, _: u64) {}
+    fn finding(&self, _: u64, _: &str, _: &std::path::Path, _: bool) {}
+}
+
+/// The result of a hunt.
+pub struct HuntReport {
+    /// The summary (also written to `OUT/summary.json`).
+    pub summary: Value,
+    /// The same as a table for people.
+    pub table: String,
+    /// Signatures neither known from an earlier run nor documented.
+    pub new_signatures: u64,
+    /// Errors writing findings or running workers (the hunt still finished).
+    pub errors: Vec<String>,
+}
+
+/// A sampled oracle's queue of cases waiting for a batch.
+struct Queue {
+    member: oracles::Sampled,
+    waiting: Mutex<Vec<Pending>>,
+}
+
+/// What the workers share.
+struct Shared<'a> {
+    hunter: Hunter<'a>,
+    store: &'a Store,
+    queues: Vec<Queue>,
+    next: AtomicU64,
+    done: AtomicU64,
+    limit: u64,
+    deadline: Option<Instant>,
+    progress: &'a dyn Progress,
+}
+
+impl Shared<'_> {
+    fn record(&self, case: &CaseOutcome) {
+        for d in &case.disagreements {
+            if let Recorded::New(path, documented) = self.store.record(case, d) {
+                self.progress.finding(case.seed, &d.signature().key(), &path, documented);
+            }
+        }
+    }
+
+    /// Runs a batch of queue `q` when it is full (or, `drain`, whatever is left).
+    fn run_queue(&self, q: &Queue, stats: &mut Stats, drain: bool) {
+        let batch: Vec<Pending> = {
+            let Ok(mut waiting) = q.waiting.lock() else { return };
+            if waiting.is_empty() || (!drain && waiting.len() < q.member.batch) {
+                return;
+            }
+            let n = waiting.len().min(q.member.batch);
+            waiting.drain(..n).collect()
+        };
+        let result = batch::run_executor(&q.member, self.hunter.oracles, batch);
+        for case in &result.cases {
+            stats.add_backend(case);
+            self.record(case);
+        }
+    }
+}
+
+fn worker(sh: &Shared<'_>) -> Stats {
+    let mut stats = Stats::default();
+    loop {
+        if sh.deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+        let index = sh.next.fetch_add(1, Ordering::Relaxed);
+        if index >= sh.limit {
+            break;
+        }
+        let (outcome, pending) = sh.hunter.run(index);
+        stats.add_case(&outcome);
+        sh.record(&outcome);
+        if let Some(p) = pending {
+            for q in &sh.queues {
+                if q.member.takes(outcome.seed) {
+                    if let Ok(mut w) = q.waiting.lock() {
+                        w.push(p.clone());
+                    }
+                    sh.run_queue(q, &mut stats, false);
+                }
+            }
+        }
+        sh.done.fetch_add(1, Ordering::Relaxed);
+    }
+    // Whatever is left in the queues when the cases run out.
+    for q in &sh.queues {
+        while q.waiting.lock().map(|w| !w.is_empty()).unwrap_or(false) {
+            sh.run_queue(q, &mut stats, true);
+        }
+    }
+    stats
+}
+
+/// Runs the hunt.
+pub fn run(options: &HuntOptions, progress: &dyn Progress) -> anyhow::Result<HuntReport> {
+    let findings_dir = options.out.join("findings");
+    let config_json =
+        if options.config_from_file { Some(serde_json::to_string_pretty(&options.config)? + "\n") } else { None };
+    let versions = options.oracles.versions();
+    let context = StoreContext {
+        config_json,
+        validators: options.oracles.validators.iter().map(|v| v.name().to_string()).collect(),
+        referee: options.oracles.referee.as_ref().map(|r| r.name().to_string()),
+        versions: versions.clone(),
+    };
+    let store = Store::open(&findings_dir, context)?;
+    let known_before = store.known();
+    guard::install_panic_hook();
+    let start = Instant::now();
+    // Producers join the queues once their judgement is wired in.
+    let queues: Vec<Queue> = options
+        .oracles
+        .executors
+        .iter()
+        .map(|m| Queue { member: m.clone(), waiting: Mutex::new(Vec::new()) })
+        .collect();
+    let samples: BTreeMap<String, f64> =
+        queues.iter().map(|q| (q.member.oracle.name().to_string(), q.member.sample)).collect();
+    let shared = Shared {
+        hunter: Hunter {
+            config: &options.config,
+            ratio: options.near_valid_ratio,
+            rules: &options.rules,
+            oracles: &options.oracles,
+            base_seed: options.seed,
+            inject_panic: &options.inject_panic,
+        },
+        store: &store,
+        queues,
+        next: AtomicU64::new(0),
+        done: AtomicU64::new(0),
+        limit: options.count.unwrap_or(u64::MAX),
+        deadline: options.time.map(|t| start + t),
+        progress,
+    };
+    let mut stats = Stats::default();
+    let mut errors = Vec::new();
+    std::thread::scope(|s| -> anyhow::Result<()> {
+        let mut handles = Vec::new();
+        for k in 0..options.jobs.max(1) {
+            let h = std::thread::Builder::new()
+                .name(format!("hunt-{k}"))
+                .stack_size(64 << 20)
+                .spawn_scoped(s, || worker(&shared))
+                .map_err(|e| anyhow::anyhow!("cannot start a worker thread: {e}"))?;
+            handles.push(h);
+        }
+        while !handles.iter().all(|h| h.is_finished()) {
+            std::thread::sleep(Duration::from_millis(100));
+            let totals = store.totals();
+            progress.tick(
+                shared.done.load(Ordering::Relaxed),
+                totals.values().map(|t| t.occurrences).sum(),
+                totals.values().map(|t| t.signatures).sum(),
+            );
+        }
+        for h in handles {
+            match h.join() {
+                Ok(st) => stats.merge(&st),
+                Err(_) => errors.push("a worker thread panicked outside the guarded components".to_string()),
+            }
+        }
+        Ok(())
+    })?;
+    let elapsed = start.elapsed();
+    store.finish();
+    let cx = SummaryContext {
+        seed: options.seed,
+        jobs: options.jobs.max(1),
+        elapsed,
+        known_before,
+        near_valid_ratio: options.near_valid_ratio,
+        rules: &options.rules,
+        versions: &versions,
+        samples: &samples,
+        unavailable: &options.oracles.unavailable,
+    };
+    let summary = summary::summary_json(&stats, &store, &cx);
+    let table = summary::table(&stats, &store, &cx);
+    let summary_path = options.out.join("summary.json");
+    if let Err(e) = std::fs::write(&summary_path, format!("{}\n", serde_json::to_string_pretty(&summary)?)) {
+        errors.push(format!("cannot write {}: {e}", summary_path.display()));
+    }
+    errors.extend(store.errors());
+    let new_signatures = store.totals().values().map(|t| t.new).sum();
+    Ok(HuntReport { summary, table, new_signatures, errors })
+}

@@ -1,0 +1,190 @@
+//! The commands a finding records (how to regenerate its case, how to see
+//! the disagreement again) and its `.md` note for people.
+
+use super::case::CaseOutcome;
+use super::store::StoreContext;
+use serde_json::{json, Value};
+use spvgraph_oracle::judge::{Disagreement, Kind};
+use spvgraph_oracle::registry::IN_TREE;
+
+/// The command that regenerates case `seed` (run in the finding's
+/// directory), and the module file it writes.
+pub fn reproduce(seed: u64, rule: Option<&str>, config: bool) -> (Vec<String>, String) {
+    let mut argv: Vec<String> = ["spvgraph", "generate", "--seed"].map(String::from).to_vec();
+    argv.extend([seed.to_string(), "--count".into(), "1".into()]);
+    if let Some(r) = rule {
+        argv.extend(["--near-valid".into(), "--rule".into(), r.to_string()]);
+    }
+    if config {
+        argv.extend(["--config".into(), "config.json".into()]);
+    }
+    argv.extend(["--spvasm", "--no-mlir", "-o", "repro"].map(String::from));
+    (argv, format!("repro/case_{seed}.spv"))
+}
+
+/// The command that shows the disagreement again on the finding's own
+/// files (run in the finding's directory).
+pub fn check_command(slug: &str, case: &CaseOutcome, d: &Disagreement, context: &StoreContext) -> Vec<String> {
+    let spv = format!("{slug}.spv");
+    let mut argv: Vec<String> = vec!["spvgraph".into()];
+    match d.kind {
+        Kind::Roundtrip => argv.extend(["roundtrip".into(), spv]),
+        Kind::Crash
+        | Kind::Timeout
+        | Kind::OutOfMemory
+        | Kind::RefusedValid
+        | Kind::WrongOutput
+        | Kind::AcceptsInvalid => {
+            let mut oracles = vec![IN_TREE.to_string()];
+            oracles.extend(d.oracles.iter().filter(|o| *o != IN_TREE).cloned());
+            if d.kind == Kind::WrongOutput {
+                oracles.extend(context.referee.clone());
+            }
+            oracles.dedup();
+            argv.extend(["diff".into(), spv, "--oracles".into(), oracles.join(",")]);
+            if let Some(e) = &case.entry {
+                argv.extend(["--entry".into(), e.clone()]);
+            }
+        }
+        Kind::ProducerCrash | Kind::ProducerRejects | Kind::ProducerInvalidOutput | Kind::ProducerWrongSemantics => {
+            let mut oracles: Vec<String> = d.oracles.clone();
+            oracles.extend(context.validators.iter().cloned());
+            oracles.push(IN_TREE.into());
+            oracles.sort();
+            oracles.dedup();
+            argv.extend(["diff".into(), format!("{slug}.mlir"), "--oracles".into(), oracles.join(",")]);
+        }
+        _ => {
+            argv.extend(["validate".into(), "--oracles".into(), context.validators.join(",")]);
+            argv.extend(["--target-env".into(), case.target_env.to_string()]);
+            if let Some(p) = &case.profiles {
+                argv.extend(["--profiles".into(), p.iter().map(|p| p.name()).collect::<Vec<_>>().join(",")]);
+            }
+            argv.push(spv);
+        }
+    }
+    argv
+}
+
+/// The `SLUG.md` note.
+pub fn note(slug: &str, manifest: &Value) -> String {
+    let f = &manifest["finding"];
+    let s = |v: &Value| v.as_str().map(str::to_string).unwrap_or_else(|| "-".into());
+    let oracles: Vec<String> = f["oracles"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|o| o.as_str().map(str::to_string)).collect())
+        .unwrap_or_default();
+    let mut out = format!("# {}: {} ({} severity)", oracles.join(" and "), s(&f["kind"]), s(&f["severity"]));
+    if let Some(r) = f["rule"].as_str() {
+        out.push_str(&format!(", {r}"));
+    }
+    if let Some(op) = f["operator"].as_str() {
+        out.push_str(&format!(", {op}"));
+    }
+    out.push_str(&format!("\n\n{}.\n\n{}\n\n", capitalize(&s(&f["meaning"])), s(&f["detail"])));
+    if let Some(doc) = f["documented"].as_object() {
+        out.push_str(&format!(
+            "**Documented discrepancy**: {} (minimal module: `{}`). A hunt counts it as known, never as new.\n\n",
+            doc.get("why").and_then(Value::as_str).unwrap_or("-"),
+            doc.get("finding").and_then(Value::as_str).unwrap_or("-"),
+        ));
+    }
+    out.push_str(&format!("- case: {} module, seed {}", s(&f["case"]), f["seed"]));
+    if let Some(m) = f["mutator"].as_str() {
+        out.push_str(&format!(", mutator `{m}`: {}", s(&f["note"])));
+    }
+    if let Some(e) = f["entry"].as_str() {
+        out.push_str(&format!("\n- entry point run: `{e}`"));
+    }
+    if let Some(ops) = f["operators"].as_array().filter(|a| !a.is_empty()) {
+        let names: Vec<String> = ops.iter().filter_map(|o| o.as_str().map(str::to_string)).collect();
+        out.push_str(&format!("\n- operators: {}", names.join(", ")));
+    }
+    out.push_str(&format!("\n- target environment: {}", s(&f["target_env"])));
+    out.push_str(&format!(
+        "\n- expected: {}",
+        if f["expected"]["valid"] == json!(true) {
+            "valid".into()
+        } else {
+            format!("breaks {}", s(&f["expected"]["rule"]))
+        }
+    ));
+    if let Some(answers) = f["answers"].as_object() {
+        for (name, a) in answers {
+            out.push_str(&format!("\n- {name}: {}", answer_text(a)));
+        }
+    }
+    if let Some(versions) = f["versions"].as_object().filter(|v| !v.is_empty()) {
+        let list: Vec<String> = versions.iter().map(|(k, v)| format!("{k}: {}", v.as_str().unwrap_or("?"))).collect();
+        out.push_str(&format!("\n- versions: {}", list.join("; ")));
+    }
+    out.push_str(&format!("\n- signature: `{}`\n", s(&f["signature"])));
+    out.push_str(&format!(
+        "\nSee it again (in this directory):\n\n    {}\n\nRegenerate the case from its seed (writes `{}`, byte-identical to `{slug}.spv`):\n\n    {}\n",
+        s(&f["check"]),
+        s(&f["reproduce_output"]),
+        s(&f["reproduce"]),
+    ));
+    out.push_str(&format!("\n`{slug}.json` has every answer in full.\n"));
+    out
+}
+
+/// One line for an oracle's answer.
+fn answer_text(a: &Value) -> String {
+    let s = |k: &str| a[k].as_str().unwrap_or("").to_string();
+    match a["answer"].as_str() {
+        Some("valid") => "accepts".into(),
+        Some("invalid") => {
+            let rules: Vec<String> = a["rules"]
+                .as_array()
+                .map(|r| r.iter().filter_map(|x| x.as_str().map(str::to_string)).collect())
+                .unwrap_or_default();
+            let first = a["diagnostics"].get(0).and_then(Value::as_str).unwrap_or("");
+            if rules.is_empty() {
+                format!("rejects: {first}")
+            } else {
+                format!("rejects ({}): {first}", rules.join(", "))
+            }
+        }
+        Some("outputs") => format!("outputs {}", a["outputs"]),
+        Some("refused") => format!("refuses ({}): {}", s("kind"), first_line(&s("reason"))),
+        Some("abnormal") => format!("{}: {}", s("how"), first_line(&s("detail"))),
+        Some("produced") => format!("produced a module of {} words", a["words"]),
+        Some("error") => format!("error: {}", s("error")),
+        _ => a.to_string(),
+    }
+}
+
+fn first_line(s: &str) -> String {
+    let line = s.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("");
+    match line.char_indices().nth(200) {
+        Some((i, _)) => format!("{}…", &line[..i]),
+        None => line.to_string(),
+    }
+}
+
+fn capitalize(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reproduce_commands_name_the_rule_and_config() {
+        let (argv, out) = reproduce(42, Some("tosa.shape.output"), true);
+        assert_eq!(
+            argv.join(" "),
+            "spvgraph generate --seed 42 --count 1 --near-valid --rule tosa.shape.output --config config.json \
+             --spvasm --no-mlir -o repro"
+        );
+        assert_eq!(out, "repro/case_42.spv");
+        let (argv, _) = reproduce(7, None, false);
+        assert_eq!(argv.join(" "), "spvgraph generate --seed 7 --count 1 --spvasm --no-mlir -o repro");
+    }
+}

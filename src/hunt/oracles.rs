@@ -1,0 +1,200 @@
+//! The oracles a campaign runs, found by name in the registry and sorted by
+//! what they answer: validators on every case, backends and producers on a
+//! sample of cases, and the referee that settles output disagreements.
+
+use spvgraph_ir::tools::Tools;
+use spvgraph_oracle::judge::fnv1a;
+use spvgraph_oracle::oracle::{Capability, Oracle};
+use spvgraph_oracle::registry::{self, OracleConfig, RegistryError, IN_TREE};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// An expensive oracle with the share of cases it runs on.
+#[derive(Clone)]
+pub struct Sampled {
+    /// The oracle.
+    pub oracle: Arc<dyn Oracle>,
+    /// Share of cases, from 0 to 1.
+    pub sample: f64,
+    /// Requests per batch.
+    pub batch: usize,
+}
+
+impl Sampled {
+    /// Whether case `seed` is in this oracle's sample: decided by the seed
+    /// and the oracle's name alone, so a finding reproduces at any `--jobs`.
+    pub fn takes(&self, seed: u64) -> bool {
+        if self.sample >= 1.0 {
+            return true;
+        }
+        let h = fnv1a(&[seed.to_le_bytes().as_slice(), self.oracle.name().as_bytes()].concat());
+        ((h >> 11) as f64) / ((1u64 << 53) as f64) < self.sample
+    }
+}
+
+/// Every oracle of a campaign.
+#[derive(Clone, Default)]
+pub struct OracleSet {
+    /// Validators, the in-tree one first; they run on every case.
+    pub validators: Vec<Arc<dyn Oracle>>,
+    /// Execution backends other than the in-tree executor (whose outputs are
+    /// the reference), each on its sample.
+    pub executors: Vec<Sampled>,
+    /// Producers, each on its sample of valid cases.
+    pub producers: Vec<Sampled>,
+    /// The oracle whose precise run settles output disagreements.
+    pub referee: Option<Arc<dyn Oracle>>,
+    /// Oracles asked for (or by default) that cannot run here, and why.
+    pub unavailable: Vec<(String, String)>,
+}
+
+/// Why a campaign cannot start with the oracles asked for.
+#[derive(Debug, thiserror::Error)]
+pub enum SetupError {
+    /// A name the registry does not know, or a bad path.
+    #[error(transparent)]
+    Registry(#[from] RegistryError),
+    /// An oracle named on the command line cannot run.
+    #[error("{0}")]
+    Unavailable(String),
+    /// A `--sample` for an oracle not in the campaign, or out of range.
+    #[error("--sample {0}")]
+    Sample(String),
+}
+
+impl OracleSet {
+    /// The oracles called `names` (`None`: every oracle of the registry),
+    /// with `samples` overriding their default shares. An oracle named
+    /// explicitly must be available; of the default list, unavailable ones
+    /// are left out and listed, unless `CI=true` makes that an error.
+    pub fn build(
+        names: Option<&[String]>,
+        config: &OracleConfig,
+        samples: &BTreeMap<String, f64>,
+    ) -> Result<OracleSet, SetupError> {
+        let explicit = names.is_some();
+        let list: Vec<String> = match names {
+            Some(n) => n.to_vec(),
+            None => registry::NAMES.iter().map(|s| s.to_string()).collect(),
+        };
+        let mut set = OracleSet::default();
+        for name in &list {
+            let oracle: Arc<dyn Oracle> = Arc::from(registry::build(name, config)?);
+            if let Err(e) = oracle.available() {
+                if explicit || Tools::required() {
+                    return Err(SetupError::Unavailable(format!(
+                        "{e}{}",
+                        if explicit { "" } else { " (CI=true makes every oracle mandatory)" }
+                    )));
+                }
+                set.unavailable.push((name.clone(), e.to_string()));
+                continue;
+            }
+            let caps = oracle.capabilities();
+            let sampled = |o: &Arc<dyn Oracle>| Sampled {
+                oracle: o.clone(),
+                sample: samples.get(o.name()).copied().unwrap_or_else(|| o.default_sample()),
+                batch: o.preferred_batch().max(1),
+            };
+            if caps.contains(&Capability::Validate) {
+                set.validators.push(oracle.clone());
+            }
+            // The in-tree executor is the reference, not a candidate.
+            if caps.contains(&Capability::Execute) && oracle.name() != IN_TREE {
+                set.executors.push(sampled(&oracle));
+            }
+            if caps.contains(&Capability::Produce) {
+                set.producers.push(sampled(&oracle));
+            }
+            if caps.contains(&Capability::Reference) && set.referee.is_none() {
+                set.referee = Some(oracle.clone());
+            }
+        }
+        for (name, f) in samples {
+            if !(0.0..=1.0).contains(f) {
+                return Err(SetupError::Sample(format!("{name}={f}: the share must be from 0 to 1")));
+            }
+            let known = set.executors.iter().chain(&set.producers).any(|s| s.oracle.name() == name);
+            if !known {
+                return Err(SetupError::Sample(format!(
+                    "{name}={f}: {name} is not a sampled oracle of this hunt (sampled: {})",
+                    set.sampled_names().join(", ")
+                )));
+            }
+        }
+        Ok(set)
+    }
+
+    /// The names of the sampled oracles.
+    pub fn sampled_names(&self) -> Vec<String> {
+        self.executors.iter().chain(&self.producers).map(|s| s.oracle.name().to_string()).collect()
+    }
+
+    /// Every oracle in the campaign, once each, in registry order.
+    pub fn all(&self) -> Vec<Arc<dyn Oracle>> {
+        let mut out: Vec<Arc<dyn Oracle>> = Vec::new();
+        let every = self
+            .validators
+            .iter()
+            .cloned()
+            .chain(self.executors.iter().map(|s| s.oracle.clone()))
+            .chain(self.producers.iter().map(|s| s.oracle.clone()))
+            .chain(self.referee.clone());
+        for o in every {
+            if !out.iter().any(|x| x.name() == o.name()) {
+                out.push(o);
+            }
+        }
+        out.sort_by_key(|o| registry::NAMES.iter().position(|n| *n == o.name()).unwrap_or(usize::MAX));
+        out
+    }
+
+    /// `name version` of every oracle in the campaign, as the tools report them.
+    pub fn versions(&self) -> BTreeMap<String, String> {
+        self.all().iter().map(|o| (o.name().to_string(), o.version().unwrap_or_else(|| "unknown".into()))).collect()
+    }
+}
+
+/// Parses `NAME=FRACTION`.
+pub fn parse_sample(spec: &str) -> Result<(String, f64), String> {
+    let (name, f) = spec.split_once('=').ok_or_else(|| format!("{spec:?}: expected NAME=FRACTION"))?;
+    let f: f64 = f.trim().parse().map_err(|_| format!("{spec:?}: {f:?} is not a number"))?;
+    if !(0.0..=1.0).contains(&f) {
+        return Err(format!("{spec:?}: the share must be from 0 to 1"));
+    }
+    Ok((name.trim().to_string(), f))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sampling_is_decided_by_seed_and_name_and_has_the_asked_share() {
+        let o: Arc<dyn Oracle> = Arc::new(registry::InTree::default());
+        let s = Sampled { oracle: o.clone(), sample: 0.1, batch: 1 };
+        let taken = (0..100_000u64).filter(|&seed| s.takes(seed)).count();
+        assert!((9_000..11_000).contains(&taken), "{taken}");
+        assert_eq!(s.takes(42), s.takes(42));
+        assert!(Sampled { oracle: o.clone(), sample: 1.0, batch: 1 }.takes(7));
+        assert!(!Sampled { oracle: o, sample: 0.0, batch: 1 }.takes(7));
+    }
+
+    #[test]
+    fn samples_are_parsed() {
+        assert_eq!(parse_sample("emulation-layer=0.25"), Ok(("emulation-layer".into(), 0.25)));
+        assert!(parse_sample("iree").is_err());
+        assert!(parse_sample("iree=2").is_err());
+        assert!(parse_sample("iree=x").is_err());
+    }
+
+    #[test]
+    fn in_tree_is_a_validator_and_never_a_sampled_executor() {
+        let names = vec!["in-tree".to_string()];
+        let set = OracleSet::build(Some(&names), &OracleConfig::default(), &BTreeMap::new()).expect("in-tree runs");
+        assert_eq!(set.validators.len(), 1);
+        assert!(set.executors.is_empty() && set.producers.is_empty());
+        let bad = BTreeMap::from([("in-tree".to_string(), 0.5)]);
+        assert!(matches!(OracleSet::build(Some(&names), &OracleConfig::default(), &bad), Err(SetupError::Sample(_))));
+    }
+}

@@ -1,0 +1,318 @@
+//! Counts over a hunt, and its summary as JSON and as a table.
+
+use super::case::{Answer, CaseOutcome, RoundTrip, Subject};
+use super::store::{KindTotals, Store};
+use serde_json::{json, Value};
+use spvgraph_ir::rules::RuleId;
+use spvgraph_oracle::judge::Kind;
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+/// What one oracle did over the hunt.
+#[derive(Clone, Debug, Default)]
+pub struct OracleTally {
+    /// Cases it answered.
+    pub cases: u64,
+    /// Answers by label (`valid`, `invalid`, `outputs`, `refused`, `abnormal`, `error`, ...).
+    pub answers: BTreeMap<String, u64>,
+    /// Its wall time, summed.
+    pub time: Duration,
+}
+
+/// Counts over the cases one worker ran.
+#[derive(Clone, Debug, Default)]
+pub struct Stats {
+    /// Cases generated.
+    pub cases: u64,
+    /// Valid ones.
+    pub valid: u64,
+    /// Near-valid ones.
+    pub near_valid: u64,
+    /// Planned near-valid cases no mutator could make.
+    pub unavailable: u64,
+    /// Round-trip: identical, differs, undecodable, not run.
+    pub roundtrip: [u64; 4],
+    /// Per oracle.
+    pub oracles: BTreeMap<String, OracleTally>,
+    /// Per rule: near-valid cases made, planned but unavailable.
+    pub per_rule: BTreeMap<RuleId, [u64; 2]>,
+    /// Disagreements (occurrences).
+    pub disagreements: u64,
+}
+
+fn label(a: &Answer) -> &'static str {
+    match a {
+        Answer::Valid => "accept",
+        Answer::Invalid { .. } => "reject",
+        Answer::Outputs { .. } => "outputs",
+        Answer::Refused { kind, .. } if kind == "unsupported" => "unsupported",
+        Answer::Refused { .. } => "refused",
+        Answer::Abnormal { .. } => "abnormal",
+        Answer::Produced { .. } => "produced",
+        Answer::Error { .. } => "error",
+    }
+}
+
+impl Stats {
+    /// Counts a case after its first phase.
+    pub fn add_case(&mut self, o: &CaseOutcome) {
+        self.cases += 1;
+        match (&o.subject, o.planned_rule) {
+            (Subject::Valid(_), _) => self.valid += 1,
+            (Subject::NearValid(_), _) => self.near_valid += 1,
+            (Subject::Nothing, _) if o.unavailable.is_some() => self.unavailable += 1,
+            (Subject::Nothing, None) => self.valid += 1,
+            (Subject::Nothing, Some(_)) => self.near_valid += 1,
+        }
+        if let Some(r) = o.planned_rule {
+            let e = self.per_rule.entry(r).or_default();
+            e[usize::from(o.unavailable.is_some())] += 1;
+        }
+        if o.words.is_some() {
+            self.roundtrip[match &o.roundtrip {
+                RoundTrip::Identical => 0,
+                RoundTrip::Differs(_) => 1,
+                RoundTrip::Undecodable(_) => 2,
+                RoundTrip::NotRun => 3,
+            }] += 1;
+        }
+        for (name, a) in &o.answers {
+            self.answer(name, a);
+        }
+        self.time(o);
+        self.disagreements += o.disagreements.len() as u64;
+    }
+
+    /// Counts a sampled backend's answer on a case (the last answer).
+    pub fn add_backend(&mut self, o: &CaseOutcome) {
+        if let Some((name, a)) = o.answers.last() {
+            self.answer(name, a);
+        }
+        self.time(o);
+        self.disagreements += o.disagreements.len() as u64;
+    }
+
+    fn answer(&mut self, name: &str, a: &Answer) {
+        let t = self.oracles.entry(name.to_string()).or_default();
+        t.cases += 1;
+        *t.answers.entry(label(a).to_string()).or_default() += 1;
+    }
+
+    fn time(&mut self, o: &CaseOutcome) {
+        for (name, d) in &o.durations {
+            self.oracles.entry(name.clone()).or_default().time += *d;
+        }
+    }
+
+    /// Adds another worker's counts.
+    pub fn merge(&mut self, o: &Stats) {
+        self.cases += o.cases;
+        self.valid += o.valid;
+        self.near_valid += o.near_valid;
+        self.unavailable += o.unavailable;
+        for i in 0..4 {
+            self.roundtrip[i] += o.roundtrip[i];
+        }
+        for (name, t) in &o.oracles {
+            let e = self.oracles.entry(name.clone()).or_default();
+            e.cases += t.cases;
+            e.time += t.time;
+            for (l, c) in &t.answers {
+                *e.answers.entry(l.clone()).or_default() += c;
+            }
+        }
+        for (r, c) in &o.per_rule {
+            let e = self.per_rule.entry(*r).or_default();
+            e[0] += c[0];
+            e[1] += c[1];
+        }
+        self.disagreements += o.disagreements;
+    }
+}
+
+/// What the summary reports about the hunt's set-up.
+pub struct SummaryContext<'a> {
+    /// First seed.
+    pub seed: u64,
+    /// Worker threads.
+    pub jobs: usize,
+    /// Wall time.
+    pub elapsed: Duration,
+    /// Signatures on disk before this run.
+    pub known_before: usize,
+    /// Share of near-valid cases.
+    pub near_valid_ratio: f64,
+    /// Rules near-valid cases chose from.
+    pub rules: &'a [RuleId],
+    /// Each oracle's version.
+    pub versions: &'a BTreeMap<String, String>,
+    /// Each sampled oracle's share of cases.
+    pub samples: &'a BTreeMap<String, f64>,
+    /// Oracles left out, and why.
+    pub unavailable: &'a [(String, String)],
+}
+
+fn round(x: f64, places: i32) -> f64 {
+    let p = 10f64.powi(places);
+    (x * p).round() / p
+}
+
+/// The summary as JSON (also written to `OUT/summary.json`).
+pub fn summary_json(st: &Stats, store: &Store, cx: &SummaryContext<'_>) -> Value {
+    let secs = cx.elapsed.as_secs_f64();
+    let totals = store.totals();
+    let by_kind: serde_json::Map<String, Value> = totals
+        .iter()
+        .map(|(k, t)| {
+            let v = json!({ "occurrences": t.occurrences, "signatures": t.signatures, "new": t.new, "documented": t.documented });
+            (k.name().to_string(), v)
+        })
+        .collect();
+    let signatures: Vec<Value> = store
+        .seen()
+        .into_iter()
+        .map(|s| {
+            json!({
+                "signature": s.key,
+                "kind": s.kind,
+                "severity": s.severity,
+                "oracles": s.oracles,
+                "dir": store.dir().join(&s.slug),
+                "occurrences": s.count,
+                "status": s.status,
+            })
+        })
+        .collect();
+    let oracles: serde_json::Map<String, Value> = st
+        .oracles
+        .iter()
+        .map(|(name, t)| {
+            let busy = t.time.as_secs_f64();
+            let v = json!({
+                "version": cx.versions.get(name.trim_end_matches(" executor")),
+                "sample": cx.samples.get(name),
+                "cases": t.cases,
+                "answers": t.answers,
+                "busy_s": round(busy, 3),
+                "cases_per_busy_s": if busy > 0.0 { round(t.cases as f64 / busy, 1) } else { 0.0 },
+            });
+            (name.clone(), v)
+        })
+        .collect();
+    let per_rule: serde_json::Map<String, Value> = st
+        .per_rule
+        .iter()
+        .map(|(r, c)| (r.name().to_string(), json!({ "cases": c[0], "unavailable": c[1] })))
+        .collect();
+    let last = (st.cases > 0).then(|| cx.seed.wrapping_add(st.cases - 1));
+    json!({
+        "cases": st.cases,
+        "seeds": { "first": cx.seed, "last": last },
+        "valid": st.valid,
+        "near_valid": st.near_valid,
+        "near_valid_unavailable": st.unavailable,
+        "elapsed_s": round(secs, 3),
+        "cases_per_s": if secs > 0.0 { round(st.cases as f64 / secs, 1) } else { 0.0 },
+        "jobs": cx.jobs,
+        "near_valid_ratio": cx.near_valid_ratio,
+        "near_valid_rules": cx.rules.len(),
+        "oracles": oracles,
+        "unavailable_oracles": cx.unavailable.iter().map(|(n, why)| json!({ "oracle": n, "why": why })).collect::<Vec<_>>(),
+        "roundtrip": {
+            "identical": st.roundtrip[0],
+            "differs": st.roundtrip[1],
+            "undecodable": st.roundtrip[2],
+            "not_run": st.roundtrip[3],
+        },
+        "findings": {
+            "dir": store.dir(),
+            "occurrences": st.disagreements,
+            "signatures": totals.values().map(|t| t.signatures).sum::<u64>(),
+            "new_signatures": totals.values().map(|t| t.new).sum::<u64>(),
+            "documented_signatures": totals.values().map(|t| t.documented).sum::<u64>(),
+            "known_before": cx.known_before,
+            "by_kind": by_kind,
+            "list": signatures,
+        },
+        "per_rule": per_rule,
+    })
+}
+
+/// The summary as a table for people.
+pub fn table(st: &Stats, store: &Store, cx: &SummaryContext<'_>) -> String {
+    use std::fmt::Write as _;
+    let secs = cx.elapsed.as_secs_f64();
+    let rate = if secs > 0.0 { st.cases as f64 / secs } else { 0.0 };
+    let mut t = String::new();
+    let seeds = match st.cases {
+        0 => "no seeds".to_string(),
+        n => format!("seeds {}..={}", cx.seed, cx.seed.wrapping_add(n - 1)),
+    };
+    let _ = writeln!(t, "hunt: {} cases in {secs:.1} s on {} job(s): {rate:.1} cases/s ({seeds})", st.cases, cx.jobs);
+    let _ = writeln!(
+        t,
+        "  {} valid, {} near-valid, {} near-valid with no applicable case",
+        st.valid, st.near_valid, st.unavailable
+    );
+    let _ = writeln!(
+        t,
+        "  round-trip: {} identical, {} differ, {} near-valid modules do not decode",
+        st.roundtrip[0], st.roundtrip[1], st.roundtrip[2]
+    );
+    let _ = writeln!(t);
+    let _ = writeln!(t, "{:<22}{:>8}{:>10}  {:<44}version", "oracle", "share", "cases/s", "answers");
+    for (name, o) in &st.oracles {
+        let busy = o.time.as_secs_f64();
+        let per_s = if busy > 0.0 { format!("{:.1}", o.cases as f64 / busy) } else { "-".into() };
+        let share = cx.samples.get(name).map_or("all".to_string(), |f| format!("{f}"));
+        let answers: Vec<String> = o.answers.iter().map(|(l, c)| format!("{c} {l}")).collect();
+        let version = cx.versions.get(name.trim_end_matches(" executor")).map_or("", String::as_str);
+        let _ = writeln!(t, "  {name:<20}{share:>8}{per_s:>10}  {:<44}{version}", answers.join(", "));
+    }
+    for (name, why) in cx.unavailable {
+        let _ = writeln!(t, "  {name:<20}  not run: {why}");
+    }
+    let _ = writeln!(t, "  (cases/s: per second of the oracle's own time)");
+    let _ = writeln!(t);
+    let totals = store.totals();
+    let _ = writeln!(
+        t,
+        "{:<34}{:>12}{:>12}{:>6}{:>12}",
+        "findings by kind", "occurrences", "signatures", "new", "documented"
+    );
+    for kind in Kind::ALL {
+        let Some(k) = totals.get(&kind).copied() else { continue };
+        let _ = writeln!(
+            t,
+            "  {:<32}{:>12}{:>12}{:>6}{:>12}",
+            kind.name(),
+            k.occurrences,
+            k.signatures,
+            k.new,
+            k.documented
+        );
+    }
+    let sum = |f: fn(&KindTotals) -> u64| totals.values().map(f).sum::<u64>();
+    let (occ, sigs, new, doc) = (sum(|k| k.occurrences), sum(|k| k.signatures), sum(|k| k.new), sum(|k| k.documented));
+    let _ = writeln!(t, "  {:<32}{:>12}{:>12}{:>6}{:>12}", "total", occ, sigs, new, doc);
+    let _ = writeln!(t);
+    let _ = writeln!(
+        t,
+        "{sigs} distinct signature(s): {new} new, {doc} documented, {} known from earlier runs; findings in {}",
+        sigs - new - doc,
+        store.dir().display()
+    );
+    for s in store.seen() {
+        let _ = writeln!(
+            t,
+            "  {:<10} {:<6} {:>7}x  {}\n{:>26}{}",
+            s.status,
+            s.severity.name(),
+            s.count,
+            s.key,
+            "-> ",
+            store.dir().join(&s.slug).display()
+        );
+    }
+    t
+}
