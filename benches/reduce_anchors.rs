@@ -358,7 +358,8 @@ fn run() -> Result<(), String> {
                 }
                 "spirv-reduce" => {
                     let mut cmd = Command::new(&spirv_reduce);
-                    cmd.arg(&t.spv).arg("-o").arg(&out_spv).arg("--").arg(&wrapped);
+                    // spirv-reduce writes its temp_NNNN.spv steps into its working directory.
+                    cmd.arg(&t.spv).arg("-o").arg(&out_spv).arg("--").arg(&wrapped).current_dir(&dir);
                     (run_capped(&mut cmd, cap), true)
                 }
                 "shrinkray" | "picire" => {
