@@ -279,12 +279,17 @@ pub fn write_case(dir: &Path, stem: &str, case: &Case, extras: &Extras) -> Resul
 /// `STEM.spv` (exactly `nv.words`, little-endian), its disassembly and MLIR
 /// when it decodes and `extras` asks for them, the base case's input data,
 /// and the manifest with `expect` set to the rule and a `near_valid` object
-/// (rule, mutator, note, target_env, profiles). Returns the manifest.
+/// (rule, class, mutator, note, target_env, profiles). For a pipeline rule the
+/// module is valid: `expect` is `valid`, `near_valid.class` is `pipeline` and
+/// a `pipeline` object names the rule and `pipeline_entry_points`, the graph
+/// entry points whose pipeline it breaks (which only a validator can tell).
+/// Returns the manifest.
 pub fn write_near_valid(
     dir: &Path,
     stem: &str,
     nv: &NearValid,
     extras: &Extras,
+    pipeline_entry_points: &[String],
 ) -> Result<serde_json::Value, FilesError> {
     let (case, extras) = match spvgraph_ir::Module::decode_words(&nv.words) {
         Ok(module) => (Case { module, ..nv.base.clone() }, extras.clone()),
@@ -298,14 +303,19 @@ pub fn write_near_valid(
     let json = dir.join(format!("{stem}.json"));
     let json_err = |e: serde_json::Error| FilesError::Write { path: json.display().to_string(), reason: e.to_string() };
     let mut value = serde_json::to_value(&manifest).map_err(json_err)?;
-    value["expect"] = serde_json::json!(nv.rule.name());
+    let pipeline = nv.is_pipeline_break();
+    value["expect"] = serde_json::json!(if pipeline { "valid" } else { nv.rule.name() });
     value["near_valid"] = serde_json::json!({
         "rule": nv.rule.name(),
+        "class": if pipeline { "pipeline" } else { "module" },
         "mutator": nv.mutator,
         "note": nv.note,
         "target_env": nv.target_env,
         "profiles": nv.profiles.as_ref().map(|ps| ps.iter().map(|p| p.name()).collect::<Vec<_>>()),
     });
+    if pipeline {
+        value["pipeline"] = serde_json::json!({ "rule": nv.rule.name(), "entry_points": pipeline_entry_points });
+    }
     let text = serde_json::to_string_pretty(&value).map_err(json_err)?;
     write(&json, format!("{text}\n").as_bytes())?;
     Ok(value)

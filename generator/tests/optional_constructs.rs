@@ -1,9 +1,10 @@
 //! What spirv-val 2025.5 (`--target-env vulkan1.3`) says about the
 //! constructs that are off by default, measured by enabling each one:
 //!
-//! * unshaped (ranked-only or unranked) graph-input interface types: accepted
-//!   by 2025.5, but VUID-StandaloneSpirv-OpTypeGraphARM-09919/09920 (later
-//!   Vulkan) require shaped graph interfaces, and TOSA needs static shapes;
+//! * unshaped (ranked-only or unranked) graph-input interface types: valid
+//!   and accepted by 2025.5, but a Vulkan data-graph pipeline cannot be
+//!   created for them (VUID-RuntimeSpirv-pNext-09919, a pipeline-creation
+//!   rule), and TOSA needs static shapes;
 //! * a second entry point reusing another's name: accepted by 2025.5, invalid
 //!   under SPV_ARM_graph revision 3 (SPIRV-Tools #6754 adds the check);
 //! * attribute tensors (kernel, stride, pad, perms, shape_t inputs) as

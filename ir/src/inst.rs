@@ -28,6 +28,9 @@ pub enum ExtSet {
     Tosa,
     /// `NonSemantic.Graph.DebugInfo.<version>`.
     GraphDebugInfo,
+    /// Any other `NonSemantic.*` set (SPV_KHR_non_semantic_info: its
+    /// instructions have no semantic impact and may be removed).
+    NonSemantic,
     /// Any other set.
     Other,
 }
@@ -36,6 +39,8 @@ pub enum ExtSet {
 pub const TOSA_SET_NAME: &str = "TOSA.001000.1";
 /// Import name prefix of NonSemantic.Graph.DebugInfo (a version number follows).
 pub const GRAPH_DEBUG_SET_PREFIX: &str = "NonSemantic.Graph.DebugInfo.";
+/// Import name prefix of every non-semantic set (SPV_KHR_non_semantic_info).
+pub const NON_SEMANTIC_SET_PREFIX: &str = "NonSemantic.";
 
 impl ExtSet {
     /// Classifies an import name.
@@ -44,9 +49,17 @@ impl ExtSet {
             ExtSet::Tosa
         } else if name.starts_with(GRAPH_DEBUG_SET_PREFIX) {
             ExtSet::GraphDebugInfo
+        } else if name.starts_with(NON_SEMANTIC_SET_PREFIX) {
+            ExtSet::NonSemantic
         } else {
             ExtSet::Other
         }
+    }
+
+    /// Whether the set is non-semantic (its instructions may stand anywhere
+    /// from the types section on, graph bodies included, and can be removed).
+    pub fn is_non_semantic(self) -> bool {
+        matches!(self, ExtSet::GraphDebugInfo | ExtSet::NonSemantic)
     }
 }
 
@@ -787,7 +800,7 @@ impl Inst {
                         }),
                         ExtSet::GraphDebugInfo => GraphDebugInst::decode(number, rest, pool)
                             .map(|inst| Inst::GraphDebug { ty, result, set, inst }),
-                        ExtSet::Other => None,
+                        ExtSet::NonSemantic | ExtSet::Other => None,
                     };
                     typed.unwrap_or_else(|| Inst::ExtInst { ty, result, set, number, operands: pool.words(rest) })
                 }

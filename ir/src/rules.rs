@@ -1,13 +1,19 @@
 //! The rule catalogue: one [`RuleId`] per validity rule of a SPIR-V graph module.
 //!
 //! Every rule names where it comes from ([`Source`]), whether breaking it makes
-//! the module invalid ([`Severity::MustReject`]: structural rules, TOSA ERROR_IF
-//! and the argument/type tables) or only makes its execution unpredictable
-//! ([`Severity::MayAccept`]: TOSA REQUIRE on constant operands, level limits,
-//! shapes that cannot be checked statically), and whether `spirv-val`
-//! (SPIRV-Tools 2025.5) is known to check it. The `spirv_val_checks` flags were
+//! the module invalid ([`Severity::MustReject`]: structural rules, Vulkan
+//! standalone VUIDs, TOSA ERROR_IF and the argument/type tables), only makes
+//! its execution unpredictable ([`Severity::MayAccept`]: TOSA REQUIRE on
+//! constant operands, level limits, shapes that cannot be checked
+//! statically) or only concerns the creation of a data-graph pipeline for one
+//! entry point ([`Severity::Pipeline`]: Vulkan runtime VUIDs, never part of a
+//! module's verdict), and whether `spirv-val` (SPIRV-Tools 2025.5, the pinned
+//! release) is known to check it. The `spirv_val_checks` flags were
 //! determined by experiment: `oracle/tests/validate_rules.rs` builds one module
 //! per rule and asserts the flag against spirv-val's verdict on it.
+//!
+//! What each rule follows (the spec revision, or the SPIRV-Tools behaviour)
+//! and what SPIRV-Tools main does with it is in [`provenance`].
 //!
 //! # Per-operator TOSA rules are parameterised
 //!
@@ -24,6 +30,9 @@
 //! Spec excerpts are restated, not quoted; `reference` says where to read the
 //! original.
 
+pub mod provenance;
+
+pub use provenance::Provenance;
 use std::fmt;
 
 /// Where a rule is written down.
@@ -39,8 +48,10 @@ pub enum Source {
     NonSemanticInfo,
     /// The `NonSemantic.Graph.DebugInfo` instruction set (version 1).
     GraphDebugInfo,
-    /// The Vulkan environment for SPIR-V (standalone VUIDs); applies only to
-    /// `vulkan*` target environments.
+    /// The Vulkan environment for SPIR-V: standalone VUIDs
+    /// (`VUID-StandaloneSpirv-*`, module validity under `vulkan*` target
+    /// environments) and runtime VUIDs (`VUID-RuntimeSpirv-*`, checked when a
+    /// pipeline is created: [`Severity::Pipeline`]).
     Vulkan,
     /// The `TOSA.001000.1` instruction set (registry): operand counts and forms,
     /// constant operands, enum values.
@@ -54,6 +65,10 @@ pub enum Source {
     TosaRequire,
     /// A TOSA level limit (`LEVEL_CHECK`, a REQUIRE).
     TosaLevel,
+    /// The naming and versioning of extended instruction sets (the
+    /// `TOSA.001000.1` name convention, `Arm.ExperimentalMLOperations`
+    /// '2. Version').
+    ExtendedInstructionSets,
 }
 
 impl Source {
@@ -71,6 +86,7 @@ impl Source {
             Source::TosaArgumentTable => "TOSA argument/type tables",
             Source::TosaRequire => "TOSA REQUIRE",
             Source::TosaLevel => "TOSA level",
+            Source::ExtendedInstructionSets => "extended instruction sets",
         }
     }
 }
@@ -84,14 +100,21 @@ pub enum Severity {
     /// level limits) or the rule cannot be decided statically; a validator
     /// may accept the module. Reported as warnings.
     MayAccept,
+    /// Not module validity: a rule the Vulkan implementation checks when a
+    /// data-graph pipeline is created for one graph entry point
+    /// (`VUID-RuntimeSpirv-*`). A module breaking it is valid; only a
+    /// pipeline for that entry point may be refused. Checked only when a
+    /// pipeline entry point is asked for, never part of the verdict.
+    Pipeline,
 }
 
 impl Severity {
-    /// `error` or `warning`.
+    /// `error`, `warning` or `pipeline`.
     pub fn label(self) -> &'static str {
         match self {
             Severity::MustReject => "error",
             Severity::MayAccept => "warning",
+            Severity::Pipeline => "pipeline",
         }
     }
 }
@@ -121,6 +144,8 @@ pub enum Category {
     Tosa,
     /// TOSA level limits.
     Level,
+    /// Extended instruction set imports and their versions.
+    Imports,
 }
 
 /// Everything the catalogue says about one rule.
@@ -228,8 +253,8 @@ rules! {
         "There is at least one OpEntryPoint instruction unless the Linkage or GraphARM capability is declared.";
     /// Only graph definitions and graph entry points in the graph section.
     LayoutGraphSectionOutsideGraph = "layout.graph-section.outside-graph", Layout, SpvArmGraph, MustReject, true, false,
-        "SPV_ARM_graph 'Logical Layout of a Module'; SPV_KHR_non_semantic_info", &["must appear in a graph body"],
-        "SPV_ARM_graph adds a section after the function definitions that holds only graph definitions (OpGraphARM ... OpGraphEndARM) and OpGraphEntryPointARM instructions. Non-semantic OpExtInst instructions (e.g. NonSemantic.Graph.DebugInfo) may appear among the global declarations, in function bodies and in graph bodies, but not between or after graph definitions.";
+        "SPV_ARM_graph 'Logical Layout of a Module'; SPV_KHR_non_semantic_info (non-semantic instructions from the types section on)", &["must appear in a graph body"],
+        "SPV_ARM_graph adds a section after the function definitions that holds only graph definitions (OpGraphARM ... OpGraphEndARM) and OpGraphEntryPointARM instructions. Non-semantic OpExtInst instructions (any NonSemantic.* set, NonSemantic.Graph.DebugInfo included) are the exception: they may appear anywhere from the types section on, so also between, before and after graph definitions (model-converter puts NonSemantic.Graph.DebugInfo after OpGraphEndARM).";
     /// Graph definitions cannot nest.
     LayoutGraphNested = "layout.graph.nested", Layout, SpvArmGraph, MustReject, true, false,
         "SPV_ARM_graph 'Logical Layout of a Module'", &["Cannot define a graph in a graph"],
@@ -244,12 +269,12 @@ rules! {
         "A graph definition may only contain OpGraphInputARM, OpGraphSetOutputARM, OpExtInst and OpCompositeExtract (between OpGraphARM and OpGraphEndARM).";
     /// OpGraphInputARM not directly after OpGraphARM or another input.
     LayoutGraphInputPosition = "layout.graph.input-position", Layout, SpvArmGraph, MustReject, true, false,
-        "SPV_ARM_graph OpGraphInputARM", &["OpGraphInputARM must immediately follow"],
-        "OpGraphInputARM must immediately follow an OpGraphARM or another OpGraphInputARM.";
+        "SPV_ARM_graph OpGraphInputARM; SPV_KHR_non_semantic_info", &["OpGraphInputARM must immediately follow"],
+        "OpGraphInputARM must immediately follow an OpGraphARM or another OpGraphInputARM; non-semantic instructions (any NonSemantic.* set) between them do not count, so the inputs come first among the graph's other instructions.";
     /// OpGraphSetOutputARM not directly before OpGraphEndARM or another output.
     LayoutGraphOutputPosition = "layout.graph.output-position", Layout, SpvArmGraph, MustReject, true, false,
-        "SPV_ARM_graph OpGraphSetOutputARM", &["cannot appear after a graph output instruction"],
-        "OpGraphSetOutputARM must immediately precede an OpGraphEndARM or another OpGraphSetOutputARM.";
+        "SPV_ARM_graph OpGraphSetOutputARM; SPV_KHR_non_semantic_info", &["cannot appear after a graph output instruction"],
+        "OpGraphSetOutputARM must immediately precede an OpGraphEndARM or another OpGraphSetOutputARM; non-semantic instructions (any NonSemantic.* set) between them do not count, so the outputs come last among the graph's other instructions.";
     /// TOSA instruction outside a graph body.
     LayoutTosaOutsideGraph = "layout.tosa-outside-graph", Layout, TosaInstructionSet, MustReject, true, false,
         "TOSA.001000.1 (instructions are used inside graphs)", &["ExtInst must appear in a block"],
@@ -271,7 +296,7 @@ rules! {
     /// A value defined in a graph body used outside that graph.
     IdsGraphScope = "ids.graph-scope", Ids, SpvArmGraph, MustReject, false, false,
         "SPV_ARM_graph (graph definitions); SPIR-V 2.2.2 (scope of local ids)", &[],
-        "The results of OpGraphInputARM, OpExtInst and OpCompositeExtract in a graph body are local to that graph: they can be used only inside the same graph definition.";
+        "The results of OpGraphInputARM, OpExtInst and OpCompositeExtract in a graph body are local to that graph: they can be used only inside the same graph definition. Non-semantic instructions are exempt: they describe values and can be removed, so they may name a graph's values from anywhere after them (model-converter's DebugTensor instructions follow OpGraphEndARM).";
     /// A Result Type (or type operand) that is not a type.
     IdsNotAType = "ids.not-a-type", Ids, SpirvCore, MustReject, true, false,
         "SPIR-V 2.16.1 (Result Type)", &["is not a type id"],
@@ -284,8 +309,8 @@ rules! {
         "Each instruction, type and operand value used must have its capability declared: TensorsARM for OpTypeTensorARM, GraphARM for the graph instructions, Int8/Int16/Int64 and Float16 for those widths, BFloat16TypeKHR and Float8EXT for those encodings, ReplicatedCompositesEXT for replicated composites, VulkanMemoryModel for the Vulkan memory model.";
     /// A capability or instruction set used without its extension.
     CapsMissingExtension = "caps.missing-extension", Capabilities, SpirvCore, MustReject, true, false,
-        "SPIR-V 2.16.1; SPV_KHR_non_semantic_info", &["requires one of these extensions", "(or requires extension)"],
-        "A capability defined by an extension needs its OpExtension (SPV_ARM_tensors, SPV_ARM_graph, SPV_KHR_bfloat16, SPV_EXT_float8, SPV_EXT_replicated_composites; SPV_KHR_vulkan_memory_model before SPIR-V 1.5); importing a NonSemantic.* set needs SPV_KHR_non_semantic_info before SPIR-V 1.6.";
+        "SPIR-V 2.16.1; SPV_KHR_non_semantic_info; NonSemantic.Graph.DebugInfo 'Dependencies'", &["requires one of these extensions", "(or requires extension)", "NonSemantic.Graph.DebugInfo requires SPV_ARM_graph"],
+        "A capability defined by an extension needs its OpExtension (SPV_ARM_tensors, SPV_ARM_graph, SPV_KHR_bfloat16, SPV_EXT_float8, SPV_EXT_replicated_composites; SPV_KHR_vulkan_memory_model before SPIR-V 1.5); importing a NonSemantic.* set needs SPV_KHR_non_semantic_info before SPIR-V 1.6, and importing NonSemantic.Graph.DebugInfo needs SPV_ARM_graph.";
 
     // ---- types -------------------------------------------------------------------
     /// OpTypeTensorARM element type not a scalar.
@@ -362,10 +387,10 @@ rules! {
     ConstantsGraphConstantDuplicateId = "constants.graph-constant.duplicate-id", Constants, SpvArmGraph, MustReject, true, false,
         "SPV_ARM_graph 'Validation Rules'", &["No two OpGraphConstantARM instructions may have the same GraphConstantID"],
         "The GraphConstantID of every OpGraphConstantARM is unique within the module.";
-    /// Vulkan: graph constants of unshaped tensor types.
-    VulkanGraphConstantShaped = "vulkan.graph-constant.shaped", Constants, Vulkan, MustReject, false, false,
-        "Vulkan environment, VUID 09919/09920 (graph interfaces and graph constants are shaped; newer than spirv-val 2025.5, see field-notes.md)", &[],
-        "Under Vulkan the data of a graph constant is described by a VkTensorDescriptionARM with explicit dimensions, so the tensor type of an OpGraphConstantARM must be shaped (rule added to the Vulkan environment after spirv-val 2025.5).";
+    /// Pipeline: graph constants used by the entry point's graph are shaped.
+    VulkanGraphConstantShaped = "vulkan.graph-constant.shaped", Constants, Vulkan, Pipeline, false, false,
+        "VUID-RuntimeSpirv-pNext-09920 (checked by the Vulkan validation layers when a data-graph pipeline is created)", &[],
+        "When a data-graph pipeline is created for a graph entry point, every OpGraphConstantARM that the entry point's graph uses has a tensor type with Shape present (its data is described by a VkTensorDescriptionARM with explicit dimensions). A pipeline-creation rule, not module validity: modules with unshaped graph constants are valid.";
 
     // ---- graph -----------------------------------------------------------------------
     /// OpGraphARM Result Type not OpTypeGraphARM.
@@ -451,21 +476,21 @@ rules! {
     /// OpCompositeExtract in a graph body with a bad composite, index or type.
     GraphCompositeExtract = "graph.composite-extract", Graph, SpirvCore, MustReject, true, false,
         "SPIR-V OpCompositeExtract", &["Index is out of bounds", "does not match the type that results from indexing into the composite"],
-        "The Indexes of OpCompositeExtract walk into the Composite's type (each index within the member count), and the Result Type is the type reached.";
+        "The Indexes of OpCompositeExtract walk into the Composite's type (each index within the member count of a struct or an array whose length is a constant; any index into a runtime array, such as a graph input of runtime-array type, or an array whose length is a specialization constant), and the Result Type is the type reached.";
 
     // ---- interface (Vulkan) ----------------------------------------------------------
     /// UniformConstant interface variable without DescriptorSet and Binding.
     VulkanDescriptorSetBinding = "vulkan.interface.descriptor-set-binding", Interface, Vulkan, MustReject, true, false,
         "VUID-StandaloneSpirv-UniformConstant-06677", &["UniformConstant-06677"],
         "Under Vulkan, every variable in the UniformConstant, Uniform or StorageBuffer storage class is decorated with DescriptorSet and Binding.";
-    /// OpVariable of a runtime array (Vulkan).
+    /// OpVariable of a runtime array (Vulkan) outside the forms 04680 allows.
     VulkanRuntimeArrayVariable = "vulkan.interface.runtime-array", Interface, Vulkan, MustReject, true, false,
-        "VUID-StandaloneSpirv-OpTypeRuntimeArray-04680", &["OpTypeRuntimeArray-04680"],
-        "Under Vulkan, OpTypeRuntimeArray may only be the last member of a struct, so a variable cannot have a runtime-array type (a graph interface of runtime-array type cannot be bound).";
-    /// Vulkan: graph interfaces must be shaped tensors.
-    VulkanInterfaceShaped = "vulkan.interface.shaped", Interface, Vulkan, MustReject, false, false,
-        "Vulkan environment, VUID 09919/09920 (graph interfaces and graph constants are shaped; newer than spirv-val 2025.5, see field-notes.md)", &[],
-        "Under Vulkan every graph resource is bound with a VkTensorDescriptionARM that fixes its dimensions, so the tensor types of a graph entry point's interface must be ranked and shaped (rule added to the Vulkan environment after spirv-val 2025.5).";
+        "VUID-StandaloneSpirv-OpTypeRuntimeArray-04680; RuntimeDescriptorArray capability (as SPIRV-Tools checks it)", &["OpTypeRuntimeArray-04680"],
+        "Under Vulkan, a variable may have an OpTypeRuntimeArray type only as the outermost dimension of an arrayed variable in the StorageBuffer, Uniform or UniformConstant storage class, and such a run-time sized array of resources needs the RuntimeDescriptorArray capability. So a graph interface may be a runtime array of tensors, declared with RuntimeDescriptorArray.";
+    /// Pipeline: the entry point's graph type uses shaped tensors only.
+    VulkanInterfaceShaped = "vulkan.interface.shaped", Interface, Vulkan, Pipeline, false, false,
+        "VUID-RuntimeSpirv-pNext-09919 (checked by the Vulkan validation layers when a data-graph pipeline is created)", &[],
+        "When a data-graph pipeline is created for a graph entry point, the OpTypeGraphARM of its graph uses only OpTypeTensorARM types with Shape present (directly or as the element of an array or runtime array): every graph resource is bound with a VkTensorDescriptionARM that fixes its dimensions. A pipeline-creation rule, not module validity: modules with unshaped graph interfaces are valid.";
     /// Vulkan: Logical addressing.
     VulkanAddressingModel = "vulkan.addressing-model", Interface, Vulkan, MustReject, true, false,
         "VUID-StandaloneSpirv-None-04635", &["04635", "Capability Addresses is not allowed by Vulkan"],
@@ -475,7 +500,7 @@ rules! {
     /// DebugInfo import version.
     DebugInfoVersion = "debuginfo.version", DebugInfo, GraphDebugInfo, MustReject, false, false,
         "NonSemantic.Graph.DebugInfo '2. Version'", &[],
-        "The import name is NonSemantic.Graph.DebugInfo.<ver> with <ver> an integer from 1 to the instruction set's version (1).";
+        "The import name is NonSemantic.Graph.DebugInfo.<ver> with <ver> an integer from 1 to the instruction set's version (1), written in decimal digits (leading zeros allowed; no sign, space or other character).";
     /// Unknown DebugInfo instruction or wrong operand count.
     DebugInfoInstruction = "debuginfo.instruction", DebugInfo, GraphDebugInfo, MustReject, false, false,
         "NonSemantic.Graph.DebugInfo 'Instructions'", &[],
@@ -503,7 +528,7 @@ rules! {
     /// DebugTensor's Tensor or Index operand.
     DebugInfoTensor = "debuginfo.tensor", DebugInfo, GraphDebugInfo, MustReject, false, false,
         "NonSemantic.Graph.DebugInfo DebugTensor", &[],
-        "Tensor is a value of OpTypeTensorARM type or of a composite type whose top-level constituents are tensors; for a composite, Index is present, a constant 32-bit unsigned integer within the member count; for a tensor, Index is absent.";
+        "Tensor is a value of OpTypeTensorARM type or of a composite type whose top-level constituents are tensors (a struct of tensors, an array or a runtime array of tensors); for a composite, Index is present, a constant instruction of 32-bit unsigned integer type within the member count (any value for a runtime array); for a tensor, Index is absent.";
 
     // ---- TOSA -------------------------------------------------------------------------
     /// Unknown TOSA instruction number.
@@ -664,6 +689,12 @@ rules! {
     LevelTensorSize = "level.tensor-size", Level, TosaLevel, MayAccept, false, true,
         "TOSA 1.0 levels: MAX_LOG2_SIZE (8K: 31)", &[],
         "Every tensor's size in bytes (elements times element bytes, at least one byte per element) is below 2^MAX_LOG2_SIZE.";
+
+    // ---- imports ------------------------------------------------------------------------
+    /// A versioned instruction-set import naming a version that does not exist.
+    ImportsVersion = "imports.version", Imports, ExtendedInstructionSets, MustReject, true, false,
+        "TOSA.001000.1 'Overview' (TOSA.<major><minor>.<revision>); Arm.ExperimentalMLOperations '2. Version'", &["Invalid extended instruction import", "Arm.ExperimentalMLOperations import", "Missing Arm.ExperimentalMLOperations import version"],
+        "An import of a versioned extended instruction set names a version that exists. TOSA sets are named TOSA.<major><minor>.<revision> (3-digit TOSA major and minor versions, then the instruction-set revision) and the only one published is TOSA.001000.1, so any other TOSA.* name imports a set no consumer knows. Arm.ExperimentalMLOperations.<ver> has <ver> an integer from 1 to the set's revision (1), in decimal digits. (NonSemantic.Graph.DebugInfo versions: debuginfo.version.)";
 }
 
 impl RuleId {
@@ -691,6 +722,12 @@ impl RuleId {
     /// Whether a violation makes the module invalid.
     pub fn is_must_reject(self) -> bool {
         self.severity() == Severity::MustReject
+    }
+
+    /// Whether the rule is checked when a pipeline is created for a graph
+    /// entry point rather than on the module ([`Severity::Pipeline`]).
+    pub fn is_pipeline(self) -> bool {
+        self.severity() == Severity::Pipeline
     }
 
     /// Looks a rule up by its dotted name.
@@ -786,6 +823,7 @@ mod tests {
                 Category::DebugInfo => &["debuginfo"],
                 Category::Tosa => &["tosa"],
                 Category::Level => &["level"],
+                Category::Imports => &["imports"],
             };
             assert!(expected.contains(&prefix), "{} in {:?}", info.name, info.category);
             assert!(!info.spec.is_empty() && !info.reference.is_empty());
@@ -805,6 +843,17 @@ mod tests {
             }
             if info.source == Source::Vulkan {
                 assert!(info.name.starts_with("vulkan.") || info.name.contains("index-not-constant"), "{}", info.name);
+                // Standalone VUIDs are module validity; runtime VUIDs are
+                // checked when a pipeline is created.
+                let standalone = info.reference.contains("VUID-StandaloneSpirv-");
+                let runtime = info.reference.contains("VUID-RuntimeSpirv-");
+                assert!(standalone != runtime, "{}: names no VUID, or both kinds", info.name);
+                let expected = if runtime { Severity::Pipeline } else { Severity::MustReject };
+                assert_eq!(info.severity, expected, "{}", info.name);
+            }
+            if info.severity == Severity::Pipeline {
+                assert_eq!(info.source, Source::Vulkan, "{}", info.name);
+                assert!(!info.spirv_val_checks, "{}: spirv-val validates modules, not pipelines", info.name);
             }
         }
     }

@@ -161,7 +161,7 @@ fn derive_name(a: &Analysis<'_>, inst: &Inst, id: Id) -> String {
         Inst::ExtInstImport { name, .. } => match crate::inst::ExtSet::from_import_name(name) {
             crate::inst::ExtSet::Tosa => "tosa".into(),
             crate::inst::ExtSet::GraphDebugInfo => "graph_debug".into(),
-            crate::inst::ExtSet::Other => sanitize(name),
+            crate::inst::ExtSet::NonSemantic | crate::inst::ExtSet::Other => sanitize(name),
         },
         Inst::ConstantTrue { spec: false, .. } => "true".into(),
         Inst::ConstantFalse { spec: false, .. } => "false".into(),

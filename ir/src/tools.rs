@@ -48,11 +48,15 @@ pub enum Tool {
     /// The oracle venv's Python, which has numpy (`venv/bin/python` under
     /// the oracle directory when `tools.json` does not list it).
     Python,
+    /// `iree-compile` (iree-base-compiler), the native executable.
+    IreeCompile,
+    /// `iree-run-module` (iree-base-runtime), the native executable.
+    IreeRunModule,
 }
 
 impl Tool {
     /// Every tool, in a stable order.
-    pub const ALL: [Tool; 16] = [
+    pub const ALL: [Tool; 18] = [
         Tool::SpirvVal,
         Tool::SpirvAs,
         Tool::SpirvDis,
@@ -69,6 +73,8 @@ impl Tool {
         Tool::VkLayerPath,
         Tool::VkIcd,
         Tool::Python,
+        Tool::IreeCompile,
+        Tool::IreeRunModule,
     ];
 
     /// The key used in `tools.json`.
@@ -90,6 +96,8 @@ impl Tool {
             Tool::VkLayerPath => "vk-layer-path",
             Tool::VkIcd => "vk-icd",
             Tool::Python => "python",
+            Tool::IreeCompile => "iree-compile",
+            Tool::IreeRunModule => "iree-run-module",
         }
     }
 
@@ -111,6 +119,8 @@ impl Tool {
             Tool::VkIcd => "mesa-vulkan-drivers",
             // What the venv's Python is used for (it comes with tosa-tools).
             Tool::Python => "numpy",
+            Tool::IreeCompile => "iree-base-compiler",
+            Tool::IreeRunModule => "iree-base-runtime",
         }
     }
 

@@ -8,5 +8,6 @@ pub mod exec;
 pub mod external;
 pub mod judge;
 pub mod oracle;
+pub mod produced;
 pub mod registry;
 pub mod validate;

@@ -4,6 +4,7 @@
 //! The judgement ([`crate::judge`]) never special-cases one.
 
 use crate::compliance::PreciseOutcome;
+pub use crate::produced::{InterfaceMap, ProducerNote};
 use spvgraph_ir::elem::Profile;
 use spvgraph_ir::env::TargetEnv;
 use spvgraph_ir::rules::RuleId;
@@ -55,11 +56,23 @@ pub struct ValidateOptions {
     pub level: Level,
     /// Profiles and extensions the consumer supports.
     pub profiles: Vec<Profile>,
+    /// A graph entry point to check the pipeline-creation rules for
+    /// (`Severity::Pipeline`: what a Vulkan implementation checks when it
+    /// creates a data-graph pipeline for that entry point). `None`, the
+    /// default, checks module validity only. Pipeline findings never change
+    /// the module's verdict; external validators ignore this field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pipeline: Option<String>,
 }
 
 impl Default for ValidateOptions {
     fn default() -> Self {
-        ValidateOptions { target_env: TargetEnv::VULKAN_1_3, level: Level::EightK, profiles: Profile::ALL.to_vec() }
+        ValidateOptions {
+            target_env: TargetEnv::VULKAN_1_3,
+            level: Level::EightK,
+            profiles: Profile::ALL.to_vec(),
+            pipeline: None,
+        }
     }
 }
 
@@ -198,13 +211,22 @@ pub struct ProduceRequest<'a> {
 /// What a producer made of a request.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ProduceOutcome {
-    /// The module it produced, with what it did on the way (constants folded,
-    /// interfaces renamed or reordered, graphs partitioned, ...).
+    /// The module it produced, with what it takes to run it in place of the
+    /// source (graph-constant data, the interface map) and what it did on
+    /// the way ([`crate::produced::ProducedRun`] turns a case's request into
+    /// one for this module).
     Module {
         /// The SPIR-V words.
         words: Vec<u32>,
-        /// Notes on transformations the producer made.
-        notes: Vec<String>,
+        /// Data of the module's `OpGraphConstantARM`s, by GraphConstantID
+        /// (a producer may keep large constants outside the module).
+        graph_constants: BTreeMap<u32, TensorData>,
+        /// The produced entry point and where each source argument and
+        /// result went.
+        interface: InterfaceMap,
+        /// Transformations the producer made (renamed or reordered
+        /// interfaces, pass-through outputs, reshapes, partitions, ...).
+        notes: Vec<ProducerNote>,
     },
     /// It refused the input, with its message.
     Rejected {
@@ -266,6 +288,8 @@ pub struct KnownDiscrepancy {
     pub why: &'static str,
     /// The minimal module, relative to the repository root.
     pub finding: &'static str,
+    /// The newer release (or change) of the tool that no longer has it, if any.
+    pub fixed_in: Option<&'static str>,
 }
 
 /// Why an oracle could not answer at all.

@@ -12,6 +12,9 @@
 //! release. Without one, the tools `ci/setup-oracles` installed are used.
 
 use crate::exec::{ExecConfig, Executor};
+use crate::external::emulation_layer::EmulationLayer;
+use crate::external::iree::Iree;
+use crate::external::model_converter::ModelConverter;
 use crate::external::spirv_val::SpirvVal;
 use crate::external::tosa_reference::TosaReferenceModel;
 use crate::oracle::{Capability, ExecOutcome, ExecRequest, Oracle, OracleError, RuleClaim, ValidateOptions, Verdict};
@@ -123,6 +126,21 @@ pub fn build(name: &str, config: &OracleConfig) -> Result<Box<dyn Oracle>, Regis
         IN_TREE => Box::new(InTree::default()),
         SPIRV_VAL => Box::new(SpirvVal::from_config(&config.tools, dir)),
         TOSA_REF => Box::new(TosaReferenceModel::from_config(&config.tools, dir).with_timeout(config.timeout)),
+        EMULATION_LAYER => Box::new(
+            EmulationLayer::from_config(&config.tools, dir)
+                .with_timeout(config.timeout)
+                .with_memory_limit(config.memory_bytes),
+        ),
+        MODEL_CONVERTER => {
+            Box::new(ModelConverter::from_config(&config.tools, dir).with_limits(crate::external::process::Limits {
+                timeout: config.timeout,
+                memory_bytes: config.memory_bytes,
+            }))
+        }
+        IREE => Box::new(Iree::from_config(&config.tools, dir).with_limits(crate::external::process::Limits {
+            timeout: config.timeout,
+            memory_bytes: config.memory_bytes,
+        })),
         _ => Box::new(NotBuiltIn { name }),
     })
 }

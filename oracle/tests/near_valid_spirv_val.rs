@@ -122,6 +122,10 @@ fn every_known_discrepancy_still_reproduces() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let sv = spirv_val();
     for k in SpirvVal::with_paths(None, None).known_discrepancies() {
+        // Valid modules 2025.5 rejects break no rule; ecosystem.rs checks those rows.
+        if k.kind == "rejects-valid" {
+            continue;
+        }
         let name = format!("{:?}/{:?}", k.rule, k.mutator);
         let rule = k.rule.unwrap_or_else(|| panic!("{name}: a spirv-val discrepancy names its rule"));
         assert!(

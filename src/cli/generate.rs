@@ -23,12 +23,14 @@ use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use spvgraph_generator::files::{self, Extras};
-use spvgraph_generator::near_valid::{covered_rules, near_valid_from_seed};
+use spvgraph_generator::near_valid::{covered_pipeline_rules, covered_rules, near_valid_from_seed, NearValid};
 use spvgraph_generator::{generate_from_seed, Config, Coverage};
 use spvgraph_ir::elem::Profile;
 use spvgraph_ir::rules::RuleId;
 use spvgraph_ir::tools::{Tool, Tools};
 use spvgraph_ir::tosa::TosaOp;
+use spvgraph_oracle::oracle::ValidateOptions;
+use spvgraph_oracle::validate::Validator;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -188,12 +190,23 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
 }
 
 /// Parses a `--rule` name: a rule of the catalogue that some near-valid
-/// mutator breaks.
-pub(super) fn parse_near_valid_rule(flag: &str, name: &str) -> anyhow::Result<RuleId> {
+/// mutator breaks; with `pipeline`, a pipeline-creation rule some pipeline
+/// mutator breaks is accepted too.
+pub(super) fn parse_near_valid_rule(flag: &str, name: &str, pipeline: bool) -> anyhow::Result<RuleId> {
     let name = name.trim();
     let Some(rule) = RuleId::from_name(name) else {
         bail!("{flag} {name:?}: no such rule in the catalogue (see spvgraph_ir::rules; e.g. tosa.shape.output)");
     };
+    if rule.is_pipeline() {
+        if pipeline && covered_pipeline_rules().contains(&rule) {
+            return Ok(rule);
+        }
+        bail!(
+            "{flag} {name}: a pipeline-creation rule (Vulkan VUID-RuntimeSpirv), not module validity: modules breaking it \
+             are valid{}",
+            if pipeline { " and no mutator breaks it yet" } else { " (spvgraph generate --near-valid --rule writes them)" }
+        );
+    }
     if !rule.is_must_reject() {
         bail!("{flag} {name}: a may-accept rule (a validator may accept modules breaking it), so no near-valid module breaks it");
     }
@@ -206,7 +219,7 @@ pub(super) fn parse_near_valid_rule(flag: &str, name: &str) -> anyhow::Result<Ru
 /// `generate --near-valid`: one near-valid case per seed into `-o DIR`.
 fn run_near_valid(args: &Args, config: &Config) -> anyhow::Result<Outcome> {
     let Some(dir) = &args.out else { bail!("--near-valid needs -o DIR") };
-    let rule = args.rule.as_deref().map(|r| parse_near_valid_rule("--rule", r)).transpose()?;
+    let rule = args.rule.as_deref().map(|r| parse_near_valid_rule("--rule", r, true)).transpose()?;
     if rule.is_none() && covered_rules().is_empty() {
         bail!("--near-valid: no near-valid mutator exists yet");
     }
@@ -219,7 +232,7 @@ fn run_near_valid(args: &Args, config: &Config) -> anyhow::Result<Outcome> {
             let seed = args.seed.wrapping_add(i);
             let stem = format!("{}{seed}", args.prefix);
             let r = match near_valid_from_seed(seed, config, rule) {
-                Ok(nv) => files::write_near_valid(dir, &stem, &nv, &extras)
+                Ok(nv) => files::write_near_valid(dir, &stem, &nv, &extras, &broken_pipelines(&nv))
                     .map(|_| nv.rule.name().to_string())
                     .map_err(|e| format!("{e:#}")),
                 Err(e) => Err(e.to_string()),
@@ -253,6 +266,22 @@ fn run_near_valid(args: &Args, config: &Config) -> anyhow::Result<Outcome> {
         }
     }
     Ok(if written == 0 && args.count > 0 { Outcome::CheckFailed } else { Outcome::Success })
+}
+
+/// The graph entry points of a pipeline case for which the in-tree
+/// validator reports the case's pipeline rule (none for a module rule).
+fn broken_pipelines(nv: &NearValid) -> Vec<String> {
+    if !nv.is_pipeline_break() {
+        return Vec::new();
+    }
+    let Ok(module) = spvgraph_ir::Module::decode_words(&nv.words) else { return Vec::new() };
+    let validator = Validator::new(ValidateOptions { target_env: nv.target_env, ..ValidateOptions::default() });
+    validator
+        .pipeline_rules_by_entry_point(&module)
+        .into_iter()
+        .filter(|(_, findings)| findings.iter().any(|f| f.rule == nv.rule))
+        .map(|(name, _)| name)
+        .collect()
 }
 
 fn one_case(

@@ -122,7 +122,7 @@ fn select_rules(names: &[String]) -> anyhow::Result<Vec<RuleId>> {
     let mut out = Vec::new();
     for n in names {
         if RuleId::from_name(n).is_some() {
-            out.push(generate::parse_near_valid_rule("--rule", n)?);
+            out.push(generate::parse_near_valid_rule("--rule", n, false)?);
             continue;
         }
         let matching: Vec<RuleId> = covered.iter().copied().filter(|r| r.name().starts_with(n)).collect();

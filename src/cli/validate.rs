@@ -2,16 +2,25 @@
 //! spirv-val) on module files.
 //!
 //! Diagnostics go to stderr as `FILE: word N: <instruction>: [rule] message`
-//! (warnings say `warning:` before the rule), followed once per broken rule
-//! by its spec text and source; a one-line verdict per file goes to stdout.
-//! `--json` prints one JSON document with everything on stdout instead.
-//! Exit status: 0 every file valid, 1 any invalid, 2 usage or I/O error.
+//! (warnings say `warning:` before the rule, pipeline-rule findings
+//! `pipeline:`), followed once per broken rule by its spec text and source;
+//! a one-line verdict per file goes to stdout. `--json` prints one JSON
+//! document with everything on stdout instead.
+//!
+//! `--pipeline ENTRY` also checks the pipeline-creation rules (Vulkan
+//! `VUID-RuntimeSpirv-*`) for the graph entry point ENTRY: whether a Vulkan
+//! implementation may create a data-graph pipeline for it. They are never
+//! part of a module's validity; with `--pipeline` a file passes only if it
+//! is valid, has that entry point and breaks none of them.
+//!
+//! Exit status: 0 every file valid (and, with `--pipeline`, every pipeline
+//! possible), 1 otherwise, 2 usage or I/O error.
 
 use super::{input, Outcome};
-use anyhow::Context;
+use anyhow::{bail, Context};
 use serde_json::{json, Value};
 use spvgraph_ir::elem::Profile;
-use spvgraph_ir::rules::RuleId;
+use spvgraph_ir::rules::{RuleId, Severity};
 use spvgraph_oracle::external::spirv_val::SpirvVal;
 use spvgraph_oracle::oracle::{Diagnostic, Level, Oracle, ValidateOptions, Verdict};
 use spvgraph_oracle::validate::{Report, TargetEnv, Validator};
@@ -65,6 +74,12 @@ pub struct Args {
     /// Print one JSON document on stdout instead of text.
     #[arg(long)]
     json: bool,
+    /// Also check the pipeline-creation rules (Vulkan VUID-RuntimeSpirv-*,
+    /// e.g. shaped graph interfaces) for this graph entry point. They are
+    /// not module validity; a file then passes only if a pipeline may be
+    /// created for ENTRY as well.
+    #[arg(long, value_name = "ENTRY")]
+    pipeline: Option<String>,
 }
 
 fn parse_env(s: &str) -> Result<TargetEnv, String> {
@@ -84,7 +99,7 @@ impl Args {
             LevelArg::EightK => Level::EightK,
             LevelArg::None => Level::None,
         };
-        ValidateOptions { target_env: self.target_env, level, profiles }
+        ValidateOptions { target_env: self.target_env, level, profiles, pipeline: self.pipeline.clone() }
     }
 }
 
@@ -97,6 +112,12 @@ struct FileResult {
 impl FileResult {
     fn valid(&self) -> bool {
         self.in_tree.as_ref().is_none_or(Report::is_valid) && self.spirv_val.as_ref().is_none_or(Verdict::is_valid)
+    }
+
+    /// Whether the file passes: valid, and a pipeline possible when one was
+    /// asked for (spirv-val has no pipeline rules; only the in-tree report says).
+    fn passes(&self) -> bool {
+        self.valid() && self.in_tree.as_ref().and_then(Report::pipeline_ok).unwrap_or(true)
     }
 }
 
@@ -112,6 +133,9 @@ fn words_of(path: &Path, bytes: &[u8]) -> Vec<u32> {
 /// Validates every file.
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let options = args.options();
+    if options.pipeline.is_some() && args.oracle == Which::SpirvVal {
+        bail!("--pipeline needs the in-tree validator (spirv-val has no pipeline-creation rules): use --oracle in-tree or both");
+    }
     let validator = Validator::new(options.clone());
     let spirv_val = match args.oracle {
         Which::InTree => None,
@@ -137,6 +161,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             "target_env": options.target_env,
             "level": match options.level { Level::EightK => "8k", Level::None => "none" },
             "profiles": options.profiles.iter().map(|p| p.name()).collect::<Vec<_>>(),
+            "pipeline": options.pipeline,
             "files": files,
         });
         println!("{}", serde_json::to_string_pretty(&doc)?);
@@ -145,10 +170,11 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             print_file(path, r);
         }
     }
-    let invalid = results.iter().filter(|(_, r)| !r.valid()).count();
+    let invalid = results.iter().filter(|(_, r)| !r.passes()).count();
     if invalid > 0 {
         if !args.json && results.len() > 1 {
-            eprintln!("{invalid} of {} file(s) invalid", results.len());
+            let what = if options.pipeline.is_some() { "invalid or without a pipeline" } else { "invalid" };
+            eprintln!("{invalid} of {} file(s) {what}", results.len());
         }
         Ok(Outcome::CheckFailed)
     } else {
@@ -171,7 +197,11 @@ fn print_file(path: &Path, r: &FileResult) {
     let file = path.display().to_string();
     if let Some(report) = &r.in_tree {
         for f in &report.findings {
-            let label = if f.is_error() { "" } else { "warning: " };
+            let label = match f.severity {
+                Severity::MustReject => "",
+                Severity::MayAccept => "warning: ",
+                Severity::Pipeline => "pipeline: ",
+            };
             eprintln!(
                 "{}: {label}[{}] {}",
                 location(&file, f.word_offset, f.instruction.as_deref()),
@@ -182,11 +212,12 @@ fn print_file(path: &Path, r: &FileResult) {
         for rule in report.rules() {
             let info = rule.info();
             eprintln!(
-                "{file}: note: [{}] {} ({}; {}): {}",
+                "{file}: note: [{}] {} ({}; {}; follows {}): {}",
                 info.name,
                 info.severity.label(),
                 info.source.name(),
                 info.reference,
+                rule.provenance().follows,
                 info.spec
             );
         }
@@ -207,6 +238,20 @@ fn print_file(path: &Path, r: &FileResult) {
             verdict.push_str(&format!(" ({e} error(s), {w} warning(s))"));
         }
     }
+    if let Some(p) = r.in_tree.as_ref().and_then(|report| report.pipeline.as_ref().map(|p| (report, p))) {
+        let (report, p) = p;
+        let rules: Vec<String> = report.pipeline_findings().map(|f| f.rule.to_string()).collect();
+        let state = if !p.found {
+            "no such graph entry point".to_string()
+        } else if !report.is_valid() {
+            "not possible (the module is invalid)".to_string()
+        } else if rules.is_empty() {
+            "possible".to_string()
+        } else {
+            format!("refused ({})", dedup(rules).join(", "))
+        };
+        verdict.push_str(&format!("; pipeline for \"{}\": {state}", p.entry_point));
+    }
     if let (Some(report), Some(sv)) = (&r.in_tree, &r.spirv_val) {
         if report.is_valid() != sv.is_valid() {
             let (a, b) = (
@@ -219,12 +264,26 @@ fn print_file(path: &Path, r: &FileResult) {
     println!("{file}: {verdict}");
 }
 
+/// `v` without repeats, in first-seen order.
+fn dedup(v: Vec<String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for x in v {
+        if !out.contains(&x) {
+            out.push(x);
+        }
+    }
+    out
+}
+
 fn json_diagnostic(d: &Diagnostic) -> Value {
     json!({ "rule": d.rule, "message": d.message, "word_offset": d.word_offset, "instruction": d.instruction })
 }
 
 fn json_file(path: &Path, r: &FileResult) -> Value {
     let mut v = json!({ "file": path.display().to_string(), "valid": r.valid() });
+    if let Some(ok) = r.in_tree.as_ref().and_then(Report::pipeline_ok) {
+        v["pipeline_ok"] = json!(ok);
+    }
     if let Some(report) = &r.in_tree {
         let rules: serde_json::Map<String, Value> = report
             .rules()
@@ -239,6 +298,8 @@ fn json_file(path: &Path, r: &FileResult) -> Value {
                         "reference": i.reference,
                         "spec": i.spec,
                         "spirv_val_checks": i.spirv_val_checks,
+                        "follows": rule.provenance().follows,
+                        "spirv_val_main": rule.provenance().spirv_val_main,
                     }),
                 )
             })
@@ -248,6 +309,7 @@ fn json_file(path: &Path, r: &FileResult) -> Value {
             "findings": report.findings,
             "not_checked": report.not_checked,
             "rules": rules,
+            "pipeline": report.pipeline,
         });
     }
     if let Some(sv) = &r.spirv_val {

@@ -325,7 +325,8 @@ impl Store {
             })
             .unwrap_or_else(|c| Err(anyhow::anyhow!("the case writer panicked: {}", c.message))),
             Subject::NearValid(nv) => guard("finding writer", || {
-                files::write_near_valid(&tmp, slug, nv, &Extras { spvasm: true, mlir: false })
+                // The hunt never draws pipeline mutators: no entry points to name.
+                files::write_near_valid(&tmp, slug, nv, &Extras { spvasm: true, mlir: false }, &[])
                     .map_err(anyhow::Error::from)
             })
             .unwrap_or_else(|c| Err(anyhow::anyhow!("the case writer panicked: {}", c.message))),

@@ -86,13 +86,17 @@ pub(super) fn mutators() -> Vec<Mutator> {
             bias: more_graph_constants,
             apply: graph_constant_id_reused,
         },
-        Mutator {
-            rule: RuleId::VulkanGraphConstantShaped,
-            name: "unshaped-graph-constant",
-            bias: no_bias,
-            apply: unshaped_graph_constant,
-        },
     ]
+}
+
+/// The pipeline mutators of this category.
+pub(super) fn pipeline_mutators() -> Vec<Mutator> {
+    vec![Mutator {
+        rule: RuleId::VulkanGraphConstantShaped,
+        name: "unshape-used-graph-constant",
+        bias: more_graph_constants,
+        apply: unshape_used_graph_constant,
+    }]
 }
 
 fn more_tensor_composites(c: &mut Config) {
@@ -603,15 +607,60 @@ fn graph_constant_id_reused(e: &mut Edit) -> Option<()> {
     Some(())
 }
 
-/// A new graph constant of a ranked-only or unranked tensor type.
-fn unshaped_graph_constant(e: &mut Edit) -> Option<()> {
-    let ty = unshaped_tensor(e)?;
-    let id = free_graph_constant_id(e);
-    let result = e.fresh_id();
-    e.add_global(Inst::GraphConstant { ty, result, graph_constant_id: id });
+/// A graph constant that a graph body uses (as an operand of a TOSA
+/// instruction, not as an output) gets the ranked-only variant of its tensor
+/// type: SPV_ARM_graph allows that (the consumers' shape checks become
+/// may-accept), so the module stays valid, but no data-graph pipeline can
+/// be created for an entry point of that graph
+/// (VUID-RuntimeSpirv-pNext-09920).
+fn unshape_used_graph_constant(e: &mut Edit) -> Option<()> {
+    let graphs = e.graphs();
+    let cands: Vec<usize> = e.indices(|i| match i {
+        Inst::GraphConstant { result, ty, .. } => {
+            let shaped = matches!(e.def(*ty), Some(Inst::TypeTensor { rank: Some(_), shape: Some(_), .. }));
+            let in_body = |k: usize| graphs.iter().any(|g| g.begin < k && k < g.end);
+            let mut used = false;
+            let mut written = false;
+            for (k, inst) in e.module.insts.iter().enumerate() {
+                match inst {
+                    Inst::Tosa { args, .. } if in_body(k) && args.contains(result) => used = true,
+                    Inst::GraphSetOutput { value, .. } if value == result => written = true,
+                    _ => {}
+                }
+            }
+            shaped && used && !written
+        }
+        _ => false,
+    });
+    let at = e.choose(&cands)?;
+    let Some(Inst::GraphConstant { ty, result, graph_constant_id }) = e.module.insts.get(at).cloned() else {
+        return None;
+    };
+    let Some(Inst::TypeTensor { element, rank: Some(rank), .. }) = e.def(ty).cloned() else { return None };
+    let ranked = e.module.insts.iter().enumerate().find_map(|(k, i)| match i {
+        Inst::TypeTensor { result, element: el, rank: Some(r), shape: None } if *el == element && *r == rank => {
+            Some((k, *result))
+        }
+        _ => None,
+    });
+    let (new_ty, at) = match ranked {
+        Some((k, t)) if k < at => (t, at),
+        // Declared after the constant: moving it would reorder declarations.
+        Some(_) => return None,
+        None => {
+            // Right before the constant: its operands (element type, rank
+            // constant) are declared before the old type, so before it too.
+            let t = e.fresh_id();
+            e.insert(at, Inst::TypeTensor { result: t, element, rank: Some(rank), shape: None });
+            (t, at + 1)
+        }
+    };
+    if let Some(Inst::GraphConstant { ty, .. }) = e.module.insts.get_mut(at) {
+        *ty = new_ty;
+    }
     e.note(format!(
-        "new OpGraphConstantARM %{} (GraphConstantID {id}) of the unshaped tensor type %{}",
-        result.0, ty.0
+        "graph constant %{} (GraphConstantID {graph_constant_id}), used by a graph, given the ranked-only tensor type %{} (was %{})",
+        result.0, new_ty.0, ty.0
     ));
     Some(())
 }

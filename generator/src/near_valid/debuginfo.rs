@@ -114,12 +114,14 @@ fn some_string(e: &mut Edit) -> Option<Id> {
 
 /// The import name's version is not an integer from 1 to 1. The prefix is
 /// kept, so the set is still recognised as NonSemantic.Graph.DebugInfo and
-/// its instructions still decode (and stay valid).
+/// its instructions still decode (and stay valid). ("01" is the integer 1:
+/// valid. SPIRV-Tools main also accepts "+1", " 1" and, truncating to 32
+/// bits, "4294967297" and "-4294967295": see `external::known`.)
 fn bad_import_version(e: &mut Edit) -> Option<()> {
     let imports =
         e.indices(|i| matches!(i, Inst::ExtInstImport { name, .. } if name.starts_with(GRAPH_DEBUG_SET_PREFIX)));
     let at = e.choose(&imports)?;
-    let bad = ["0", "2", "3", "10", "4294967297", "01", "+1", "1.0", "", "x", "-1", "1a", " 1", "v1"];
+    let bad = ["0", "2", "3", "10", "4294967297", "-4294967295", "+1", "1.0", "", "x", "-1", "1a", " 1", "v1"];
     let version = e.choose(&bad)?;
     let Some(Inst::ExtInstImport { name, .. }) = e.module.insts.get_mut(at) else { return None };
     *name = format!("{GRAPH_DEBUG_SET_PREFIX}{version}");

@@ -1,7 +1,8 @@
 //! Mutators for the Vulkan interface rules (`vulkan.interface.*`,
 //! `vulkan.addressing-model`): descriptor decorations of interface
-//! variables, runtime-array variables, unshaped graph interfaces and the
-//! addressing model.
+//! variables, runtime-array variables and the addressing model; and the
+//! pipeline mutator of `vulkan.interface.shaped` (unshaped graph
+//! interfaces: a valid module whose entry point cannot get a pipeline).
 
 use super::{no_bias, Edit, Mutator};
 use crate::Config;
@@ -25,9 +26,13 @@ pub(super) fn mutators() -> Vec<Mutator> {
         m(RuleId::VulkanDescriptorSetBinding, "drop-descriptor-set", no_bias, |e| drop_decoration(e, DESCRIPTOR_SET)),
         m(RuleId::VulkanRuntimeArrayVariable, "array-interface-to-runtime-array", bias_arrays, array_to_runtime),
         m(RuleId::VulkanRuntimeArrayVariable, "stray-runtime-array-variable", no_bias, stray_runtime_array),
-        m(RuleId::VulkanInterfaceShaped, "unshape-input", no_bias, unshape_input),
         m(RuleId::VulkanAddressingModel, "physical-addressing", no_bias, physical_addressing),
     ]
+}
+
+/// The pipeline mutators of this category.
+pub(super) fn pipeline_mutators() -> Vec<Mutator> {
+    vec![Mutator { rule: RuleId::VulkanInterfaceShaped, name: "unshape-input", bias: no_bias, apply: unshape_input }]
 }
 
 fn bias_arrays(c: &mut Config) {
@@ -138,8 +143,10 @@ fn drop_decoration(e: &mut Edit, decoration: u32) -> Option<()> {
 
 /// An array-of-tensors interface type becomes a runtime array (the
 /// variables of that type then have a runtime-array type). The
-/// RuntimeDescriptorArray capability, which Vulkan would need to allow
-/// it, is not declared.
+/// RuntimeDescriptorArray capability, without which Vulkan does not allow
+/// a run-time sized array of resources, is not declared (with it, the
+/// module would be valid: 04680 allows a runtime array as the outermost
+/// dimension of a UniformConstant variable).
 fn array_to_runtime(e: &mut Edit) -> Option<()> {
     let pointees: Vec<Id> = e
         .module
@@ -192,13 +199,15 @@ fn stray_runtime_array(e: &mut Edit) -> Option<()> {
     Some(())
 }
 
-// ---- vulkan.interface.shaped ---------------------------------------------------------
+// ---- vulkan.interface.shaped (pipeline) ----------------------------------------------
 
 /// A plain graph input gets a ranked-only or unranked tensor type: in the
 /// graph type (a new one, since the old may be shared), the interface
 /// variables of that position and the read's Result Type. Its consumers
 /// then see an unshaped operand, which SPV_ARM_graph allows (spirv-val
-/// accepts; TOSA shape checks of the consumers become may-accept).
+/// accepts; TOSA shape checks of the consumers become may-accept). The
+/// module stays valid; a pipeline for the graph's entry points is refused
+/// (VUID-RuntimeSpirv-pNext-09919).
 fn unshape_input(e: &mut Edit) -> Option<()> {
     let graphs = e.graphs();
     let g = e.choose(&graphs)?;

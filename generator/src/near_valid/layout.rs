@@ -2,8 +2,7 @@
 //! the graph section).
 
 use super::{no_bias, Edit, GraphSpan, Mutator};
-use crate::Config;
-use spvgraph_ir::inst::{ExtSet, GraphDebugInst, Id, Inst};
+use spvgraph_ir::inst::{ExtSet, Id, Inst};
 use spvgraph_ir::rules::RuleId;
 
 /// The mutators of this category.
@@ -34,12 +33,6 @@ pub(super) fn mutators() -> Vec<Mutator> {
             name: "declaration-in-graph-section",
             bias: no_bias,
             apply: declaration_in_graph_section,
-        },
-        Mutator {
-            rule: RuleId::LayoutGraphSectionOutsideGraph,
-            name: "debug-graph-after-graph",
-            bias: debug_bias,
-            apply: debug_graph_after_graph,
         },
         Mutator {
             rule: RuleId::LayoutGraphNested,
@@ -96,10 +89,6 @@ pub(super) fn mutators() -> Vec<Mutator> {
             apply: operation_among_globals,
         },
     ]
-}
-
-fn debug_bias(c: &mut Config) {
-    c.probs.debug_info = 1.0;
 }
 
 fn drop_memory_model(e: &mut Edit) -> Option<()> {
@@ -169,6 +158,23 @@ pub(super) fn uses(inst: &Inst, id: Id) -> bool {
             inst.result_id() != Some(id) && words.iter().skip(skip).any(|&w| w == id.0)
         }
     }
+}
+
+/// Whether `inst` is a non-semantic instruction (NonSemantic.* set): it
+/// does not count for the input and output position rules.
+fn is_non_semantic(e: &Edit, inst: &Inst) -> bool {
+    match inst {
+        Inst::GraphDebug { .. } => true,
+        Inst::ExtInst { set, .. } => {
+            matches!(e.def(*set), Some(Inst::ExtInstImport { name, .. }) if ExtSet::from_import_name(name).is_non_semantic())
+        }
+        _ => false,
+    }
+}
+
+/// Whether some instruction in `range` is semantic.
+fn any_semantic(e: &Edit, range: std::ops::Range<usize>) -> bool {
+    e.module.insts.get(range).is_some_and(|s| s.iter().any(|i| !is_non_semantic(e, i)))
 }
 
 /// Index of the first instruction of the graph section (the first graph
@@ -298,7 +304,10 @@ fn strip_graphs(e: &mut Edit) -> Option<()> {
     e.module.insts.retain(|inst| {
         let kept = keep.get(k).copied().unwrap_or(true);
         k += 1;
-        kept && !(drop_extension && *inst == Inst::Extension("SPV_ARM_graph".into()))
+        // NonSemantic.Graph.DebugInfo requires SPV_ARM_graph: its (now
+        // unused) import goes with the extension.
+        let debug_import = matches!(inst, Inst::ExtInstImport { name, .. } if ExtSet::from_import_name(name) == ExtSet::GraphDebugInfo);
+        kept && !(drop_extension && (*inst == Inst::Extension("SPV_ARM_graph".into()) || debug_import))
     });
     // Names and decorations of what was removed go too (else: ids.undefined).
     e.module.insts.retain(|inst| match inst {
@@ -323,30 +332,6 @@ fn declaration_in_graph_section(e: &mut Edit) -> Option<()> {
     let result = e.fresh_id();
     e.insert(at, Inst::ConstantNull { ty, result });
     e.note(format!("unused OpConstantNull %{} placed in the graph section (instruction {at})", result.0));
-    Some(())
-}
-
-/// A second DebugGraph for a graph, after its OpGraphEndARM.
-fn debug_graph_after_graph(e: &mut Edit) -> Option<()> {
-    let set = e.module.insts.iter().find_map(|i| match i {
-        Inst::ExtInstImport { result, name } if ExtSet::from_import_name(name) == ExtSet::GraphDebugInfo => {
-            Some(*result)
-        }
-        _ => None,
-    })?;
-    let void = e.module.insts.iter().find_map(|i| match i {
-        Inst::TypeVoid { result } => Some(*result),
-        _ => None,
-    })?;
-    let strings = e.results_where(|i| matches!(i, Inst::String { .. }));
-    let name = e.choose(&strings)?;
-    let spans = e.graphs();
-    let g = e.choose(&spans)?;
-    let points: Vec<usize> = outside_bodies(e).into_iter().filter(|&p| p > g.end).collect();
-    let at = e.choose(&points)?;
-    let result = e.fresh_id();
-    e.insert(at, Inst::GraphDebug { ty: void, result, set, inst: GraphDebugInst::Graph { graph: g.id, name } });
-    e.note(format!("DebugGraph for %{} placed after its OpGraphEndARM (instruction {at})", g.id.0));
     Some(())
 }
 
@@ -413,7 +398,9 @@ fn foreign_in_body(e: &mut Edit) -> Option<()> {
 }
 
 /// Moves an input after a body instruction that does not use it (so no
-/// use comes before its definition), before the outputs.
+/// use comes before its definition), before the outputs. At least one of
+/// the instructions it moves past is semantic: non-semantic ones may stand
+/// between inputs.
 fn input_after_body(e: &mut Edit) -> Option<()> {
     let mut options: Vec<(usize, usize)> = Vec::new();
     for p in parts(e) {
@@ -424,7 +411,9 @@ fn input_after_body(e: &mut Edit) -> Option<()> {
                 if e.module.insts.get(input + 1..=k).is_some_and(|s| s.iter().any(|i| uses(i, id))) {
                     break;
                 }
-                options.push((input, k));
+                if any_semantic(e, p.body..k + 1) {
+                    options.push((input, k));
+                }
             }
         }
     }
@@ -462,7 +451,9 @@ fn operation_between_inputs(e: &mut Edit) -> Option<()> {
     Some(())
 }
 
-/// Moves an output before a body instruction, after its value's definition.
+/// Moves an output before a body instruction, after its value's definition,
+/// with at least one semantic instruction between it and the other outputs
+/// (non-semantic ones may stand between outputs).
 fn output_before_body(e: &mut Edit) -> Option<()> {
     let mut options: Vec<(usize, usize)> = Vec::new();
     for p in parts(e) {
@@ -471,7 +462,7 @@ fn output_before_body(e: &mut Edit) -> Option<()> {
             let def = e.def_index(*value).unwrap_or(0);
             // Insert before body instruction `k`: after the inputs and after the value's definition.
             for k in p.body..p.outputs {
-                if k > def {
+                if k > def && any_semantic(e, k..p.outputs) {
                     options.push((out, k));
                 }
             }

@@ -2,7 +2,12 @@
 //! catalogue (`spvgraph_ir::rules`) broken, and the rule recorded so that a
 //! validator can be checked for reporting exactly it.
 //!
-//! Every must-reject rule has at least one [`Mutator`]. A mutator edits a
+//! Every must-reject rule has at least one [`Mutator`] ([`mutators`]).
+//! Pipeline-creation rules (`Severity::Pipeline`) have their own
+//! [`pipeline_mutators`]: those leave the module valid and only break what
+//! a Vulkan implementation checks when it creates a data-graph pipeline for
+//! an entry point, so they are never counted as near-valid module breaks
+//! ([`covered_rules`] leaves them out). A mutator edits a
 //! copy of a valid case through [`Edit`] and returns `None` when the case
 //! has nothing it can break (no CONV2D for an inexact convolution, say);
 //! the drivers then try another case, generated with the mutator's
@@ -28,6 +33,7 @@ mod debuginfo;
 mod edit;
 mod graph;
 mod ids;
+mod imports;
 mod interface;
 mod layout;
 mod tosa_operands;
@@ -66,7 +72,8 @@ impl std::fmt::Debug for Mutator {
 /// No configuration change.
 pub fn no_bias(_: &mut Config) {}
 
-/// Every mutator, grouped by rule category.
+/// Every mutator of a must-reject rule, grouped by rule category: each
+/// makes an invalid module.
 pub fn mutators() -> &'static [Mutator] {
     static ALL: OnceLock<Vec<Mutator>> = OnceLock::new();
     ALL.get_or_init(|| {
@@ -82,28 +89,51 @@ pub fn mutators() -> &'static [Mutator] {
         v.extend(debuginfo::mutators());
         v.extend(tosa_operands::mutators());
         v.extend(tosa_shapes::mutators());
+        v.extend(imports::mutators());
         v
     })
 }
 
-/// The mutators of `rule`.
-pub fn mutators_for(rule: RuleId) -> Vec<Mutator> {
-    mutators().iter().filter(|m| m.rule == rule).copied().collect()
+/// Every mutator of a pipeline-creation rule (`Severity::Pipeline`): the
+/// module stays valid; a pipeline for one of its graph entry points breaks
+/// the rule (`Validator::pipeline_rules` reports it).
+pub fn pipeline_mutators() -> &'static [Mutator] {
+    static ALL: OnceLock<Vec<Mutator>> = OnceLock::new();
+    ALL.get_or_init(|| {
+        let mut v = Vec::new();
+        v.extend(interface::pipeline_mutators());
+        v.extend(constants::pipeline_mutators());
+        v
+    })
 }
 
-/// The rules some mutator breaks, in catalogue order.
+/// The mutators of `rule` (a must-reject or a pipeline rule).
+pub fn mutators_for(rule: RuleId) -> Vec<Mutator> {
+    mutators().iter().chain(pipeline_mutators()).filter(|m| m.rule == rule).copied().collect()
+}
+
+/// The must-reject rules some mutator breaks, in catalogue order (what a
+/// near-valid case may break; pipeline rules are not among them).
 pub fn covered_rules() -> Vec<RuleId> {
     RuleId::ALL.iter().copied().filter(|r| mutators().iter().any(|m| m.rule == *r)).collect()
 }
 
-/// A near-valid module.
+/// The pipeline rules some pipeline mutator breaks, in catalogue order.
+pub fn covered_pipeline_rules() -> Vec<RuleId> {
+    RuleId::ALL.iter().copied().filter(|r| pipeline_mutators().iter().any(|m| m.rule == *r)).collect()
+}
+
+/// A near-valid module: an invalid module breaking one must-reject rule,
+/// or (for a pipeline rule) a valid module whose pipeline for one of its
+/// graph entry points breaks that rule.
 #[derive(Clone, Debug)]
 pub struct NearValid {
     /// The valid case it was made from (its data still fits the module).
     pub base: Case,
     /// The broken module's words.
     pub words: Vec<u32>,
-    /// The one rule it breaks.
+    /// The one rule it breaks (a must-reject rule, or a pipeline rule: see
+    /// [`NearValid::is_pipeline_break`]).
     pub rule: RuleId,
     /// The mutator that broke it.
     pub mutator: &'static str,
@@ -113,6 +143,14 @@ pub struct NearValid {
     pub target_env: TargetEnv,
     /// The consumer's profiles (`None` = all): set by `tosa.type.profile`.
     pub profiles: Option<Vec<Profile>>,
+}
+
+impl NearValid {
+    /// Whether the module is valid and only a pipeline for one of its graph
+    /// entry points breaks [`NearValid::rule`] (a `Severity::Pipeline` rule).
+    pub fn is_pipeline_break(&self) -> bool {
+        self.rule.is_pipeline()
+    }
 }
 
 /// Why no near-valid module came out.

@@ -149,6 +149,26 @@ pub fn judge(
     Ok(Agreement::Compliant(results))
 }
 
+/// Judges one output of a candidate against the same output of a precise
+/// reference run, with the compliance rule of the operator that produced
+/// it (an output that is a graph input or constant must be exact). For
+/// comparing outputs one at a time, e.g. to leave out those that
+/// [`super::inexact_upstream`] says cannot be judged.
+pub fn judge_output(
+    request: &ExecRequest<'_>,
+    output: usize,
+    reference: &PreciseOutput,
+    candidate: &spvgraph_ir::tensor::TensorData,
+) -> Result<ComplianceResult, String> {
+    let module = Module::decode_words(request.module).map_err(|e| format!("the module does not decode: {e}"))?;
+    let contexts = output_contexts(&module, request.entry_point, request.inputs, request.graph_constants)?;
+    let verdict = match contexts.get(output).and_then(Option::as_ref) {
+        Some(ctx) => compare(ctx, &reference.reference, candidate, reference.bounds.as_ref()),
+        None => compare_with_mode(&Mode::Exact, &reference.reference, candidate, None),
+    };
+    verdict.map_err(|e| format!("output {output}: {e}"))
+}
+
 /// Per operator × type row counts of a differential sweep.
 #[derive(Clone, Debug, Default)]
 pub struct SweepTally {

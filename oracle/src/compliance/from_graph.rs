@@ -46,10 +46,15 @@ pub fn output_contexts(
         };
     }
     let data = Data { a: &a, inputs, graph_constants, first_position };
+    Ok(output_values(&a, view).into_iter().map(|value| data.context_of(value)).collect())
+}
+
+/// The values a graph outputs, in OutputIndex order (ElementIndex within).
+fn output_values(a: &Analysis<'_>, view: &spvgraph_ir::analysis::GraphView) -> Vec<Id> {
     let mut outputs: Vec<(u64, u64, Id)> = view
         .outputs
         .iter()
-        .filter_map(|&i| match module.insts.get(i) {
+        .filter_map(|&i| match a.module.insts.get(i) {
             Some(Inst::GraphSetOutput { value, output_index, element_index }) => {
                 let index = a.const_uint(*output_index)?;
                 let element = element_index.and_then(|e| a.const_uint(e)).unwrap_or(0);
@@ -59,7 +64,80 @@ pub fn output_contexts(
         })
         .collect();
     outputs.sort_by_key(|&(i, e, _)| (i, e));
-    Ok(outputs.into_iter().map(|(_, _, value)| data.context_of(value)).collect())
+    outputs.into_iter().map(|(_, _, value)| value).collect()
+}
+
+/// One entry per graph output (order as [`output_contexts`]): whether an
+/// operator *upstream* of the one that produced it (any operator its
+/// operands depend on) has a floating-point result that the TOSA accuracy
+/// rules do not define bit-exactly (ULP bounds wider than correct rounding,
+/// EXP/SIN/... error bounds, dot products, float-to-float CAST, RESIZE,
+/// REDUCE_PRODUCT, FFT, INEXACT_ROUND).
+///
+/// The compliance rules bound the error of the last operator given exact
+/// operands; when its operands are themselves approximations, two compliant
+/// implementations may legitimately differ by more (an ARGMAX over COS
+/// results picks another index), so a mismatch of such an output between
+/// two implementations proves nothing by itself.
+pub fn inexact_upstream(module: &Module, entry: Option<&str>) -> Result<Vec<bool>, String> {
+    let a = Analysis::new(module);
+    let graph = select_graph(&a, entry)?;
+    let view = a.graph(graph).ok_or_else(|| format!("{graph} is not a complete graph"))?;
+    let mut memo: BTreeMap<Id, bool> = BTreeMap::new();
+    Ok(output_values(&a, view)
+        .into_iter()
+        .map(|value| {
+            producer(&a, value).is_some_and(|(_, args)| args.iter().any(|&x| depends_on_inexact(&a, x, &mut memo)))
+        })
+        .collect())
+}
+
+/// The TOSA instruction that computes `value` (through an
+/// `OpCompositeExtract` of a two-result operator), with its operands.
+fn producer<'m>(a: &Analysis<'m>, value: Id) -> Option<(&'m Inst, &'m [Id])> {
+    match a.def(value)? {
+        inst @ Inst::Tosa { args, .. } => Some((inst, args.as_slice())),
+        Inst::CompositeExtract { composite, .. } => producer(a, *composite),
+        _ => None,
+    }
+}
+
+/// Whether `value` or anything it is computed from is an inexact floating-point result.
+fn depends_on_inexact(a: &Analysis<'_>, value: Id, memo: &mut BTreeMap<Id, bool>) -> bool {
+    if let Some(&known) = memo.get(&value) {
+        return known;
+    }
+    // Cycles cannot occur in a valid graph; mark before recursing so an
+    // invalid one cannot recurse forever.
+    memo.insert(value, false);
+    let result = match producer(a, value) {
+        None => false,
+        Some((inst, args)) => is_inexact(a, inst) || args.iter().any(|&x| depends_on_inexact(a, x, memo)),
+    };
+    memo.insert(value, result);
+    result
+}
+
+/// Whether an operator's floating-point result is not defined bit-exactly.
+fn is_inexact(a: &Analysis<'_>, inst: &Inst) -> bool {
+    let Inst::Tosa { ty, op, args, .. } = inst else { return false };
+    let elem_of = |id: Id| match a.ty(id) {
+        Some(Type::Tensor(t)) => t.elem,
+        Some(Type::Struct(members)) => members.first().and_then(|&m| a.tensor_type(m)).and_then(|t| t.elem),
+        _ => None,
+    };
+    let Some(out) = elem_of(*ty) else { return true };
+    if !out.is_float() {
+        return false;
+    }
+    let accuracy = match op.spec().accuracy {
+        Accuracy::Cast => {
+            let from = args.first().and_then(|&x| a.type_of(x)).and_then(elem_of);
+            from.map_or(Accuracy::AsymmetricUlp { below: 1.0, above: 0.5 }, |f| Accuracy::for_cast(f, out))
+        }
+        other => other,
+    };
+    !matches!(accuracy, Accuracy::Exact) && !matches!(accuracy, Accuracy::Ulp(u) if u <= 0.5)
 }
 
 fn select_graph(a: &Analysis<'_>, entry: Option<&str>) -> Result<Id, String> {
@@ -224,5 +302,43 @@ impl Data<'_, '_> {
         };
         let summed_before_division = spec.shape == ShapeRule::Pool2d;
         Some(DotInfo { ks, acc, bias_nonzero, test_set: -1, summed_before_division })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use spvgraph_ir::builder::ModuleBuilder;
+
+    /// `x -> EXP -> (EXP output, ARGMAX of it, ABS of x + x)`.
+    fn graph() -> Module {
+        let mut b = ModuleBuilder::new();
+        let f = b.type_tensor(ElemType::Fp32, Some(&[4, 2]));
+        let idx = b.type_tensor(ElemType::I32, Some(&[2]));
+        let gty = b.type_graph(&[f], &[f, idx, f]);
+        let vars: Vec<_> =
+            [f, f, idx, f].iter().enumerate().map(|(i, &t)| b.interface_variable(t, 0, i as u32)).collect();
+        let axis = b.const_u32(0);
+        let nan_mode = b.const_u32(1);
+        let g = b.begin_graph(gty);
+        b.graph_entry_point(g, "g", vars);
+        let x = b.graph_input(f, 0, None);
+        let e = b.tosa(TosaOp::Exp, f, vec![x]);
+        let m = b.tosa(TosaOp::Argmax, idx, vec![axis, nan_mode, e]);
+        let s = b.tosa(TosaOp::Add, f, vec![x, x]);
+        let r = b.tosa(TosaOp::Abs, f, vec![s]);
+        b.graph_output(e, 0, None);
+        b.graph_output(m, 1, None);
+        b.graph_output(r, 2, None);
+        b.end_graph();
+        b.finish()
+    }
+
+    #[test]
+    fn only_outputs_computed_from_inexact_results_are_marked() {
+        // EXP itself is the last operator (its bound applies); ARGMAX reads
+        // EXP's approximation; ADD is correctly rounded, so ABS of it is exact.
+        assert_eq!(inexact_upstream(&graph(), Some("g")), Ok(vec![false, true, false]));
+        assert!(inexact_upstream(&graph(), Some("nope")).is_err());
     }
 }

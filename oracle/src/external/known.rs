@@ -1,16 +1,24 @@
-//! The documented table of real spirv-val discrepancies: near-valid modules
-//! on which spirv-val's verdict differs from what the rule catalogue says
-//! it checks (`RuleInfo::spirv_val_checks`), each with a minimal module in
-//! `corpus/findings/`. The differential test, the `graph_validator` fuzz
-//! target and `spvgraph hunt` all consult this one table, so a known
-//! discrepancy is reported as known rather than as a new finding.
+//! The documented tables of real spirv-val discrepancies, each row with a
+//! minimal module in `corpus/findings/`:
+//!
+//! - [`SPIRV_VAL_KNOWN`]: near-valid modules on which spirv-val 2025.5 (the
+//!   pinned release) differs from what the rule catalogue says it checks
+//!   (`RuleInfo::spirv_val_checks`). The differential test, the
+//!   `graph_validator` fuzz target and `spvgraph hunt` all consult this one
+//!   table, so a known discrepancy is reported as known rather than as a
+//!   new finding. `fixed_in` says where SPIRV-Tools main no longer has it.
+//! - [`SPIRV_VAL_REJECTS_VALID`]: valid modules (accepted by the in-tree
+//!   validator and SPIRV-Tools main) that spirv-val 2025.5 rejects, because
+//!   the specifications or SPIRV-Tools moved after it.
+//! - [`SPIRV_VAL_MAIN_KNOWN`]: near-valid modules on which SPIRV-Tools main
+//!   differs from the catalogue's `spirv_val_main` flag (not run by the
+//!   differential tests, which use the pinned release).
 
 use crate::oracle::KnownDiscrepancy;
 use spvgraph_ir::rules::RuleId;
 
-/// Every documented discrepancy (SPIRV-Tools 2025.5): the spirv-val
-/// adapter's [`crate::oracle::Oracle::known_discrepancies`].
-pub const SPIRV_VAL_DOCUMENTED: &[KnownDiscrepancy] = &[
+/// Near-valid modules on which spirv-val 2025.5 is not what the catalogue says.
+pub const SPIRV_VAL_KNOWN: &[KnownDiscrepancy] = &[
     KnownDiscrepancy {
         kind: "misses-rule",
         rule: Some(RuleId::GraphInputDuplicateIndex),
@@ -19,6 +27,7 @@ pub const SPIRV_VAL_DOCUMENTED: &[KnownDiscrepancy] = &[
         why: "the duplicate-InputIndex check misses a read without ElementIndex that follows reads with one \
           (the reverse order is rejected)",
         finding: "corpus/findings/spirv-val-duplicate-input-index-after-elements.spv",
+        fixed_in: None,
     },
     KnownDiscrepancy {
         kind: "misses-rule",
@@ -28,6 +37,7 @@ pub const SPIRV_VAL_DOCUMENTED: &[KnownDiscrepancy] = &[
         why: "OpConstantCompositeReplicateEXT is not validated at all in 2025.5, so an unshaped tensor Result Type \
           passes (OpConstantNull and OpConstantComposite of the same type are rejected)",
         finding: "corpus/findings/spirv-val-unshaped-replicate-constant.spv",
+        fixed_in: Some("SPIRV-Tools v2026.2, #6583 (c75e349): OpConstantCompositeReplicateEXT validated"),
     },
     KnownDiscrepancy {
         kind: "misses-rule",
@@ -37,6 +47,7 @@ pub const SPIRV_VAL_DOCUMENTED: &[KnownDiscrepancy] = &[
         why: "the TOSA.001000.1 grammar gives CONCAT's inputs the quantifier * (zero or more), so a CONCAT with only \
               its axis passes; TOSA needs at least one input",
         finding: "corpus/findings/spirv-val-concat-without-inputs.spv",
+        fixed_in: None,
     },
     KnownDiscrepancy {
         kind: "misses-rule",
@@ -45,6 +56,7 @@ pub const SPIRV_VAL_DOCUMENTED: &[KnownDiscrepancy] = &[
         mutator: Some("string-padding-not-zero"),
         why: "the bytes after the nul of a literal string are not checked to be 0",
         finding: "corpus/findings/spirv-val-accepts-string-padding-not-zero.spv",
+        fixed_in: None,
     },
     KnownDiscrepancy {
         kind: "misses-rule",
@@ -53,15 +65,95 @@ pub const SPIRV_VAL_DOCUMENTED: &[KnownDiscrepancy] = &[
         mutator: Some("string-not-utf8"),
         why: "literal strings are not checked to be UTF-8",
         finding: "corpus/findings/spirv-val-accepts-string-not-utf8.spv",
+        fixed_in: None,
     },
 ];
 
 /// The documented discrepancy for modules of `rule` made by `mutator`, if any.
 pub fn known_spirv_val_discrepancy(rule: RuleId, mutator: &str) -> Option<&'static KnownDiscrepancy> {
-    SPIRV_VAL_DOCUMENTED.iter().find(|k| k.rule == Some(rule) && k.mutator == Some(mutator))
+    SPIRV_VAL_KNOWN.iter().find(|k| k.rule == Some(rule) && k.mutator == Some(mutator))
 }
 
 /// Whether a documented discrepancy is spirv-val accepting a module it should reject.
 pub fn spirv_val_accepts(k: &KnownDiscrepancy) -> bool {
     k.kind == "misses-rule"
+}
+
+/// Documented discrepancies of SPIRV-Tools main (`spirv_val_main` is the
+/// catalogue's flag here; `fixed_in` is always `None`).
+pub const SPIRV_VAL_MAIN_KNOWN: &[KnownDiscrepancy] = &[
+    KnownDiscrepancy {
+        kind: "misses-rule",
+        rule: Some(RuleId::DebugInfoVersion),
+        operator: None,
+        mutator: Some("bad-import-version"),
+        why: "the version is read with strtoul and truncated to 32 bits: \"4294967297\" and \"-4294967295\" are taken \
+              for version 1, and a sign or leading spaces are accepted (\"+1\", \" 1\"); other bad versions are rejected",
+        finding: "corpus/findings/spirv-val-main-accepts-wrapped-import-version.spv",
+        fixed_in: None,
+    },
+    KnownDiscrepancy {
+        kind: "misses-rule",
+        rule: Some(RuleId::ImportsVersion),
+        operator: None,
+        mutator: Some("arm-ml-operations-version"),
+        why: "Arm.ExperimentalMLOperations versions are read the same way as NonSemantic.Graph.DebugInfo ones: \
+              \"4294967297\", \"+1\" and \" 1\" are taken for version 1",
+        finding: "corpus/findings/spirv-val-main-accepts-wrapped-import-version.spv",
+        fixed_in: None,
+    },
+];
+
+/// Valid modules (accepted by the in-tree validator and SPIRV-Tools main)
+/// that spirv-val 2025.5 rejects, because the specifications or
+/// SPIRV-Tools moved after it. `rule` is the catalogue rule that allows
+/// them and that 2025.5 reads more strictly.
+pub const SPIRV_VAL_REJECTS_VALID: &[KnownDiscrepancy] = &[
+    KnownDiscrepancy {
+        kind: "rejects-valid",
+        rule: Some(RuleId::LayoutGraphSectionOutsideGraph),
+        operator: None,
+        mutator: None,
+        why: concat!("NonSemantic.Graph.DebugInfo instructions after OpGraphEndARM (model-converter --emit-debug-info)", ": ", "non-semantic instructions may stand anywhere from the types section on (SPV_KHR_non_semantic_info), the \
+              graph section included; 2025.5 says \"OpExtInst must appear in a graph body\""),
+        finding: "corpus/findings/spirv-val-rejects-debug-info-after-graph.spv",
+        fixed_in: Some("SPIRV-Tools v2026.3, #6666 (83876d9)"),
+    },
+    KnownDiscrepancy {
+        kind: "rejects-valid",
+        rule: Some(RuleId::LayoutGraphInputPosition),
+        operator: None,
+        mutator: None,
+        why: concat!("a NonSemantic.Graph.DebugInfo instruction between two OpGraphInputARM", ": ", "non-semantic instructions do not count for \"immediately follows\"; 2025.5 says \"OpGraphInputARM must \
+              immediately follow an OpGraphARM or OpGraphInputARM instruction\""),
+        finding: "corpus/findings/spirv-val-rejects-debug-info-between-inputs.spv",
+        fixed_in: Some("SPIRV-Tools v2026.3, #6666 (83876d9)"),
+    },
+    KnownDiscrepancy {
+        kind: "rejects-valid",
+        rule: Some(RuleId::LayoutGraphOutputPosition),
+        operator: None,
+        mutator: None,
+        why: concat!("a NonSemantic.Graph.DebugInfo instruction between two OpGraphSetOutputARM", ": ", "non-semantic instructions do not count for \"immediately precedes\"; 2025.5 says \"ExtInst cannot appear \
+              after a graph output instruction\""),
+        finding: "corpus/findings/spirv-val-rejects-debug-info-between-outputs.spv",
+        fixed_in: Some("SPIRV-Tools v2026.3, #6666 (83876d9)"),
+    },
+    KnownDiscrepancy {
+        kind: "rejects-valid",
+        rule: Some(RuleId::ImportsVersion),
+        operator: None,
+        mutator: None,
+        why: concat!("an import of Arm.ExperimentalMLOperations.1", ": ", "version 1 of the set exists (SPIRV-Headers' extinst.arm.experimental-ml-operations.grammar.json, revision 1); \
+              2025.5 does not know the set: \"Invalid extended instruction import\""),
+        finding: "corpus/findings/spirv-val-rejects-arm-ml-operations-import.spv",
+        fixed_in: Some("SPIRV-Tools v2026.3, #6692 (b38c4f8)"),
+    },
+];
+
+/// Every documented discrepancy of the pinned spirv-val, both tables: the
+/// spirv-val adapter's [`crate::oracle::Oracle::known_discrepancies`].
+pub fn spirv_val_documented() -> &'static [KnownDiscrepancy] {
+    static ALL: std::sync::OnceLock<Vec<KnownDiscrepancy>> = std::sync::OnceLock::new();
+    ALL.get_or_init(|| SPIRV_VAL_KNOWN.iter().chain(SPIRV_VAL_REJECTS_VALID).copied().collect())
 }

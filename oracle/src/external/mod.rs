@@ -1,6 +1,10 @@
 //! Adapters for the external oracles, each behind [`crate::oracle::Oracle`].
 
+pub mod emulation_layer;
+pub mod iree;
 pub mod known;
+pub mod model_converter;
 pub mod process;
+pub mod raw;
 pub mod spirv_val;
 pub mod tosa_reference;

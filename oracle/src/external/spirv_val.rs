@@ -354,7 +354,7 @@ impl Oracle for SpirvVal {
     }
 
     fn known_discrepancies(&self) -> &'static [KnownDiscrepancy] {
-        super::known::SPIRV_VAL_DOCUMENTED
+        super::known::spirv_val_documented()
     }
 
     fn version(&self) -> Option<String> {

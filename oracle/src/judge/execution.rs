@@ -110,19 +110,22 @@ pub(super) fn judge(
 ) -> Vec<Disagreement> {
     let Some(request) = &observations.request else { return Vec::new() };
     let mut out = Vec::new();
-    // The in-tree executor refusing a valid case is its own bug.
+    // The in-tree executor refusing a valid case is its own bug, unless a
+    // pipeline-creation rule (unshaped interfaces: nothing to run) explains it.
     if let (Expectation::Valid, Some(ExecOutcome::Refused { kind: Refusal::Invalid | Refusal::Rejected, reason })) =
         (expectation, &observations.reference)
     {
-        out.push(
-            Disagreement::new(
-                Kind::RefusedValid,
-                crate::registry::IN_TREE,
-                format!("the in-tree executor refuses a valid module: {reason}"),
-            )
-            .with_operators(observations.operators.clone())
-            .with_message(Some(reason.clone())),
-        );
+        if pipeline_rules(request).is_empty() {
+            out.push(
+                Disagreement::new(
+                    Kind::RefusedValid,
+                    crate::registry::IN_TREE,
+                    format!("the in-tree executor refuses a valid module: {reason}"),
+                )
+                .with_operators(observations.operators.clone())
+                .with_message(Some(reason.clone())),
+            );
+        }
     }
     for answer in &observations.executions {
         out.extend(judge_one(expectation, observations, request, answer, vote));
@@ -168,7 +171,12 @@ fn judge_one(
         }
         ExecOutcome::Refused { kind: Refusal::Unsupported | Refusal::OverBudget | Refusal::Unpredictable, .. } => None,
         ExecOutcome::Refused { reason, .. } => {
-            if invalid.is_some() || !observations.pipeline_rules.is_empty() {
+            if invalid.is_some() {
+                return None;
+            }
+            let pipeline = pipeline_rules(request);
+            if !pipeline.is_empty() {
+                // A pipeline-creation rule explains the refusal.
                 return None;
             }
             Some(
@@ -278,6 +286,25 @@ fn judge_outputs(
             }
         }
     }
+}
+
+/// The pipeline-creation rules (Vulkan `VUID-RuntimeSpirv-*`) the request's
+/// module breaks for its entry point: a backend that creates a pipeline may
+/// refuse such a module although it is valid.
+pub fn pipeline_rules(request: &ExecRequest<'_>) -> Vec<spvgraph_ir::rules::RuleId> {
+    let Ok(module) = Module::decode_words(request.module) else { return Vec::new() };
+    let entry = match request.entry_point {
+        Some(e) => e.to_string(),
+        None => match module.insts.iter().find_map(|i| match i {
+            spvgraph_ir::Inst::GraphEntryPoint { name, .. } => Some(name.clone()),
+            _ => None,
+        }) {
+            Some(e) => e,
+            None => return Vec::new(),
+        },
+    };
+    let validator = crate::validate::Validator::new(crate::oracle::ValidateOptions::default());
+    validator.pipeline_rules(&module, &entry).map(|fs| fs.into_iter().map(|f| f.rule).collect()).unwrap_or_default()
 }
 
 /// The last non-empty line of a message: what stays the same between runs.

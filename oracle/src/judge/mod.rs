@@ -17,7 +17,7 @@
 //! | breaks R | the in-tree validator rejects without R / with R and others | `wrong-rule` / `extra-rules` |
 //! | breaks R | a validator documented not to check R rejects | `stricter` |
 //! | any | a backend dies on a signal / hangs / runs out of memory | `crash` / `timeout` / `out-of-memory` |
-//! | valid | a backend refuses, and no pipeline-creation rule explains it | `refused-valid` |
+//! | valid | a backend refuses, and no pipeline-creation rule explains it ([`pipeline_rules`]) | `refused-valid` |
 //! | valid | outputs not compliant (the referee names the culprit) | `wrong-output` |
 //! | breaks R | a backend runs it and produces outputs | `accepts-invalid` (once per rule) |
 //! | valid TOSA | the producer crashes / refuses / emits an invalid module / one that computes something else | `producer-crash` / `producer-rejects` / `producer-invalid-output` / `producer-wrong-semantics` |
@@ -28,7 +28,7 @@ mod production;
 mod signature;
 mod validity;
 
-pub use execution::{compare_outputs, OutputComparison};
+pub use execution::{compare_outputs, pipeline_rules, OutputComparison};
 pub use kind::{Kind, Severity};
 pub use signature::{fnv1a, normalize, Signature};
 
@@ -188,9 +188,6 @@ pub struct Observations<'a> {
     pub reference: Option<ExecOutcome>,
     /// The other backends' outcomes.
     pub executions: Vec<ExecAnswer<'a>>,
-    /// The pipeline-creation rules the module breaks for the entry point
-    /// that ran: a backend may legitimately refuse it.
-    pub pipeline_rules: Vec<RuleId>,
     /// The oracle that settles output disagreements (see [`Capability::Reference`]).
     pub referee: Option<&'a dyn Oracle>,
     /// What producers made of the case.
@@ -216,21 +213,30 @@ pub fn judge(expectation: &Expectation, observations: &Observations<'_>) -> Vec<
     out
 }
 
-/// Marks `d` as documented when one of its oracles' tables explains it.
+/// Marks `d` as documented when the table of the oracle it is about explains
+/// it. A producer's output that a validator rejects is documented when that
+/// validator is known to reject such valid modules.
 fn document(d: &mut Disagreement, expectation: &Expectation, observations: &Observations<'_>) {
     let mutator = match expectation {
         Expectation::Breaks { mutator, .. } => mutator.as_deref(),
         Expectation::Valid => None,
     };
+    let (oracle_name, kind) = match (d.kind, d.oracles.as_slice()) {
+        (Kind::ProducerInvalidOutput, [_, validator, ..]) => (validator.as_str(), Kind::RejectsValid),
+        (kind, [first, ..]) => (first.as_str(), kind),
+        (_, []) => return,
+    };
+    let produced_validity = observations.productions.iter().flat_map(|p| p.validity.iter().map(|a| a.oracle));
     let oracles = observations
         .validity
         .iter()
         .map(|a| a.oracle)
         .chain(observations.executions.iter().map(|a| a.oracle))
-        .chain(observations.productions.iter().map(|p| p.producer));
-    for o in oracles.filter(|o| d.oracles.first().is_some_and(|n| n == o.name())) {
+        .chain(observations.productions.iter().map(|p| p.producer))
+        .chain(produced_validity);
+    for o in oracles.filter(|o| o.name() == oracle_name) {
         let hit = o.known_discrepancies().iter().find(|k| {
-            k.kind == d.kind.name()
+            k.kind == kind.name()
                 && k.rule.is_none_or(|r| Some(r) == d.rule)
                 && k.mutator.is_none_or(|m| Some(m) == mutator)
                 && k.operator.is_none_or(|op| d.operators.contains(&op))

@@ -8,7 +8,7 @@
 use super::context::Cx;
 use spirv::Capability as C;
 use spvgraph_ir::elem::{FP_ENCODING_BFLOAT16, FP_ENCODING_FLOAT8_E4M3, FP_ENCODING_FLOAT8_E5M2};
-use spvgraph_ir::inst::Inst;
+use spvgraph_ir::inst::{Inst, GRAPH_DEBUG_SET_PREFIX};
 use spvgraph_ir::opname::opcode_name;
 use spvgraph_ir::rules::RuleId;
 
@@ -154,6 +154,13 @@ pub fn check(cx: &mut Cx<'_>) {
                         format!(
                             "importing {name} needs SPV_KHR_non_semantic_info before SPIR-V 1.6, and it is not declared"
                         ),
+                    );
+                }
+                if name.starts_with(GRAPH_DEBUG_SET_PREFIX) && !cx.has_extension("SPV_ARM_graph") {
+                    cx.at(
+                        i,
+                        RuleId::CapsMissingExtension,
+                        "NonSemantic.Graph.DebugInfo requires SPV_ARM_graph, and it is not declared",
                     );
                 }
             }

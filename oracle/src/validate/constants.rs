@@ -160,18 +160,12 @@ pub fn check(cx: &mut Cx<'_>) {
                 cx.at(i, RuleId::ConstantsTensorUnshaped, "OpConstantNull of an unshaped tensor type");
             }
             Inst::GraphConstant { ty, graph_constant_id, .. } => {
-                match cx.tensor(*ty) {
-                    None if cx.def_index(*ty).is_some() => cx.at(
+                if cx.tensor(*ty).is_none() && cx.def_index(*ty).is_some() {
+                    cx.at(
                         i,
                         RuleId::ConstantsGraphConstantType,
                         "the Result Type of OpGraphConstantARM is not an OpTypeTensorARM",
-                    ),
-                    Some(t) if cx.vulkan() && !(t.ranked && t.shaped) => cx.at(
-                        i,
-                        RuleId::VulkanGraphConstantShaped,
-                        "under Vulkan a graph constant's tensor type must be ranked and shaped",
-                    ),
-                    _ => {}
+                    );
                 }
                 match graph_ids.iter().find(|(id, _)| id == graph_constant_id) {
                     Some((_, first)) => {

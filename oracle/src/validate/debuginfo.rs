@@ -3,11 +3,13 @@
 //! (`layout.graph-section.outside-graph`), forward references an id rule.
 
 use super::context::Cx;
+use super::imports::set_version;
+use spvgraph_ir::elem::ScalarKind;
 use spvgraph_ir::inst::{ExtSet, GraphDebugInst, Id, Inst, GRAPH_DEBUG_SET_PREFIX};
 use spvgraph_ir::rules::RuleId;
 
 /// The highest version of the instruction set this validator knows.
-const VERSION: u32 = 1;
+const VERSION: u64 = 1;
 
 fn is_string(cx: &Cx<'_>, id: Id) -> bool {
     matches!(cx.def(id), Some(Inst::String { .. }))
@@ -74,14 +76,16 @@ fn check_inst(cx: &mut Cx<'_>, i: usize, ty: Id, d: &GraphDebugInst) {
         GraphDebugInst::Tensor { tensor, name, index } => {
             check_name(cx, i, *name);
             let Some(tty) = cx.type_of(*tensor) else { return };
+            let is_tensor = |t: &Id| matches!(cx.def(*t), Some(Inst::TypeTensor { .. }));
+            // A composite: `Some(Some(n))` with n constituents, `Some(None)`
+            // for a runtime array (any index).
             let members = match cx.def(tty) {
                 Some(Inst::TypeTensor { .. }) => None,
-                Some(Inst::TypeStruct { members, .. })
-                    if !members.is_empty()
-                        && members.iter().all(|m| matches!(cx.def(*m), Some(Inst::TypeTensor { .. }))) =>
-                {
-                    Some(members.len())
+                Some(Inst::TypeStruct { members, .. }) if !members.is_empty() && members.iter().all(is_tensor) => {
+                    Some(Some(members.len() as u64))
                 }
+                Some(Inst::TypeArray { element, length, .. }) if is_tensor(element) => Some(cx.const_uint(*length)),
+                Some(Inst::TypeRuntimeArray { element, .. }) if is_tensor(element) => Some(None),
                 _ => {
                     cx.at(
                         i,
@@ -96,15 +100,18 @@ fn check_inst(cx: &mut Cx<'_>, i: usize, ty: Id, d: &GraphDebugInst) {
                 (Some(_), None) => cx.at(i, RuleId::DebugInfoTensor, "Tensor is a composite but Index is missing"),
                 (Some(n), Some(idx)) => {
                     let constant = cx.def(*idx).is_some_and(Inst::is_constant);
-                    match cx.const_uint(*idx) {
-                        Some(v) if v < n as u64 => {}
-                        Some(v) => {
+                    let u32_type = cx
+                        .type_of(*idx)
+                        .and_then(|t| cx.scalar(t))
+                        .is_some_and(|k| k == ScalarKind::Int { width: 32, signed: false });
+                    if !constant {
+                        cx.at(i, RuleId::DebugInfoTensor, format!("Index %{} is not a constant instruction", idx.0));
+                    } else if !u32_type {
+                        cx.at(i, RuleId::DebugInfoTensor, format!("Index %{} is not a 32-bit unsigned integer", idx.0));
+                    } else if let (Some(v), Some(n)) = (cx.const_uint(*idx), n) {
+                        if v >= n {
                             cx.at(i, RuleId::DebugInfoTensor, format!("Index {v} is past the composite's {n} members"))
                         }
-                        None if !constant => {
-                            cx.at(i, RuleId::DebugInfoTensor, format!("Index %{} is not a constant instruction", idx.0))
-                        }
-                        None => {}
                     }
                 }
                 (None, None) => {}
@@ -127,10 +134,7 @@ pub fn check(cx: &mut Cx<'_>) {
         match inst {
             Inst::ExtInstImport { name, .. } => {
                 if let Some(ver) = name.strip_prefix(GRAPH_DEBUG_SET_PREFIX) {
-                    let ok = ver.parse::<u32>().is_ok_and(|v| (1..=VERSION).contains(&v))
-                        && !ver.starts_with('0')
-                        && !ver.starts_with('+');
-                    if !ok {
+                    if !set_version(ver).is_some_and(|v| (1..=VERSION).contains(&v)) {
                         cx.at(
                             i,
                             RuleId::DebugInfoVersion,

@@ -177,9 +177,15 @@ fn check_extract(cx: &mut Cx<'_>, i: usize, ty: Id, composite: Id, indices: &[u3
     for &k in indices {
         let next = match cx.def(current) {
             Some(Inst::TypeStruct { members, .. }) => members.get(k as usize).copied(),
-            Some(Inst::TypeArray { element, length, .. }) => {
-                cx.const_uint(*length).is_some_and(|n| u64::from(k) < n).then_some(*element)
-            }
+            // A length that is not a known constant (a specialization
+            // constant) cannot bound the index, as in spirv-val.
+            Some(Inst::TypeArray { element, length, .. }) => match cx.const_uint(*length) {
+                Some(n) => (u64::from(k) < n).then_some(*element),
+                None => Some(*element),
+            },
+            // Any index selects an element of a runtime array (a graph input
+            // may be one: VUID-StandaloneSpirv-OpTypeRuntimeArray-04680).
+            Some(Inst::TypeRuntimeArray { element, .. }) => Some(*element),
             _ => None,
         };
         match next {

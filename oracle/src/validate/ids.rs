@@ -1,6 +1,7 @@
 //! Result ids: each defined once, within the header's bound, defined before
 //! use where SPIR-V requires it, type operands naming types, and graph-local
-//! values used only inside their graph.
+//! values used only inside their graph (by semantic instructions: a
+//! non-semantic one may name them from anywhere after their definition).
 
 use super::context::Cx;
 use spirv::Op;
@@ -158,7 +159,10 @@ pub fn check(cx: &mut Cx<'_>, in_function: &[bool], skip_scope: &[bool]) {
                 found.push((i, RuleId::IdsNotAType, format!("%{} is used as a type but is defined by {what}", id.0)));
                 continue;
             }
-            if use_ == Use::Target || !check_scope {
+            // Non-semantic operands describe values and may name a graph's
+            // values from outside it (after OpGraphEndARM, as model-converter
+            // writes DebugTensor).
+            if matches!(use_, Use::Target | Use::Debug) || !check_scope {
                 continue;
             }
             if let Some(g) = facts.local_graph {

@@ -1,6 +1,6 @@
-//! Graph entry points and interface variables, and the Vulkan rules about
-//! them (descriptor decorations, runtime arrays, shaped interfaces,
-//! addressing model).
+//! Graph entry points and interface variables, and the Vulkan standalone
+//! rules about them (descriptor decorations, runtime arrays, addressing
+//! model). Shaped interfaces are a pipeline-creation rule (`pipeline.rs`).
 
 use super::context::Cx;
 use super::graph::graph_io;
@@ -33,15 +33,6 @@ fn is_tensor_resource(cx: &Cx<'_>, ty: Id) -> bool {
             matches!(cx.def(*element), Some(Inst::TypeTensor { .. }))
         }
         _ => false,
-    }
-}
-
-/// The tensor type behind an interface type (the element of an array).
-fn interface_tensor(cx: &Cx<'_>, ty: Id) -> Option<Id> {
-    match cx.def(ty)? {
-        Inst::TypeTensor { .. } => Some(ty),
-        Inst::TypeArray { element, .. } | Inst::TypeRuntimeArray { element, .. } => Some(*element),
-        _ => None,
     }
 }
 
@@ -100,19 +91,14 @@ fn check_entry_point(cx: &mut Cx<'_>, i: usize, graph: Id, interface: &[Id]) {
             }
         }
     }
-    if cx.vulkan() {
-        for ty in expected() {
-            let shaped = interface_tensor(cx, *ty).and_then(|t| cx.tensor(t)).is_some_and(|t| t.ranked && t.shaped);
-            if !shaped {
-                cx.at(
-                    i,
-                    RuleId::VulkanInterfaceShaped,
-                    format!("graph I/O type %{} is not a ranked and shaped tensor (or array of them)", ty.0),
-                );
-                break;
-            }
-        }
-    }
+}
+
+/// Storage classes in which 04680 lets a variable be a runtime array (its
+/// outermost dimension): StorageBuffer, Uniform, UniformConstant.
+fn runtime_array_storage(storage: u32) -> bool {
+    [StorageClass::StorageBuffer, StorageClass::Uniform, StorageClass::UniformConstant]
+        .iter()
+        .any(|s| *s as u32 == storage)
 }
 
 /// Runs the entry-point and interface checks.
@@ -122,6 +108,7 @@ pub fn check(cx: &mut Cx<'_>) {
     let mut any_entry_point = false;
     let decorations = if cx.vulkan() { descriptor_decorations(cx) } else { Vec::new() };
     let decorated = |d: Decoration, id: Id| decorations.binary_search(&(d as u32, id)).is_ok();
+    let runtime_descriptor_array = cx.has_capability(spirv::Capability::RuntimeDescriptorArray);
     let list = std::mem::take(&mut cx.lists.interface);
     for (i, inst) in list.iter().filter_map(|&i| Some((i, insts.get(i)?))) {
         match inst {
@@ -144,11 +131,21 @@ pub fn check(cx: &mut Cx<'_>) {
                 let Some(Inst::TypePointer { pointee, .. }) = cx.def(*ty) else { continue };
                 let pointee = *pointee;
                 if matches!(cx.def(pointee), Some(Inst::TypeRuntimeArray { .. })) {
-                    cx.at(
-                        i,
-                        RuleId::VulkanRuntimeArrayVariable,
-                        "under Vulkan a variable cannot have an OpTypeRuntimeArray type",
-                    );
+                    if !runtime_array_storage(*storage) {
+                        cx.at(
+                            i,
+                            RuleId::VulkanRuntimeArrayVariable,
+                            format!(
+                                "under Vulkan a variable of OpTypeRuntimeArray type must be in the StorageBuffer, Uniform or UniformConstant storage class, not {storage}"
+                            ),
+                        );
+                    } else if !runtime_descriptor_array {
+                        cx.at(
+                            i,
+                            RuleId::VulkanRuntimeArrayVariable,
+                            "under Vulkan a variable of OpTypeRuntimeArray type (a run-time sized array of resources) needs the RuntimeDescriptorArray capability, which is not declared",
+                        );
+                    }
                 }
                 if *storage == StorageClass::UniformConstant as u32
                     && is_tensor_resource(cx, pointee)

@@ -1,5 +1,12 @@
 //! The logical layout: section order, the memory model, entry points, and the
 //! SPV_ARM_graph section (what may stand between and inside graph definitions).
+//!
+//! Non-semantic instructions (any `NonSemantic.*` set) may stand anywhere
+//! from the types section on (SPV_KHR_non_semantic_info), so also anywhere in
+//! the graph section: between, before and after graph definitions, between
+//! graph inputs and between graph outputs. They do not count for the
+//! "immediately follows / precedes" rules of OpGraphInputARM and
+//! OpGraphSetOutputARM, as in SPIRV-Tools v2026.3 (#6666).
 
 use super::context::Cx;
 use spirv::Op;
@@ -104,6 +111,15 @@ fn section(cx: &Cx<'_>, inst: &Inst) -> Option<Section> {
     Some(s)
 }
 
+/// Whether `inst` is an instruction of a non-semantic set.
+fn is_non_semantic(cx: &Cx<'_>, inst: &Inst) -> bool {
+    match inst {
+        Inst::GraphDebug { .. } => true,
+        Inst::ExtInst { set, .. } => cx.set_kind(*set).is_some_and(ExtSet::is_non_semantic),
+        _ => false,
+    }
+}
+
 fn is_tosa(cx: &Cx<'_>, inst: &Inst) -> bool {
     match inst {
         Inst::Tosa { .. } => true,
@@ -193,7 +209,9 @@ pub fn check(cx: &mut Cx<'_>) {
                     );
                     *g = OpenGraph { begin: i, phase: Phase::Inputs, outputs: 0, last_output: None };
                 }
-                Inst::Tosa { .. } | Inst::GraphDebug { .. } | Inst::ExtInst { .. } | Inst::CompositeExtract { .. } => {
+                // Anywhere in the body, without moving it to its next part.
+                _ if is_non_semantic(cx, inst) => {}
+                Inst::Tosa { .. } | Inst::ExtInst { .. } | Inst::CompositeExtract { .. } => {
                     if g.phase == Phase::Outputs {
                         if let Some(out) = g.last_output.take() {
                             cx.at(
@@ -231,9 +249,9 @@ pub fn check(cx: &mut Cx<'_>) {
                     RuleId::LayoutGraphUnterminated,
                     format!("{} outside a graph definition", opcode_name(inst.opcode())),
                 ),
+                _ if is_non_semantic(cx, inst) => {}
                 other => {
                     let what = match other {
-                        Inst::GraphDebug { inst: d, .. } => format!("NonSemantic.Graph.DebugInfo {}", d.name()),
                         Inst::Tosa { op, .. } => format!("TOSA {op}"),
                         _ => opcode_name(other.opcode()),
                     };
@@ -244,6 +262,11 @@ pub fn check(cx: &mut Cx<'_>) {
                     );
                 }
             }
+            continue;
+        }
+        // From the types section on, outside function bodies (between
+        // function definitions too), a non-semantic instruction is in place.
+        if current >= Section::Global && is_non_semantic(cx, inst) {
             continue;
         }
         if is_tosa(cx, inst) {

@@ -15,6 +15,42 @@
 //! limits when `--level 8k`, shapes that are not in the module) are
 //! warnings: they are reported but the verdict stays valid.
 //!
+//! Pipeline-creation rules (`Severity::Pipeline`, the Vulkan
+//! `VUID-RuntimeSpirv-*` rules such as shaped graph interfaces) are not
+//! module validity. They are checked only for a graph entry point asked for,
+//! with [`ValidateOptions::pipeline`](crate::oracle::ValidateOptions) (the
+//! findings then appear in the report, [`Report::pipeline_ok`] sums them up)
+//! or with [`Validator::pipeline_rules`], which is what an oracle that
+//! creates a pipeline calls to tell a legitimate refusal from a refused
+//! valid request:
+//!
+//! ```
+//! use spvgraph_ir::builder::ModuleBuilder;
+//! use spvgraph_ir::elem::ElemType;
+//! use spvgraph_ir::rules::RuleId;
+//! use spvgraph_ir::tosa::TosaOp;
+//! use spvgraph_oracle::oracle::ValidateOptions;
+//! use spvgraph_oracle::validate::Validator;
+//! // A graph whose input is ranked but has no Shape: a valid module, but no
+//! // Vulkan data-graph pipeline can be created for its entry point.
+//! let mut b = ModuleBuilder::new();
+//! let ranked = b.type_tensor_ranked(ElemType::Fp32, 2);
+//! let gty = b.type_graph(&[ranked], &[ranked]);
+//! let vars = vec![b.interface_variable(ranked, 0, 0), b.interface_variable(ranked, 0, 1)];
+//! let g = b.begin_graph(gty);
+//! b.graph_entry_point(g, "main", vars);
+//! let x = b.graph_input(ranked, 0, None);
+//! let y = b.tosa(TosaOp::Abs, ranked, vec![x]);
+//! b.graph_output(y, 0, None);
+//! b.end_graph();
+//! let module = b.finish();
+//! let v = Validator::new(ValidateOptions::default());
+//! assert!(v.check(&module).is_valid());
+//! let refused = v.pipeline_rules(&module, "main").expect("the entry point exists");
+//! assert!(refused.iter().all(|f| f.rule == RuleId::VulkanInterfaceShaped) && !refused.is_empty());
+//! assert!(v.pipeline_rules(&module, "other").is_err());
+//! ```
+//!
 //! ```
 //! use spvgraph_oracle::validate::Validator;
 //! use spvgraph_oracle::oracle::ValidateOptions;
@@ -29,8 +65,10 @@ mod context;
 mod debuginfo;
 mod graph;
 mod ids;
+mod imports;
 mod interface;
 mod layout;
+mod pipeline;
 mod tosa;
 mod types;
 
@@ -83,6 +121,35 @@ impl Finding {
     pub fn is_error(&self) -> bool {
         self.severity == Severity::MustReject
     }
+
+    /// Whether this finding is about creating a pipeline for an entry point
+    /// (never about the module's validity).
+    pub fn is_pipeline(&self) -> bool {
+        self.severity == Severity::Pipeline
+    }
+}
+
+/// The pipeline check that [`ValidateOptions::pipeline`] asked for.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct PipelineCheck {
+    /// The graph entry point.
+    pub entry_point: String,
+    /// Whether the module has a graph entry point of that name (when not,
+    /// no pipeline rule was checked).
+    pub found: bool,
+}
+
+/// Why the pipeline rules could not be checked for an entry point.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PipelineError {
+    /// The module has no graph entry point of that name.
+    #[error("no graph entry point named {name:?} (the module has: {})", if available.is_empty() { "none".to_string() } else { available.join(", ") })]
+    NoSuchEntryPoint {
+        /// The name asked for.
+        name: String,
+        /// The graph entry points the module has.
+        available: Vec<String>,
+    },
 }
 
 /// The result of validating one module.
@@ -92,6 +159,9 @@ pub struct Report {
     pub findings: Vec<Finding>,
     /// Parts of the module that were not checked (function bodies, ...).
     pub not_checked: Vec<String>,
+    /// The pipeline check, when [`ValidateOptions::pipeline`] asked for one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pipeline: Option<PipelineCheck>,
 }
 
 impl Report {
@@ -107,7 +177,21 @@ impl Report {
 
     /// The may-accept findings.
     pub fn warnings(&self) -> impl Iterator<Item = &Finding> {
-        self.findings.iter().filter(|f| !f.is_error())
+        self.findings.iter().filter(|f| f.severity == Severity::MayAccept)
+    }
+
+    /// The pipeline-rule findings (only present when a pipeline entry point
+    /// was asked for).
+    pub fn pipeline_findings(&self) -> impl Iterator<Item = &Finding> {
+        self.findings.iter().filter(|f| f.is_pipeline())
+    }
+
+    /// Whether a pipeline may be created for the entry point asked for, as
+    /// far as the module tells: the module is valid, has that entry point
+    /// and breaks no pipeline rule for it. `None` when none was asked for.
+    pub fn pipeline_ok(&self) -> Option<bool> {
+        let p = self.pipeline.as_ref()?;
+        Some(self.is_valid() && p.found && self.pipeline_findings().next().is_none())
     }
 
     /// The rules broken (each once, in first-finding order).
@@ -190,8 +274,47 @@ impl Validator {
     pub fn check_bytes(&self, bytes: &[u8]) -> Report {
         match Module::decode_bytes(bytes) {
             Ok(m) => self.check(&m),
-            Err(e) => decode_report(&e),
+            Err(e) => self.decode_report(&e),
         }
+    }
+
+    /// The pipeline-rule findings for graph entry point `entry` of a decoded
+    /// module: what a Vulkan implementation would refuse when creating a
+    /// data-graph pipeline for it (`Severity::Pipeline` rules only; module
+    /// validity is [`Validator::check`]'s). An empty list means no pipeline
+    /// rule stands in the way. An oracle that creates pipelines (the
+    /// emulation layer) calls this to tell a legitimate refusal from a
+    /// refused valid request.
+    pub fn pipeline_rules(&self, module: &Module, entry: &str) -> Result<Vec<Finding>, PipelineError> {
+        with_buffers(|b| {
+            let mut cx = Cx::new(module, &self.options, self.options.target_env, &mut b.tables);
+            // Building the tables records module errors; only the pipeline
+            // check's own findings are returned.
+            let before = cx.issues.len();
+            let found = pipeline::check(&mut cx, entry);
+            let available: Vec<String> = pipeline::entry_point_names(&cx).into_iter().map(String::from).collect();
+            let mut issues = cx.issues.split_off(before);
+            issues.retain(|i| i.rule.is_pipeline());
+            let _ = cx.finish(&mut b.tables);
+            if !found {
+                return Err(PipelineError::NoSuchEntryPoint { name: entry.to_string(), available });
+            }
+            Ok(finish(module, issues))
+        })
+    }
+
+    /// [`Validator::pipeline_rules`] for every graph entry point of the
+    /// module, in module order (each name once).
+    pub fn pipeline_rules_by_entry_point(&self, module: &Module) -> Vec<(String, Vec<Finding>)> {
+        let mut names: Vec<&str> = Vec::new();
+        for inst in &module.insts {
+            if let spvgraph_ir::Inst::GraphEntryPoint { name, .. } = inst {
+                if !names.contains(&name.as_str()) {
+                    names.push(name);
+                }
+            }
+        }
+        names.into_iter().filter_map(|n| Some((n.to_string(), self.pipeline_rules(module, n).ok()?))).collect()
     }
 
     /// Validates host-order words.
@@ -202,7 +325,7 @@ impl Validator {
                 b.recycler.reclaim(m.insts);
                 report
             }
-            Err(e) => decode_report(&e),
+            Err(e) => self.decode_report(&e),
         })
     }
 
@@ -236,9 +359,25 @@ impl Validator {
         graph::check(&mut cx);
         interface::check(&mut cx);
         debuginfo::check(&mut cx);
+        imports::check(&mut cx);
         tosa::check(&mut cx);
+        let pipeline = self.options.pipeline.as_deref().map(|entry| {
+            let found = pipeline::check(&mut cx, entry);
+            if !found {
+                cx.not_checked.push(format!("no graph entry point named \"{entry}\": no pipeline rule was checked"));
+            }
+            PipelineCheck { entry_point: entry.to_string(), found }
+        });
         let (issues, not_checked) = cx.finish(scratch);
-        Report { findings: finish(module, issues), not_checked }
+        Report { findings: finish(module, issues), not_checked, pipeline }
+    }
+
+    /// The report for a module that does not decode.
+    fn decode_report(&self, e: &DecodeError) -> Report {
+        let mut report = decode_report(e);
+        report.pipeline =
+            self.options.pipeline.as_ref().map(|entry| PipelineCheck { entry_point: entry.clone(), found: false });
+        report
     }
 }
 
@@ -283,6 +422,7 @@ fn decode_report(e: &DecodeError) -> Report {
             instruction,
         }],
         not_checked: vec!["the module does not decode; nothing after the binary rules was checked".into()],
+        pipeline: None,
     }
 }
 

@@ -1,0 +1,345 @@
+//! Arm's ML emulation layer for Vulkan (`VK_LAYER_ML_Graph_Emulation` over
+//! `VK_LAYER_ML_Tensor_Emulation`) on lavapipe, driven by `scenario-runner`
+//! (ai-ml-sdk-scenario-runner), as an executing oracle.
+//!
+//! A request becomes a scenario ([`scenario`]): the module as a `SPIR-V`
+//! shader resource, a tensor per interface variable at its
+//! DescriptorSet/Binding, a graph constant per GraphConstantID and a
+//! `dispatch_spirv_graph` command. Start-up (instance, device, process) is
+//! shared by batching: [`Oracle::execute_batch`] puts up to
+//! [`EmulationLayer::batch_size`] graphs in one scenario, and a failed batch
+//! is split until every graph has its own outcome (the runner's log names
+//! the graph whose pipeline failed; otherwise the batch is halved). Pipeline
+//! creation (lavapipe compiling each operator's compute shader) dominates
+//! the cost, so batching saves the fixed part only.
+//!
+//! Every TOSA element type goes in and out: bool `VK_FORMAT_R8_BOOL_ARM`,
+//! i8/i16/i32 `R8/R16/R32_SINT`, i48 `R64_SINT`, fp16 `R16_SFLOAT`, fp32
+//! `R32_SFLOAT`, bf16 `R16_SFLOAT_FPENCODING_BFLOAT16_ARM`, fp8
+//! `R8_SFLOAT_FPENCODING_FLOAT8E4M3_ARM`/`..._FLOAT8E5M2_ARM`. The runner
+//! validates each module with its own SPIRV-Tools before the layer sees it;
+//! a refusal from that step says so in its reason.
+//!
+//! Outcomes: outputs; `Refused { Rejected }` when the runner or the layer
+//! fails to create the pipeline or run the graph (the reason quotes the
+//! runner's `ERROR` lines); `Refused { Unsupported }` for what the scenario
+//! runner cannot express (tensor-array interfaces: its bindings have no
+//! array element) or a module no scenario can be written for; `Abnormal`
+//! for a crash, a time-out (per graph: a process running `n` graphs gets
+//! `n` times the limit) or running out of memory. A failure while setting up
+//! resources (before any pipeline) is the harness's, an [`OracleError`].
+//!
+//! Before the layer sees a module, the adapter applies the [`Workarounds`]
+//! for two documented layer bugs that would otherwise hide everything else
+//! (see [`EmulationLayer::known_discrepancies`]).
+//!
+//! A user's own build: `--oracle-path emulation-layer=DIR` (or
+//! `SPVGRAPH_ORACLE_PATH_EMULATION_LAYER=DIR`), where `DIR` holds the two
+//! layers (their manifests, e.g. an install's
+//! `share/vulkan/explicit_layer.d/`, or only `libVkLayer_Graph.so` and
+//! `libVkLayer_Tensor.so` of a build tree) and optionally a `scenario-runner`
+//! executable and a Vulkan driver manifest (a `.json` with an `ICD` object),
+//! found anywhere under `DIR`. What `DIR` lacks comes from `ci/setup-oracles`.
+
+mod prepare;
+mod run;
+pub mod scenario;
+mod setup;
+
+pub use prepare::{prepare, Preparation, Prepared, RequestError, Slot, Workaround, Workarounds};
+pub use run::{Phase, RunStats, RunnerLog};
+pub use setup::{embedded_version, Setup, GRAPH_LAYER, INSTANCE_LAYERS, TENSOR_LAYER};
+
+use crate::oracle::{Capability, ExecOutcome, ExecRequest, KnownDiscrepancy, Oracle, OracleError};
+use run::{Job, Runner};
+use spvgraph_ir::tools::{Tool, Tools};
+use spvgraph_ir::tosa::TosaOp;
+use std::path::Path;
+use std::sync::{Mutex, OnceLock};
+use std::time::Duration;
+
+/// The oracle's registry name.
+pub const NAME: &str = crate::registry::EMULATION_LAYER;
+
+/// The emulation layer behind the [`Oracle`] interface.
+#[derive(Debug)]
+pub struct EmulationLayer {
+    setup: Result<Setup, Vec<String>>,
+    tools: Tools,
+    timeout: Duration,
+    memory_bytes: Option<u64>,
+    batch_size: usize,
+    workarounds: Workarounds,
+    version: OnceLock<Option<String>>,
+    stats: Mutex<RunStats>,
+}
+
+impl EmulationLayer {
+    /// The default time limit per graph.
+    pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+    /// The default number of graphs per scenario.
+    pub const DEFAULT_BATCH_SIZE: usize = 16;
+
+    /// The tools `ci/setup-oracles` installed.
+    pub fn discover() -> EmulationLayer {
+        EmulationLayer::from_config(&Tools::discover(), None)
+    }
+
+    /// The registry's constructor: the provisioned tools, or the user's
+    /// build under `dir` (see the module documentation).
+    pub fn from_config(tools: &Tools, dir: Option<&Path>) -> EmulationLayer {
+        let setup = match dir {
+            None => setup::provisioned(tools),
+            Some(d) => setup::from_dir(tools, d),
+        };
+        EmulationLayer {
+            setup,
+            tools: tools.clone(),
+            timeout: Self::DEFAULT_TIMEOUT,
+            memory_bytes: Some(4 << 30),
+            batch_size: Self::DEFAULT_BATCH_SIZE,
+            workarounds: Workarounds::ALL,
+            version: OnceLock::new(),
+            stats: Mutex::new(RunStats::default()),
+        }
+    }
+
+    /// Sets the time limit per graph.
+    pub fn with_timeout(mut self, timeout: Duration) -> EmulationLayer {
+        self.timeout = timeout;
+        self
+    }
+
+    /// Sets the resident-memory limit of one runner process.
+    pub fn with_memory_limit(mut self, bytes: Option<u64>) -> EmulationLayer {
+        self.memory_bytes = bytes;
+        self
+    }
+
+    /// Sets how many graphs share one scenario (at least 1).
+    pub fn with_batch_size(mut self, n: usize) -> EmulationLayer {
+        self.batch_size = n.max(1);
+        self
+    }
+
+    /// Chooses the work-arounds applied to modules.
+    pub fn with_workarounds(mut self, w: Workarounds) -> EmulationLayer {
+        self.workarounds = w;
+        self
+    }
+
+    /// Graphs per scenario.
+    pub fn batch_size(&self) -> usize {
+        self.batch_size
+    }
+
+    /// What the runs so far cost.
+    pub fn stats(&self) -> RunStats {
+        self.stats.lock().map(|s| *s).unwrap_or_default()
+    }
+
+    /// The tools in use, or why they cannot be used.
+    pub fn setup(&self) -> Result<&Setup, OracleError> {
+        self.setup
+            .as_ref()
+            .map_err(|missing| OracleError::Unavailable { oracle: NAME.into(), reason: missing.join("; ") })
+    }
+
+    fn runner<'s>(&'s self, setup: &'s Setup) -> Runner<'s> {
+        Runner { setup, timeout: self.timeout, memory_bytes: self.memory_bytes, stats: &self.stats }
+    }
+
+    /// Writes the scenario of one request into `dir` (module, inputs,
+    /// constants, `scenario.json`) and returns the shell command that runs
+    /// it there: what a finding's reproduction needs. The environment is
+    /// spelled out with the paths of this machine's tools.
+    pub fn write_scenario(&self, request: &ExecRequest<'_>, dir: &Path) -> Result<String, OracleError> {
+        let setup = self.setup()?;
+        let prepared = match prepare(request, self.workarounds).map_err(|e| request_failed(&e))? {
+            Preparation::Ready(p) => p,
+            Preparation::Refused(kind, reason) => {
+                return Err(OracleError::Failed { oracle: NAME.into(), reason: format!("{kind:?}: {reason}") })
+            }
+        };
+        let entry = scenario::Entry { label: "g0".into(), graph: &prepared, inputs: request.inputs };
+        scenario::write(dir, &[entry]).map_err(|e| OracleError::Failed { oracle: NAME.into(), reason: e })?;
+        let cmd = self.runner(setup).command(Path::new("scenario.json"));
+        let env: Vec<String> = cmd
+            .get_envs()
+            .filter_map(|(k, v)| Some(format!("{}={}", k.to_string_lossy(), v?.to_string_lossy())))
+            .collect();
+        let args: Vec<String> = cmd.get_args().map(|a| a.to_string_lossy().into_owned()).collect();
+        Ok(format!("{} {} {}", env.join(" "), cmd.get_program().to_string_lossy(), args.join(" ")))
+    }
+
+    fn compute_version(&self) -> Option<String> {
+        let setup = self.setup.as_ref().ok()?;
+        let package = |t: Tool| self.tools.package_version(t);
+        let layer = match &setup.user_dir {
+            None => package(Tool::VkLayerPath)?,
+            Some(_) => {
+                let v = embedded_version(&setup.layer_libraries[0]).unwrap_or_else(|| "(version unknown)".into());
+                format!("ai-ml-emulation-layer-for-vulkan {v} ({})", setup.layer_libraries[0].display())
+            }
+        };
+        let runner = if setup.user_runner {
+            let v = embedded_version(&setup.runner).unwrap_or_else(|| "(version unknown)".into());
+            format!("ai-ml-sdk-scenario-runner {v} ({})", setup.runner.display())
+        } else {
+            package(Tool::ScenarioRunner).unwrap_or_else(|| format!("scenario-runner {}", setup.runner.display()))
+        };
+        let driver = if setup.user_icd {
+            format!("Vulkan driver {}", setup.icd.display())
+        } else {
+            package(Tool::VkIcd).unwrap_or_else(|| format!("Vulkan driver {}", setup.icd.display()))
+        };
+        Some(format!("{layer}, {runner}, {driver}"))
+    }
+}
+
+fn request_failed(e: &RequestError) -> OracleError {
+    OracleError::Failed { oracle: NAME.into(), reason: format!("the request does not fit its module: {}", e.0) }
+}
+
+impl Oracle for EmulationLayer {
+    fn name(&self) -> &str {
+        NAME
+    }
+
+    fn capabilities(&self) -> &'static [Capability] {
+        &[Capability::Execute]
+    }
+
+    fn available(&self) -> Result<(), OracleError> {
+        self.setup().map(|_| ())
+    }
+
+    fn version(&self) -> Option<String> {
+        self.version.get_or_init(|| self.compute_version()).clone()
+    }
+
+    fn known_discrepancies(&self) -> &'static [KnownDiscrepancy] {
+        KNOWN
+    }
+
+    fn execute(&self, request: &ExecRequest<'_>) -> Result<ExecOutcome, OracleError> {
+        self.execute_batch(std::slice::from_ref(request)).pop().unwrap_or_else(|| {
+            Err(OracleError::Failed { oracle: NAME.into(), reason: "no outcome for the request".into() })
+        })
+    }
+
+    fn execute_batch(&self, requests: &[ExecRequest<'_>]) -> Vec<Result<ExecOutcome, OracleError>> {
+        let setup = match self.setup() {
+            Ok(s) => s,
+            Err(e) => return requests.iter().map(|_| Err(e.clone())).collect(),
+        };
+        let mut results: Vec<Option<Result<ExecOutcome, OracleError>>> = vec![None; requests.len()];
+        let mut ready = Vec::new();
+        for (i, r) in requests.iter().enumerate() {
+            match prepare(r, self.workarounds) {
+                Ok(Preparation::Ready(p)) => ready.push((i, p)),
+                Ok(Preparation::Refused(kind, reason)) => results[i] = Some(Ok(ExecOutcome::Refused { kind, reason })),
+                Err(e) => results[i] = Some(Err(request_failed(&e))),
+            }
+        }
+        let runner = self.runner(setup);
+        for chunk in ready.chunks(self.batch_size) {
+            let jobs: Vec<Job<'_>> = chunk
+                .iter()
+                .map(|(i, p)| Job { label: format!("g{i}"), graph: p, inputs: requests[*i].inputs })
+                .collect();
+            for ((i, _), outcome) in chunk.iter().zip(runner.run(&jobs)) {
+                results[*i] = Some(outcome);
+            }
+        }
+        results
+            .into_iter()
+            .map(|r| r.unwrap_or_else(|| Err(OracleError::Failed { oracle: NAME.into(), reason: "not run".into() })))
+            .collect()
+    }
+}
+
+/// A documented discrepancy of ai-ml-emulation-layer-for-vulkan 0.11.0.
+const fn known(
+    kind: &'static str,
+    operator: Option<TosaOp>,
+    why: &'static str,
+    finding: &'static str,
+) -> KnownDiscrepancy {
+    KnownDiscrepancy { kind, rule: None, operator, mutator: None, why, finding, fixed_in: None }
+}
+
+const FFT_WHY: &str = "pipeline creation dies of SIGSEGV when a result of FFT2D/RFFT2D is not itself a graph output \
+    (unused, or consumed by another operator)";
+const MINMAX_WHY: &str = "the maximum (minimum) starts at the lowest (highest) finite value instead of -inf (+inf): \
+    a slice or window of -inf (+inf) values gives -max (+max) finite, and a MAX_POOL2D window of only NaN with \
+    nan_mode IGNORE gives -max finite instead of NaN";
+const CTC_WHY: &str = "a scalar compile-time-constant operand (MUL shift, zero points, RESCALE multiplier/shift, PAD \
+    pad_const) given by an OpGraphConstantARM is refused: 'Missing declared constant for id'";
+
+/// The layer's documented discrepancies, each with a minimal module under
+/// `corpus/findings/` (checked by `oracle/tests/emulation_layer_findings.rs`).
+/// The first two are worked around by default ([`Workarounds`]).
+const KNOWN: &[KnownDiscrepancy] = &[
+    known(
+        "wrong-output",
+        None,
+        "the entry-point name is ignored: every OpGraphEntryPointARM's graph is built into the pipeline, bound by \
+         DescriptorSet/Binding, so another graph's results (or map::at / missing-shader errors) come back \
+         (worked around: other entry points are removed)",
+        "corpus/findings/emulation-layer-ignores-entry-point.spv",
+    ),
+    known(
+        "refused-valid",
+        None,
+        "NonSemantic.Graph.DebugInfo instructions in a graph body are refused ('Unsupported extension \
+         NonSemantic.Graph.DebugInfo.1') instead of ignored (worked around: debug info is removed)",
+        "corpus/findings/emulation-layer-rejects-debug-info.spv",
+    ),
+    known("refused-valid", None, CTC_WHY, "corpus/findings/emulation-layer-graph-constant-ctc-rejected.spv"),
+    known(
+        "crash",
+        Some(TosaOp::Fft2d),
+        FFT_WHY,
+        "corpus/findings/emulation-layer-fft2d-result-to-operator-sigsegv.spv",
+    ),
+    known(
+        "crash",
+        Some(TosaOp::Rfft2d),
+        FFT_WHY,
+        "corpus/findings/emulation-layer-fft2d-result-to-operator-sigsegv.spv",
+    ),
+    known(
+        "wrong-output",
+        Some(TosaOp::ReduceMax),
+        MINMAX_WHY,
+        "corpus/findings/emulation-layer-reduce-max-all-minus-inf.spv",
+    ),
+    known(
+        "wrong-output",
+        Some(TosaOp::ReduceMin),
+        MINMAX_WHY,
+        "corpus/findings/emulation-layer-reduce-max-all-minus-inf.spv",
+    ),
+    known(
+        "wrong-output",
+        Some(TosaOp::MaxPool2d),
+        MINMAX_WHY,
+        "corpus/findings/emulation-layer-reduce-max-all-minus-inf.spv",
+    ),
+    known(
+        "wrong-output",
+        Some(TosaOp::Log),
+        "LOG of fp32/bf16 subnormal inputs is neither right nor flushed (-88 for 1e-40 instead of -92.1 or -inf): \
+         lavapipe's log() assumes normal numbers, and the layer relies on GLSL log",
+        "corpus/findings/emulation-layer-log-subnormal-lavapipe.spv",
+    ),
+    known(
+        "accepts-invalid",
+        None,
+        "no TOSA rule is checked (shapes, enumerants, type rows, operand counts): such graphs run, with \
+         truncated or zero-padded results, and dead instructions are never looked at; the runner's SPIR-V \
+         validation catches only what SPIRV-Tools checks",
+        "corpus/findings/emulation-layer-accepts-shape-mismatch.spv",
+    ),
+];

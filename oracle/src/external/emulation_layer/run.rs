@@ -1,0 +1,276 @@
+//! Running graphs through one `scenario-runner` process, and finding out
+//! which graph a failed run was about.
+//!
+//! A scenario creates every graph's pipeline in command order, then records
+//! every dispatch and waits once. With `--log-level debug` the runner logs
+//! `Graph Pipeline: <uid> created` after each pipeline, so when a run fails
+//! while creating pipelines, the first graph without that line is the
+//! culprit: it is run alone, and the graphs before and after it run again
+//! without it. A failure after every pipeline was created cannot be pinned
+//! on one graph: the group is halved (time-outs are retried one graph per
+//! process, since halving a hung group would wait for the hang again).
+
+use super::prepare::Prepared;
+use super::scenario::{self, Entry, OUTPUT_DIR};
+use super::setup::{Setup, INSTANCE_LAYERS};
+use crate::compliance::ReferenceTensor;
+use crate::external::process::{self, Ended, Limits, ProcessRun, ScratchDir};
+use crate::external::tosa_reference;
+use crate::oracle::{Abnormal, ExecOutcome, OracleError, Refusal};
+use spvgraph_ir::tensor::TensorData;
+use std::collections::HashSet;
+use std::process::Command;
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// One graph to run: a label unique in its batch, the graph and its inputs.
+pub struct Job<'a> {
+    /// `g<N>`: resource uid prefix and pipeline name.
+    pub label: String,
+    /// The graph.
+    pub graph: &'a Prepared,
+    /// Its inputs.
+    pub inputs: &'a [TensorData],
+}
+
+/// What the runs of one oracle cost so far.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RunStats {
+    /// Processes started.
+    pub processes: u64,
+    /// Graphs submitted, counting re-runs after a failed batch.
+    pub graphs: u64,
+    /// Wall-clock time in the runner.
+    pub busy: Duration,
+    /// Highest resident set size of one process, in bytes.
+    pub peak_rss_bytes: u64,
+}
+
+/// How to run: the tools, the limits, where the counts go.
+pub struct Runner<'s> {
+    /// The tools.
+    pub setup: &'s Setup,
+    /// Time limit per graph; a process running `n` graphs gets `n` times it.
+    pub timeout: Duration,
+    /// Resident-memory limit of one process.
+    pub memory_bytes: Option<u64>,
+    /// Cost counters.
+    pub stats: &'s Mutex<RunStats>,
+}
+
+/// Where in a scenario the runner was when it stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Reading the scenario, loading files, creating the device and resources.
+    Resources,
+    /// Creating pipelines; the first graph whose pipeline was not created.
+    Pipelines(Option<usize>),
+    /// Every pipeline was created; dispatching, waiting or storing results.
+    Running,
+}
+
+impl Phase {
+    fn describe(&self) -> &'static str {
+        match self {
+            Phase::Resources => "while setting up resources",
+            Phase::Pipelines(_) => "while creating the pipeline",
+            Phase::Running => "while running the graph",
+        }
+    }
+}
+
+/// What the runner's log says.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RunnerLog {
+    /// `Setup commands` was reached.
+    pub commands: bool,
+    /// Pipelines created, by uid.
+    pub created: HashSet<String>,
+    /// Dispatching began.
+    pub dispatched: bool,
+    /// The messages of `ERROR:` lines.
+    pub errors: Vec<String>,
+}
+
+impl RunnerLog {
+    /// Parses the runner's `<date> <time> [Scenario-Runner] LEVEL: message` lines.
+    pub fn parse(text: &str) -> RunnerLog {
+        let mut log = RunnerLog::default();
+        for line in text.lines() {
+            let Some((_, rest)) = line.split_once("] ") else { continue };
+            let Some((level, msg)) = rest.split_once(": ") else { continue };
+            let msg = msg.trim();
+            match level {
+                "ERROR" => log.errors.push(msg.to_string()),
+                _ if msg == "Setup commands" => log.commands = true,
+                _ if msg.starts_with("Dispatch graph") || msg.starts_with("Iteration:") => log.dispatched = true,
+                _ => {
+                    if let Some(uid) = msg.strip_prefix("Graph Pipeline: ").and_then(|m| m.strip_suffix(" created")) {
+                        log.created.insert(uid.to_string());
+                    }
+                }
+            }
+        }
+        log
+    }
+
+    /// Where a failed run of `labels` stopped.
+    pub fn phase(&self, labels: &[&str]) -> Phase {
+        if !self.commands {
+            Phase::Resources
+        } else if self.dispatched || labels.iter().all(|l| self.created.contains(*l)) {
+            Phase::Running
+        } else {
+            Phase::Pipelines(labels.iter().position(|l| !self.created.contains(*l)))
+        }
+    }
+}
+
+fn failed(reason: impl Into<String>) -> OracleError {
+    OracleError::Failed { oracle: super::NAME.into(), reason: reason.into() }
+}
+
+impl Runner<'_> {
+    /// Runs `jobs`, one outcome each, in order.
+    pub fn run(&self, jobs: &[Job<'_>]) -> Vec<Result<ExecOutcome, OracleError>> {
+        if jobs.is_empty() {
+            return Vec::new();
+        }
+        let (dir, run) = match self.run_process(jobs) {
+            Ok(x) => x,
+            Err(e) => return jobs.iter().map(|_| Err(e.clone())).collect(),
+        };
+        if run.success() {
+            return jobs.iter().map(|j| read_outputs(&dir, j)).collect();
+        }
+        let text = format!("{}\n{}", run.stdout_text(), run.stderr_text());
+        let log = RunnerLog::parse(&text);
+        let labels: Vec<&str> = jobs.iter().map(|j| j.label.as_str()).collect();
+        let phase = log.phase(&labels);
+        if let [job] = jobs {
+            return vec![classify(job, &run, &log, &phase)];
+        }
+        drop(dir);
+        let groups: Vec<&[Job<'_>]> = match phase {
+            Phase::Pipelines(Some(k)) => vec![&jobs[..k], &jobs[k..=k], &jobs[k + 1..]],
+            _ if run.abnormal() == Some(Abnormal::Timeout) => jobs.chunks(1).collect(),
+            _ => {
+                let (a, b) = jobs.split_at(jobs.len() / 2);
+                vec![a, b]
+            }
+        };
+        groups.into_iter().flat_map(|g| self.run(g)).collect()
+    }
+
+    /// Writes the scenario for `jobs` and runs it.
+    fn run_process(&self, jobs: &[Job<'_>]) -> Result<(ScratchDir, ProcessRun), OracleError> {
+        let dir = ScratchDir::new("emulation-layer").map_err(|e| failed(e.to_string()))?;
+        let entries: Vec<Entry<'_>> =
+            jobs.iter().map(|j| Entry { label: j.label.clone(), graph: j.graph, inputs: j.inputs }).collect();
+        let written =
+            scenario::write(dir.path(), &entries).map_err(|e| failed(format!("cannot write the scenario: {e}")))?;
+        let cmd = self.command(&written.path);
+        let n = u32::try_from(jobs.len()).unwrap_or(u32::MAX);
+        let limits = Limits { timeout: self.timeout.saturating_mul(n), memory_bytes: self.memory_bytes };
+        let run = process::run(cmd, dir.path(), &limits).map_err(|e| failed(e.to_string()))?;
+        if let Ok(mut s) = self.stats.lock() {
+            s.processes += 1;
+            s.graphs += jobs.len() as u64;
+            s.busy += run.elapsed;
+            s.peak_rss_bytes = s.peak_rss_bytes.max(run.peak_rss_bytes);
+        }
+        Ok((dir, run))
+    }
+
+    /// The runner's command line for a scenario file, in the scenario's directory.
+    pub fn command(&self, scenario: &std::path::Path) -> Command {
+        let mut cmd = Command::new(&self.setup.runner);
+        cmd.arg("--scenario")
+            .arg(scenario.file_name().unwrap_or(scenario.as_os_str()))
+            .args(["--output", OUTPUT_DIR, "--log-level", "debug"])
+            .env("VK_LAYER_PATH", &self.setup.layer_path)
+            .env("VK_INSTANCE_LAYERS", INSTANCE_LAYERS)
+            .env("VK_ICD_FILENAMES", &self.setup.icd)
+            .env("VK_DRIVER_FILES", &self.setup.icd);
+        cmd
+    }
+}
+
+/// What the runner logs when its SPIR-V validation rejects a module.
+pub const VALIDATION_FAILED: &str = "Failed to validate SPIR-V module";
+
+/// The outcome of a failed run of one graph.
+fn classify(job: &Job<'_>, run: &ProcessRun, log: &RunnerLog, phase: &Phase) -> Result<ExecOutcome, OracleError> {
+    let notes = if job.graph.applied.is_empty() {
+        String::new()
+    } else {
+        let list: Vec<String> = job.graph.applied.iter().map(|w| w.to_string()).collect();
+        format!(" ({})", list.join("; "))
+    };
+    let said = if log.errors.is_empty() { run.tail(8) } else { log.errors.join("; ") };
+    // The runner validates the module with its own SPIRV-Tools before the
+    // layer sees it; say so, since that refusal is not the layer's.
+    let said = if log.errors.iter().any(|e| e.contains(VALIDATION_FAILED)) {
+        format!("the runner's SPIR-V validation rejected the module: {said}")
+    } else {
+        said
+    };
+    match run.ended {
+        Ended::Abnormal(how) => {
+            Ok(ExecOutcome::Abnormal { how, detail: format!("{}{notes}: {}", phase.describe(), run.tail(12)) })
+        }
+        // The device, the tensors and the files are the harness's business:
+        // failing there says nothing about the graph.
+        Ended::Exited(code) if *phase == Phase::Resources => {
+            Err(failed(format!("scenario-runner exit status {code} {}: {said}", phase.describe())))
+        }
+        Ended::Exited(code) => Ok(ExecOutcome::Refused {
+            kind: Refusal::Rejected,
+            reason: format!("scenario-runner exit status {code} {}{notes}: {said}", phase.describe()),
+        }),
+    }
+}
+
+/// The outputs a successful run wrote for `job`.
+fn read_outputs(dir: &ScratchDir, job: &Job<'_>) -> Result<ExecOutcome, OracleError> {
+    let files = scenario::output_files(&job.label, job.graph.outputs.len());
+    let mut outputs = Vec::with_capacity(files.len());
+    for (j, (file, slot)) in files.iter().zip(&job.graph.outputs).enumerate() {
+        let path = dir.join(file);
+        match tosa_reference::read_npy(&path, slot.elem) {
+            Ok(ReferenceTensor::Typed(t)) if t.shape() == slot.shape.as_slice() => outputs.push(t),
+            Ok(ReferenceTensor::Typed(t)) => {
+                return Err(failed(format!("output {j}: shape {:?} where {:?} was bound", t.shape(), slot.shape)))
+            }
+            Ok(ReferenceTensor::Precise { .. }) => return Err(failed(format!("output {j}: fp64 data"))),
+            Err(e) => return Err(failed(format!("output {j}: {e}"))),
+        }
+    }
+    Ok(ExecOutcome::Outputs(outputs))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LOG: &str = "\
+2026-11-24 04:32:47,441 [Scenario-Runner] INFO: Scenario file parsed
+2026-11-24 04:32:47,852 [Scenario-Runner] INFO: Setup commands
+2026-11-24 04:32:51,715 [Scenario-Runner] INFO: Datagraph pipeline session memory requirement: 128
+2026-11-24 04:32:51,715 [Scenario-Runner] DEBUG: Graph Pipeline: g0 created
+2026-11-24 04:32:55,405 [Scenario-Runner] DEBUG: Graph Pipeline: g1 created
+2026-11-24 04:32:55,407 [Scenario-Runner] ERROR: Missing precompiled shader: x
+";
+
+    #[test]
+    fn the_log_names_the_graph_whose_pipeline_failed() {
+        let log = RunnerLog::parse(LOG);
+        assert!(log.commands && !log.dispatched);
+        assert_eq!(log.errors, ["Missing precompiled shader: x"]);
+        assert_eq!(log.phase(&["g0", "g1", "g2", "g3"]), Phase::Pipelines(Some(2)));
+        assert_eq!(log.phase(&["g0", "g1"]), Phase::Running);
+        assert_eq!(RunnerLog::parse("junk\n").phase(&["g0"]), Phase::Resources);
+        let running = format!("{LOG}2026-11-24 04:33:00,834 [Scenario-Runner] INFO: Dispatch graph\n");
+        assert_eq!(RunnerLog::parse(&running).phase(&["g0", "g1", "g2"]), Phase::Running);
+    }
+}

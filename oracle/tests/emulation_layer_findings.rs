@@ -1,0 +1,849 @@
+//! Emulation-layer bugs found by the hunt, kept as corpus findings
+//! (`corpus/findings/emulation-layer-*`: `.spv`, `.spvasm`, `.json` case
+//! manifest with the verdicts, `.npy` inputs, a `.md` note and a
+//! `.scenario.json` for `scenario-runner`), and checked here:
+//!
+//! * each still reproduces when its scenario is run by hand with the pinned
+//!   scenario runner and layers (when one stops reproducing, update or
+//!   retire the finding and its row of the adapter's known discrepancies),
+//! * the in-tree executor (and the TOSA reference model, where it runs the
+//!   graph) give the right answer, and
+//! * the adapter reports what the finding says.
+//!
+//! Regenerate the files with
+//! `cargo test -p spvgraph-oracle --test emulation_layer_findings -- --ignored write_findings`.
+
+use spvgraph_generator::files::{write_case, Extras};
+use spvgraph_generator::{Case, CaseMeta, EntryPoint, InputTensor, InterfaceSlot, RowUse};
+use spvgraph_ir::builder::ModuleBuilder;
+use spvgraph_ir::elem::ElemType;
+use spvgraph_ir::rules::RuleId;
+use spvgraph_ir::tensor::TensorData;
+use spvgraph_ir::tools::Tools;
+use spvgraph_ir::tosa::{RowQualifier, TosaOp};
+use spvgraph_ir::{GraphDebugInst, Id, Inst, Module};
+use spvgraph_oracle::compliance::ReferenceTensor;
+use spvgraph_oracle::exec::Executor;
+use spvgraph_oracle::external::emulation_layer::scenario::{self, Names};
+use spvgraph_oracle::external::emulation_layer::{prepare, EmulationLayer, Preparation, Prepared, Workarounds};
+use spvgraph_oracle::external::process::{self, Ended, Limits, ScratchDir};
+use spvgraph_oracle::external::tosa_reference;
+use spvgraph_oracle::oracle::{Abnormal, ExecOutcome, ExecRequest, Oracle, Refusal, ValidateOptions};
+use spvgraph_oracle::validate::Validator;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+fn findings_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/findings")
+}
+
+/// What running a finding's scenario by hand shows.
+#[derive(Clone, Debug)]
+enum Seen {
+    /// The runner dies of this signal.
+    Signal(i32),
+    /// The runner fails with this in its `ERROR` lines.
+    Error(&'static str),
+    /// Output `index` has exactly these bits (where the right answer differs).
+    Output { index: usize, bits: Vec<u64> },
+    /// Element `element` of output `index` is further than `more_than` from
+    /// the right value (for results whose exact bits depend on the CPU
+    /// lavapipe compiles for).
+    OffBy { index: usize, element: usize, right: f64, more_than: f64 },
+}
+
+/// One finding: a hand-made module, its data, the entry point run, what the
+/// layer does and a note.
+struct Finding {
+    stem: &'static str,
+    kind: &'static str,
+    words: Vec<u32>,
+    entry: &'static str,
+    inputs: Vec<TensorData>,
+    constants: BTreeMap<u32, TensorData>,
+    /// Operators and the element types of their type rows, for the manifest.
+    rows: Vec<(TosaOp, Vec<ElemType>)>,
+    /// For an `accepts-invalid` finding, the must-reject rule the module
+    /// breaks (the in-tree validator names exactly this one); `None`: the
+    /// module is valid.
+    breaks: Option<RuleId>,
+    seen: Seen,
+    note: &'static str,
+}
+
+impl Finding {
+    fn request(&self) -> ExecRequest<'_> {
+        ExecRequest {
+            module: &self.words,
+            entry_point: Some(self.entry),
+            inputs: &self.inputs,
+            graph_constants: &self.constants,
+        }
+    }
+
+    /// The graph as the layer gets it: exactly the module (no work-around).
+    fn prepared(&self) -> Prepared {
+        match prepare(&self.request(), Workarounds::NONE) {
+            Ok(Preparation::Ready(p)) => *p,
+            other => panic!("{}: cannot be put in a scenario: {other:?}", self.stem),
+        }
+    }
+}
+
+fn tensor(elem: ElemType, shape: &[usize], values: &[i64]) -> TensorData {
+    let bits: Vec<u64> = values.iter().map(|&v| v as u64).collect();
+    TensorData::from_bits(elem, shape, &bits).expect("shape matches")
+}
+
+fn f32s(shape: &[usize], values: &[f32]) -> TensorData {
+    let bits: Vec<u64> = values.iter().map(|v| u64::from(v.to_bits())).collect();
+    TensorData::from_bits(ElemType::Fp32, shape, &bits).expect("shape matches")
+}
+
+/// A one-graph module with entry point `main`: inputs then outputs at set 0,
+/// bindings 0, 1, ...; `body` returns the output values.
+fn module(
+    inputs: &[(ElemType, &[u32])],
+    outputs: &[(ElemType, &[u32])],
+    body: impl FnOnce(&mut ModuleBuilder, &[Id], &[Id]) -> Vec<Id>,
+) -> Vec<u32> {
+    let mut b = ModuleBuilder::new();
+    let in_types: Vec<Id> = inputs.iter().map(|(e, s)| b.type_tensor(*e, Some(s))).collect();
+    let out_types: Vec<Id> = outputs.iter().map(|(e, s)| b.type_tensor(*e, Some(s))).collect();
+    let gty = b.type_graph(&in_types, &out_types);
+    let vars: Vec<Id> =
+        in_types.iter().chain(&out_types).enumerate().map(|(k, &t)| b.interface_variable(t, 0, k as u32)).collect();
+    let g = b.begin_graph(gty);
+    b.graph_entry_point(g, "main", vars);
+    let values: Vec<Id> = in_types.iter().enumerate().map(|(i, &t)| b.graph_input(t, i as u32, None)).collect();
+    for (j, v) in body(&mut b, &values, &out_types).into_iter().enumerate() {
+        b.graph_output(v, j as u32, None);
+    }
+    b.end_graph();
+    b.finish().encode_words().expect("encodes")
+}
+
+fn findings() -> Vec<Finding> {
+    vec![
+        ignores_entry_point(),
+        debug_info_in_graph(),
+        graph_constant_ctc(),
+        fft2d_result_to_operator(),
+        reduce_max_minus_inf(),
+        log_of_subnormals(),
+        accepts_shape_mismatch(),
+    ]
+}
+
+fn ignores_entry_point() -> Finding {
+    let mut b = ModuleBuilder::new();
+    let t = b.type_tensor(ElemType::I32, Some(&[4]));
+    let gty = b.type_graph(&[t], &[t]);
+    let abs_vars = vec![b.interface_variable(t, 0, 0), b.interface_variable(t, 0, 1)];
+    let neg_vars = vec![b.interface_variable(t, 0, 0), b.interface_variable(t, 0, 1)];
+    let zero = b.const_tensor(ElemType::I32, &[1], &[0]).expect("[1] zero point");
+    let abs = b.begin_graph(gty);
+    b.graph_entry_point(abs, "abs", abs_vars);
+    let x = b.graph_input(t, 0, None);
+    let y = b.tosa(TosaOp::Abs, t, vec![x]);
+    b.graph_output(y, 0, None);
+    b.end_graph();
+    let neg = b.begin_graph(gty);
+    b.graph_entry_point(neg, "negate", neg_vars);
+    let x = b.graph_input(t, 0, None);
+    let y = b.tosa(TosaOp::Negate, t, vec![x, zero, zero]);
+    b.graph_output(y, 0, None);
+    b.end_graph();
+    Finding {
+        stem: "emulation-layer-ignores-entry-point",
+        kind: "wrong-output",
+        words: b.finish().encode_words().expect("encodes"),
+        entry: "abs",
+        inputs: vec![tensor(ElemType::I32, &[4], &[3, -5, 7, -9])],
+        constants: BTreeMap::new(),
+        rows: vec![(TosaOp::Abs, vec![ElemType::I32]), (TosaOp::Negate, vec![ElemType::I32])],
+        breaks: None,
+        seen: Seen::Output { index: 0, bits: tensor(ElemType::I32, &[4], &[-3, 5, -7, 9]).to_bits() },
+        note: IGNORES_ENTRY_POINT,
+    }
+}
+
+const IGNORES_ENTRY_POINT: &str = "# The emulation layer ignores the entry-point name and runs another graph
+
+The module has two graphs with the same interface bindings (set 0, bindings 0 and 1):
+`abs` (ABS) and `negate` (NEGATE), each exported by its own `OpGraphEntryPointARM`.
+The scenario creates a data-graph pipeline for entry point `abs`
+(`VkDataGraphPipelineShaderModuleCreateInfoARM::pName = \"abs\"`) and runs it on
+`[3, -5, 7, -9]`.
+
+Expected (in-tree executor and TOSA reference model): `[3, 5, 7, 9]`.
+Seen (ai-ml-emulation-layer-for-vulkan 0.11.0 on lavapipe): `[-3, 5, -7, 9]`, the result
+of `negate`, with exit status 0 and no message.
+
+Why: the Graph layer's pipeline creation never looks at `pName`. Its graph pass walks
+*every* `OpGraphEntryPointARM` of the module and builds every graph into the one pipeline,
+resolving each entry point's interface variables by DescriptorSet/Binding against the
+pipeline's resources; here both graphs write the tensor bound at binding 1 and the last
+one wins. With different bindings the symptoms are `map::at` or \"Missing precompiled
+shader\" errors (another graph's variables bound to this pipeline's tensors of other
+types). Every module with more than one graph entry point is affected, including two
+entry points that alias one graph.
+
+The spvgraph adapter works around it by removing the other `OpGraphEntryPointARM`s
+before the layer sees a module (`Workarounds::single_entry_point`).
+";
+
+fn debug_info_in_graph() -> Finding {
+    let mut b = ModuleBuilder::new();
+    let t = b.type_tensor(ElemType::I32, Some(&[4]));
+    let gty = b.type_graph(&[t], &[t]);
+    let vars = vec![b.interface_variable(t, 0, 0), b.interface_variable(t, 0, 1)];
+    let set = b.graph_debug_set();
+    let name = b.string("main");
+    let void = b.type_void();
+    let g = b.begin_graph(gty);
+    b.graph_entry_point(g, "main", vars);
+    let x = b.graph_input(t, 0, None);
+    let result = b.id();
+    b.graph_inst(Inst::GraphDebug { ty: void, result, set, inst: GraphDebugInst::Graph { graph: g, name } });
+    let y = b.tosa(TosaOp::Abs, t, vec![x]);
+    b.graph_output(y, 0, None);
+    b.end_graph();
+    Finding {
+        stem: "emulation-layer-rejects-debug-info",
+        kind: "refused-valid",
+        words: b.finish().encode_words().expect("encodes"),
+        entry: "main",
+        inputs: vec![tensor(ElemType::I32, &[4], &[3, -5, 7, -9])],
+        constants: BTreeMap::new(),
+        rows: vec![(TosaOp::Abs, vec![ElemType::I32])],
+        breaks: None,
+        seen: Seen::Error("Unsupported extension NonSemantic.Graph.DebugInfo.1"),
+        note: DEBUG_INFO,
+    }
+}
+
+const DEBUG_INFO: &str = "# The emulation layer refuses NonSemantic.Graph.DebugInfo in a graph
+
+A one-operator graph (ABS) whose body also holds one `NonSemantic.Graph.DebugInfo`
+instruction, `DebugGraph` naming the graph. Non-semantic instructions carry no meaning
+for execution; a consumer that does not use them must ignore them (SPIR-V 2.2.2,
+SPV_KHR_non_semantic_info). The module passes the runner's own SPIR-V validation.
+
+Seen (ai-ml-emulation-layer-for-vulkan 0.11.0): pipeline creation fails with
+`Unsupported extension NonSemantic.Graph.DebugInfo.1` (scenario-runner exit status 255).
+Expected: `[3, 5, 7, 9]`, as without the debug instruction.
+
+Why: the Graph layer's graph pass resolves the instruction set of every `OpExtInst` in a
+graph body and accepts only `TOSA.*` and `Arm.MotionEngine.*`; anything else, even a
+`NonSemantic.*` set, throws. The same instruction placed after `OpGraphEndARM` is
+ignored. Every module with graph debug information in its bodies is refused, e.g. what
+the spvgraph generator emits with `debug_info` on.
+
+The spvgraph adapter works around it by removing NonSemantic.Graph.DebugInfo before the
+layer sees a module (`Workarounds::strip_debug_info`).
+";
+
+fn graph_constant_ctc() -> Finding {
+    let words = module(&[(ElemType::I32, &[4]), (ElemType::I32, &[4])], &[(ElemType::I32, &[4])], |b, x, t| {
+        let shift_ty = b.type_tensor(ElemType::I8, Some(&[1]));
+        let shift = b.graph_constant(shift_ty, 0);
+        vec![b.tosa(TosaOp::Mul, t[0], vec![x[0], x[1], shift])]
+    });
+    let mut constants = BTreeMap::new();
+    constants.insert(0, tensor(ElemType::I8, &[1], &[1]));
+    Finding {
+        stem: "emulation-layer-graph-constant-ctc-rejected",
+        kind: "refused-valid",
+        words,
+        entry: "main",
+        inputs: vec![tensor(ElemType::I32, &[4], &[3, 5, -7, 9]), tensor(ElemType::I32, &[4], &[1, 1, 1, 1])],
+        constants,
+        rows: vec![(TosaOp::Mul, vec![ElemType::I32, ElemType::I32])],
+        breaks: None,
+        seen: Seen::Error("Missing declared constant for id"),
+        note: GRAPH_CONSTANT_CTC,
+    }
+}
+
+const GRAPH_CONSTANT_CTC: &str = "# The emulation layer refuses a graph constant as a compile-time-constant operand
+
+MUL of two i32 tensors whose `shift` operand (a compile-time constant: \"must come from a
+constant instruction\") is an `OpGraphConstantARM` (GraphConstantID 0, data `[1]`,
+supplied at pipeline creation). SPV_ARM_graph makes `OpGraphConstantARM` a constant
+instruction, and its data is known when the pipeline is created. The module passes the
+runner's SPIR-V validation.
+
+Seen (ai-ml-emulation-layer-for-vulkan 0.11.0): pipeline creation fails with
+`Missing declared constant for id: N` (scenario-runner exit status 255).
+Expected (in-tree executor and TOSA reference model): `(a * b) >> 1` rounded,
+`[2, 3, -3, 5]`.
+
+Why: the Graph layer reads scalar compile-time operands (MUL `shift`, the zero points of
+NEGATE, AVG_POOL2D and the convolutions, RESCALE `multiplier`/`shift`/zero points,
+PAD `pad_const`) through SPIRV-Tools' constant manager, which only knows `OpConstant*`
+declarations, not the graph constants the pipeline was given. Tensor-valued CTC operands
+read through the pipeline's constants (TABLE `table`, PAD `padding`) work. The hunt's
+single-operator sweep hit it on DEPTHWISE_CONV2D, MUL, PAD and RESCALE.
+";
+
+fn fft2d_result_to_operator() -> Finding {
+    let shape: &[u32] = &[1, 4, 4];
+    let words =
+        module(&[(ElemType::Fp32, shape), (ElemType::Fp32, shape)], &[(ElemType::Fp32, shape); 2], |b, x, t| {
+            let pair = b.type_struct(vec![t[0], t[0]]);
+            let no = b.const_bool(false);
+            let fft = b.tosa(TosaOp::Fft2d, pair, vec![no, no, x[0], x[1]]);
+            let real = b.composite_extract(t[0], fft, 0);
+            let imag = b.composite_extract(t[0], fft, 1);
+            let exp = b.tosa(TosaOp::Exp, t[0], vec![real]);
+            vec![imag, exp]
+        });
+    let real: Vec<f32> = (0..16).map(|k| k as f32 / 16.0).collect();
+    Finding {
+        stem: "emulation-layer-fft2d-result-to-operator-sigsegv",
+        kind: "crash",
+        words,
+        entry: "main",
+        inputs: vec![f32s(&[1, 4, 4], &real), f32s(&[1, 4, 4], &[0.0; 16])],
+        constants: BTreeMap::new(),
+        rows: vec![(TosaOp::Fft2d, vec![ElemType::Fp32]), (TosaOp::Exp, vec![ElemType::Fp32])],
+        breaks: None,
+        seen: Seen::Signal(11),
+        note: FFT2D,
+    }
+}
+
+const FFT2D: &str = "# The emulation layer crashes when an FFT2D result feeds another operator
+
+FFT2D of a 1x4x4 fp32 signal; the imaginary result is graph output 0, the real result
+goes through EXP to graph output 1. Valid (spvgraph validator, the runner's SPIR-V
+validation), and the in-tree executor and TOSA reference model run it.
+
+Seen (ai-ml-emulation-layer-for-vulkan 0.11.0 on lavapipe): scenario-runner dies of
+SIGSEGV (exit status 139) while creating the data-graph pipeline.
+
+The same happens with RFFT2D, and whenever one of the two results is not itself a graph
+output: unused (one result extracted), or consumed by another operator. Only both
+results set directly as graph outputs work. Graphs that use FFT2D/RFFT2D as an
+intermediate step cannot be built at all.
+
+Why (from the layer's source): the graph pass only creates tensors for the members of
+an operator's struct result when an `OpGraphSetOutputARM` names the corresponding
+`OpCompositeExtract`; a member reached otherwise has no tensor when the FFT operation is
+recorded, and the null tensor descriptor is dereferenced.
+";
+
+fn reduce_max_minus_inf() -> Finding {
+    let words = module(&[(ElemType::Fp32, &[2, 3])], &[(ElemType::Fp32, &[2, 1])], |b, x, t| {
+        let axis = b.const_u32(1);
+        let propagate = b.const_u32(1);
+        vec![b.tosa(TosaOp::ReduceMax, t[0], vec![axis, propagate, x[0]])]
+    });
+    let inf = f32::NEG_INFINITY;
+    Finding {
+        stem: "emulation-layer-reduce-max-all-minus-inf",
+        kind: "wrong-output",
+        words,
+        entry: "main",
+        inputs: vec![f32s(&[2, 3], &[inf, inf, inf, 1.0, inf, 2.0])],
+        constants: BTreeMap::new(),
+        rows: vec![(TosaOp::ReduceMax, vec![ElemType::Fp32])],
+        breaks: None,
+        seen: Seen::Output { index: 0, bits: f32s(&[2, 1], &[f32::MIN, 2.0]).to_bits() },
+        note: REDUCE_MAX,
+    }
+}
+
+const REDUCE_MAX: &str = "# The emulation layer's REDUCE_MAX of -inf values is -FLT_MAX
+
+REDUCE_MAX (axis 1, nan_mode PROPAGATE) of the fp32 tensor `[[-inf, -inf, -inf],
+[1, -inf, 2]]`.
+
+Expected (TOSA: the maximum of the slice; in-tree executor and TOSA reference model):
+`[[-inf], [2]]`.
+Seen (ai-ml-emulation-layer-for-vulkan 0.11.0 on lavapipe): `[[-3.4028235e38], [2]]`.
+
+Why: the layer's reduce shader starts the maximum at the type's lowest *finite* value
+(`%in_out_t_lowest%`) instead of -inf, so a slice of -inf never replaces it. The same
+holds for fp16 (-65504), bf16 and fp8e5m2 (-57344), for REDUCE_MIN of +inf values
+(+max finite), and for MAX_POOL2D windows of -inf values. MAX_POOL2D with nan_mode
+IGNORE also starts there, so a window whose only values are NaN gives -max finite
+instead of NaN (REDUCE_MAX with IGNORE starts at NaN and is right). A graph that reduces
+after an overflow (e.g. an fp16 CAST of a large value) gets a finite result where the
+answer is infinite. Found by the single-operator sweep with special input values
+(`emulation_layer_hunt --per-row 4 --special 0.3`: MAX_POOL2D fp16 and fp8e5m2).
+";
+
+fn log_of_subnormals() -> Finding {
+    let words = module(&[(ElemType::Fp32, &[5])], &[(ElemType::Fp32, &[5])], |b, x, t| {
+        vec![b.tosa(TosaOp::Log, t[0], vec![x[0]])]
+    });
+    Finding {
+        stem: "emulation-layer-log-subnormal-lavapipe",
+        kind: "wrong-output",
+        words,
+        entry: "main",
+        inputs: vec![f32s(&[5], &[1.4e-45, 1e-40, 1e-38, 1.2e-38, 1.0])],
+        constants: BTreeMap::new(),
+        rows: vec![(TosaOp::Log, vec![ElemType::Fp32])],
+        breaks: None,
+        seen: Seen::OffBy { index: 0, element: 0, right: -103.278_929_903_431_85, more_than: 1.0 },
+        note: LOG_SUBNORMAL,
+    }
+}
+
+const LOG_SUBNORMAL: &str = "# LOG of fp32 subnormals is wrong on the emulation layer over lavapipe
+
+LOG of the fp32 tensor `[1.4e-45, 1e-40, 1e-38, 1.2e-38, 1]`; the first three are
+subnormal (below 2^-126 = 1.1755e-38).
+
+Expected (in-tree executor and TOSA reference model): `[-103.2789, -92.1034, -87.4982,
+-87.3159, 0]`. An implementation that flushes subnormals to zero would give `-inf` for
+the first three; TOSA allows either, consistently.
+Seen (ai-ml-emulation-layer-for-vulkan 0.11.0 on lavapipe, mesa-vulkan-drivers
+22.3.6, llvmpipe with LLVM 15): `[-88.0297, -88.0212, -87.4141, -87.3159, 0]`: neither
+value, off by up to 15 (TOSA's ABS_ERROR bound here is about 6e-5). bf16 shows the same
+(`LOG(1e-40)` = -88 instead of -92).
+
+Whose bug: the layer computes LOG with GLSL `log()` and so gets the driver's `OpExtInst
+Log`; llvmpipe's log splits a float into exponent and mantissa assuming a normal number,
+so a subnormal input comes out near log(2^-127). Vulkan allows flushing denormals (then
+`log(0) = -inf`) but not this result, so this is a lavapipe (Mesa) bug; the layer
+inherits it because it relies on GLSL `log` for TOSA accuracy. Found by the
+single-operator sweep with special input values (`emulation_layer_hunt --per-row 4
+--special 0.3`: LOG fp32 and bf16). The exact wrong values depend on the CPU lavapipe
+compiles for; `oracle/tests/emulation_layer_findings.rs` checks that the first is more
+than 1 away from the right answer.
+";
+
+fn accepts_shape_mismatch() -> Finding {
+    let words = module(&[(ElemType::I32, &[6]), (ElemType::I32, &[6])], &[(ElemType::I32, &[8])], |b, x, t| {
+        let axis = b.const_u32(0);
+        vec![b.tosa(TosaOp::Concat, t[0], vec![axis, x[0], x[1]])]
+    });
+    Finding {
+        stem: "emulation-layer-accepts-shape-mismatch",
+        kind: "accepts-invalid",
+        words,
+        entry: "main",
+        inputs: vec![
+            tensor(ElemType::I32, &[6], &[1, 2, 3, 4, 5, 6]),
+            tensor(ElemType::I32, &[6], &[7, 8, 9, 10, 11, 12]),
+        ],
+        constants: BTreeMap::new(),
+        rows: vec![(TosaOp::Concat, vec![ElemType::I32])],
+        breaks: Some(RuleId::TosaShapeOutput),
+        seen: Seen::Output { index: 0, bits: tensor(ElemType::I32, &[8], &[1, 2, 3, 4, 5, 6, 7, 8]).to_bits() },
+        note: SHAPE_MISMATCH,
+    }
+}
+
+const SHAPE_MISMATCH: &str = "# The emulation layer runs graphs whose shapes are inconsistent, silently truncating
+
+CONCAT (axis 0) of two i32 tensors of shape `[6]` whose result is declared `[8]` instead
+of `[12]`. TOSA makes this an error (ERROR_IF: the output shape must be the concatenated
+shape; rule `tosa.shape.output`), and the in-tree validator and MLIR's TOSA verifier
+(tosa-opt) reject it; SPIRV-Tools does not check TOSA shapes, so the runner's SPIR-V
+validation passes it.
+
+Seen (ai-ml-emulation-layer-for-vulkan 0.11.0): the pipeline is created and the graph
+runs, returning `[1, 2, 3, 4, 5, 6, 7, 8]`, the first 8 elements of the concatenation,
+with no message. Vulkan leaves the behaviour of invalid SPIR-V undefined, so this is not
+a conformance failure, but a user gets a plausible-looking wrong answer instead of an
+error. Checked by hand with live operators (not only dead copies): ADD of `[6]` and `[6]`
+declared `[4]` returns the first 4 sums, declared `[8]` returns 6 sums and two zeros;
+RESHAPE of 6 elements to `[4]` returns the first 4; SLICE with start 4 and size 4 of a
+`[6]` tensor returns `[5, 6, 0, 0]` (reads past the end as zeros); MAXIMUM with
+`nan_mode = 7` (not an enumerant) runs. The near-valid hunt
+(`emulation_layer_hunt --per-rule 3`) shows the same for the TOSA rules its mutators
+break on dead copies of instructions, which the layer never looks at.
+";
+
+/// The generator's case for a finding (for `write_case`): every entry point
+/// of the module with the finding's inputs (all entry points here take the
+/// same inputs).
+fn case(f: &Finding) -> Case {
+    let module = Module::decode_words(&f.words).expect("decodes");
+    let names: Vec<(String, Id)> = module
+        .insts
+        .iter()
+        .filter_map(|i| match i {
+            Inst::GraphEntryPoint { name, graph, .. } => Some((name.clone(), *graph)),
+            _ => None,
+        })
+        .collect();
+    let graphs: Vec<Id> = module
+        .insts
+        .iter()
+        .filter_map(|i| match i {
+            Inst::Graph { result, .. } => Some(*result),
+            _ => None,
+        })
+        .collect();
+    let entry_points = names
+        .iter()
+        .map(|(name, graph)| {
+            let req = ExecRequest { entry_point: Some(name.as_str()), ..f.request() };
+            let Ok(Preparation::Ready(p)) = prepare(&req, Workarounds::NONE) else { panic!("{name}: not ready") };
+            let slot = |index: usize, s: &spvgraph_oracle::external::emulation_layer::Slot| InterfaceSlot {
+                index: index as u32,
+                element: None,
+                elem: s.elem,
+                shape: s.shape.iter().map(|&d| d as u32).collect(),
+                descriptor_set: s.set,
+                binding: s.binding,
+                used: true,
+            };
+            EntryPoint {
+                name: name.clone(),
+                graph: graphs.iter().position(|g| g == graph).expect("a graph"),
+                inputs: p
+                    .inputs
+                    .iter()
+                    .zip(&f.inputs)
+                    .enumerate()
+                    .map(|(i, (s, data))| InputTensor { slot: slot(i, s), data: data.clone() })
+                    .collect(),
+                outputs: p.outputs.iter().enumerate().map(|(j, s)| slot(j, s)).collect(),
+            }
+        })
+        .collect();
+    let type_rows = f
+        .rows
+        .iter()
+        .map(|(op, slots)| {
+            let row = op.spec().find_row(slots, RowQualifier::Any).expect("a catalogue row");
+            let index = op.spec().type_rows.iter().position(|r| r == row).expect("listed");
+            RowUse::new(*op, index)
+        })
+        .collect();
+    let meta = CaseMeta {
+        ops: f.rows.iter().map(|(op, _)| *op).collect(),
+        type_rows,
+        graphs: graphs.len(),
+        nodes: f.rows.len(),
+        ..CaseMeta::default()
+    };
+    Case { module, entry_points, graph_constants: f.constants.clone(), meta }
+}
+
+/// The scenario of a finding, naming the corpus files.
+fn scenario_document(f: &Finding, manifest: &serde_json::Value) -> serde_json::Value {
+    let p = f.prepared();
+    let k = manifest["entry_points"]
+        .as_array()
+        .and_then(|eps| eps.iter().position(|e| e["name"] == f.entry))
+        .expect("the entry point is in the manifest");
+    let strings = |v: &serde_json::Value| -> Vec<String> {
+        v.as_array().map(|a| a.iter().filter_map(|s| s.as_str().map(String::from)).collect()).unwrap_or_default()
+    };
+    let names = Names {
+        spv: format!("{}.spv", f.stem),
+        inputs: strings(&manifest["entry_points"][k]["inputs"]),
+        constants: (0..scenario::constant_positions(&p))
+            .map(|id| manifest["graph_constants"][id.to_string()].as_str().expect("dense graph constants").to_string())
+            .collect(),
+        outputs: (0..p.outputs.len()).map(|j| format!("{}.out{j}.npy", f.stem)).collect(),
+    };
+    scenario::document(&[("graph", &p, &names)])
+}
+
+/// `text` without the scratch directories of this machine
+/// (`/tmp/spvgraph-tosa-ref-1-2-3/graph.mlir` becomes `graph.mlir`).
+fn scrub(text: &str) -> String {
+    let prefix = format!("{}/spvgraph-", std::env::temp_dir().display());
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(&prefix) {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at + prefix.len()..];
+        rest = tail.find('/').map_or("", |slash| &tail[slash + 1..]);
+    }
+    out.push_str(rest);
+    out
+}
+
+fn brief(o: &Result<ExecOutcome, spvgraph_oracle::oracle::OracleError>) -> String {
+    scrub(&brief_raw(o))
+}
+
+fn brief_raw(o: &Result<ExecOutcome, spvgraph_oracle::oracle::OracleError>) -> String {
+    match o {
+        Ok(ExecOutcome::Outputs(v)) => {
+            let parts: Vec<String> = v
+                .iter()
+                .map(|t| {
+                    let values = t.to_f64();
+                    let shown: Vec<String> = values.iter().take(8).map(|x| format!("{x}")).collect();
+                    let more = if values.len() > 8 { ", ..." } else { "" };
+                    format!("[{}{more}]", shown.join(", "))
+                })
+                .collect();
+            format!("outputs {}", parts.join(", "))
+        }
+        Ok(ExecOutcome::Refused { kind, reason }) => format!("refused ({kind:?}): {reason}"),
+        Ok(ExecOutcome::Abnormal { how, detail }) => {
+            format!("{how}: {}", detail.split(':').next().unwrap_or(""))
+        }
+        Err(e) => format!("error: {e}"),
+    }
+}
+
+#[test]
+#[ignore = "writes corpus/findings; run with --ignored write_findings"]
+fn write_findings() {
+    let dir = findings_dir();
+    std::fs::create_dir_all(&dir).expect("findings dir");
+    let el = EmulationLayer::discover().with_workarounds(Workarounds::NONE).with_batch_size(1);
+    let model = tosa_reference::TosaReferenceModel::discover();
+    for f in findings() {
+        let case = case(&f);
+        write_case(&dir, f.stem, &case, &Extras { spvasm: true, mlir: true }).expect("write case");
+        let path = dir.join(format!("{}.json", f.stem));
+        let mut manifest: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).expect("manifest")).expect("json");
+        let scenario = scenario_document(&f, &manifest);
+        let scenario_file = format!("{}.scenario.json", f.stem);
+        std::fs::write(dir.join(&scenario_file), serde_json::to_string_pretty(&scenario).expect("json"))
+            .expect("write scenario");
+        let req = f.request();
+        let mut oracles = serde_json::Map::new();
+        oracles
+            .insert(format!("emulation-layer ({})", el.version().unwrap_or_default()), brief(&el.execute(&req)).into());
+        oracles.insert("spvgraph-executor".into(), brief(&Executor::default().execute(&req)).into());
+        if model.available().is_ok() {
+            oracles.insert(
+                format!("tosa-ref ({})", model.version().unwrap_or_default()),
+                brief(&model.execute(&req)).into(),
+            );
+        }
+        if let Some(m) = manifest.as_object_mut() {
+            m.insert("kind".into(), f.kind.into());
+            if let Some(rule) = f.breaks {
+                m.insert("expect".into(), rule.name().into());
+            }
+            m.insert("entry_point".into(), f.entry.into());
+            m.insert("scenario".into(), scenario_file.clone().into());
+            m.insert("oracles".into(), oracles.into());
+            m.insert(
+                "reproduce".into(),
+                format!(
+                    "VK_LAYER_PATH=$ORACLES/layers/1_graph:$ORACLES/layers/2_tensor \
+                     VK_INSTANCE_LAYERS=VK_LAYER_ML_Graph_Emulation:VK_LAYER_ML_Tensor_Emulation \
+                     VK_ICD_FILENAMES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json \
+                     scenario-runner --scenario {scenario_file} --output OUT"
+                )
+                .into(),
+            );
+        }
+        std::fs::write(&path, serde_json::to_string_pretty(&manifest).expect("json")).expect("write manifest");
+        std::fs::write(dir.join(format!("{}.md", f.stem)), format!("{}{}", f.note, reproduce(&f))).expect("write note");
+    }
+}
+
+/// The reproduction section of a finding's note.
+fn reproduce(f: &Finding) -> String {
+    let compare = match f.seen {
+        Seen::Output { index, .. } | Seen::OffBy { index, .. } => {
+            format!("\nand compare `/tmp/out/{}.out{index}.npy` with the expected values.", f.stem)
+        }
+        Seen::Signal(_) | Seen::Error(_) => String::new(),
+    };
+    format!(
+        "\nReproduce (from this directory; `$ORACLES` is the repository's `.oracles`):\n\n\
+         \x20   VK_LAYER_PATH=$ORACLES/layers/1_graph:$ORACLES/layers/2_tensor \\\n\
+         \x20   VK_INSTANCE_LAYERS=VK_LAYER_ML_Graph_Emulation:VK_LAYER_ML_Tensor_Emulation \\\n\
+         \x20   VK_ICD_FILENAMES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json \\\n\
+         \x20   $(jq -r '.\"scenario-runner\"' $ORACLES/tools.json) \\\n\
+         \x20       --scenario {}.scenario.json --output /tmp/out\n{compare}\n\
+         `oracle/tests/emulation_layer_findings.rs` checks that it still reproduces.\n",
+        f.stem
+    )
+}
+
+/// The emulation layer, or `None` with a notice when it is missing outside CI.
+fn oracle() -> Option<EmulationLayer> {
+    let o = EmulationLayer::discover();
+    match o.available() {
+        Ok(()) => Some(o),
+        Err(e) => {
+            assert!(!Tools::required(), "CI=true and {e}");
+            eprintln!("skipping: {e}");
+            None
+        }
+    }
+}
+
+/// Runs a finding's stored scenario by hand, in a copy of its corpus files.
+fn raw_run(el: &EmulationLayer, f: &Finding) -> (process::ProcessRun, ScratchDir) {
+    let setup = el.setup().expect("available");
+    let dir = ScratchDir::new("emulation-layer-finding").expect("scratch");
+    for entry in std::fs::read_dir(findings_dir()).expect("findings dir").flatten() {
+        let name = entry.file_name();
+        if name.to_string_lossy().starts_with(&format!("{}.", f.stem)) {
+            std::fs::copy(entry.path(), dir.join(&name)).expect("copy");
+        }
+    }
+    let mut cmd = std::process::Command::new(&setup.runner);
+    cmd.arg("--scenario")
+        .arg(format!("{}.scenario.json", f.stem))
+        .args(["--output", "."])
+        .env("VK_LAYER_PATH", &setup.layer_path)
+        .env("VK_INSTANCE_LAYERS", spvgraph_oracle::external::emulation_layer::INSTANCE_LAYERS)
+        .env("VK_ICD_FILENAMES", &setup.icd);
+    let limits = Limits { timeout: Duration::from_secs(120), memory_bytes: None };
+    (process::run(cmd, dir.path(), &limits).expect("the runner starts"), dir)
+}
+
+/// Checks one finding: it reproduces by hand, the in-tree executor differs
+/// from what the layer does, and the adapter reports it as documented.
+fn check(stem: &str) {
+    let Some(el) = oracle() else { return };
+    let f = findings().into_iter().find(|f| f.stem == stem).expect("listed");
+    let (run, dir) = raw_run(&el, &f);
+    let log = format!("{}{}", run.stdout_text(), run.stderr_text());
+    let in_tree = Executor::default().execute(&f.request());
+    match &f.seen {
+        Seen::Signal(s) => {
+            assert_eq!(run.abnormal(), Some(Abnormal::Signal(*s)), "{stem} no longer crashes; update it\n{log}")
+        }
+        Seen::Error(text) => {
+            assert!(matches!(run.ended, Ended::Exited(c) if c != 0), "{stem} no longer fails; update it\n{log}");
+            assert!(log.contains(text), "{stem}: the error changed; update it\n{log}");
+        }
+        Seen::Output { index, bits } => {
+            assert!(run.success(), "{stem}: the run failed\n{log}");
+            let elem = f.prepared().outputs[*index].elem;
+            let file = dir.join(format!("{stem}.out{index}.npy"));
+            match tosa_reference::read_npy(&file, elem) {
+                Ok(ReferenceTensor::Typed(t)) => {
+                    assert_eq!(&t.to_bits(), bits, "{stem} no longer reproduces; update it")
+                }
+                other => panic!("{stem}: cannot read the output: {other:?}"),
+            }
+            match (&in_tree, f.breaks) {
+                (Ok(ExecOutcome::Outputs(o)), None) => {
+                    assert_ne!(&o[*index].to_bits(), bits, "the in-tree executor agrees")
+                }
+                (Ok(ExecOutcome::Refused { kind: Refusal::Invalid, .. }), Some(_)) => {}
+                (other, _) => panic!("{stem}: the in-tree executor says {other:?}"),
+            }
+        }
+        Seen::OffBy { index, element, right, more_than } => {
+            assert!(run.success(), "{stem}: the run failed\n{log}");
+            let elem = f.prepared().outputs[*index].elem;
+            let file = dir.join(format!("{stem}.out{index}.npy"));
+            let got = match tosa_reference::read_npy(&file, elem) {
+                Ok(ReferenceTensor::Typed(t)) => t.to_f64()[*element],
+                other => panic!("{stem}: cannot read the output: {other:?}"),
+            };
+            assert!((got - right).abs() > *more_than, "{stem} no longer reproduces ({got}); update it");
+            match &in_tree {
+                Ok(ExecOutcome::Outputs(o)) => {
+                    let ours = o[*index].to_f64()[*element];
+                    assert!((ours - right).abs() < 1e-3, "the in-tree executor gives {ours}")
+                }
+                other => panic!("{stem}: the in-tree executor did not run it: {other:?}"),
+            }
+        }
+    }
+    if f.breaks.is_none() {
+        assert!(matches!(in_tree, Ok(ExecOutcome::Outputs(_))), "{stem}: {in_tree:?}");
+    }
+    // The adapter, without work-arounds, reports the layer's behaviour.
+    let raw = el.with_workarounds(Workarounds::NONE).execute(&f.request());
+    match (&f.seen, &raw) {
+        (Seen::Signal(s), Ok(ExecOutcome::Abnormal { how: Abnormal::Signal(got), .. })) => assert_eq!(s, got),
+        (Seen::Error(text), Ok(ExecOutcome::Refused { kind: Refusal::Rejected, reason })) => {
+            assert!(reason.contains(text), "{reason}")
+        }
+        (Seen::Output { index, bits }, Ok(ExecOutcome::Outputs(o))) => assert_eq!(&o[*index].to_bits(), bits),
+        (Seen::OffBy { index, element, right, more_than }, Ok(ExecOutcome::Outputs(o))) => {
+            assert!((o[*index].to_f64()[*element] - right).abs() > *more_than)
+        }
+        other => panic!("{stem}: the adapter says {other:?}"),
+    }
+}
+
+#[test]
+fn ignores_entry_point_still_reproduces_and_the_workaround_gives_the_right_answer() {
+    check("emulation-layer-ignores-entry-point");
+    let Some(el) = oracle() else { return };
+    let f = ignores_entry_point();
+    match el.execute(&f.request()) {
+        Ok(ExecOutcome::Outputs(o)) => assert_eq!(o[0].to_bits(), tensor(ElemType::I32, &[4], &[3, 5, 7, 9]).to_bits()),
+        other => panic!("expected outputs, got {other:?}"),
+    }
+}
+
+#[test]
+fn debug_info_refusal_still_reproduces_and_the_workaround_gives_the_right_answer() {
+    check("emulation-layer-rejects-debug-info");
+    let Some(el) = oracle() else { return };
+    match el.execute(&debug_info_in_graph().request()) {
+        Ok(ExecOutcome::Outputs(o)) => assert_eq!(o[0].to_bits(), tensor(ElemType::I32, &[4], &[3, 5, 7, 9]).to_bits()),
+        other => panic!("expected outputs, got {other:?}"),
+    }
+}
+
+#[test]
+fn graph_constant_ctc_refusal_still_reproduces() {
+    check("emulation-layer-graph-constant-ctc-rejected");
+}
+
+#[test]
+fn fft2d_crash_still_reproduces() {
+    check("emulation-layer-fft2d-result-to-operator-sigsegv");
+}
+
+#[test]
+fn reduce_max_minus_inf_still_reproduces() {
+    check("emulation-layer-reduce-max-all-minus-inf");
+}
+
+#[test]
+fn shape_mismatch_still_runs() {
+    check("emulation-layer-accepts-shape-mismatch");
+}
+
+#[test]
+fn log_of_subnormals_still_reproduces() {
+    check("emulation-layer-log-subnormal-lavapipe");
+}
+
+/// Every finding module is valid (what the layer does wrong is the layer's),
+/// except the accepts-invalid ones, which break exactly their rule.
+#[test]
+fn every_finding_has_its_files() {
+    let dir = findings_dir();
+    for f in findings() {
+        for suffix in [".spv", ".spvasm", ".json", ".md", ".scenario.json"] {
+            assert!(dir.join(format!("{}{suffix}", f.stem)).is_file(), "{}{suffix} missing", f.stem);
+        }
+        let report = Validator::new(ValidateOptions::default()).check_words(&f.words);
+        match f.breaks {
+            None => assert!(report.is_valid(), "{}: {:?}", f.stem, report.verdict()),
+            Some(rule) => assert_eq!(report.errors().map(|e| e.rule).collect::<Vec<_>>(), [rule], "{}", f.stem),
+        }
+        let stored = std::fs::read(dir.join(format!("{}.spv", f.stem))).expect("spv");
+        let words: Vec<u32> = stored.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+        assert_eq!(words, f.words, "{}.spv differs from the module built here; rerun write_findings", f.stem);
+    }
+}
+
+#[test]
+fn the_adapter_documents_every_finding() {
+    let known = EmulationLayer::discover().known_discrepancies();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    for f in findings() {
+        let file = format!("corpus/findings/{}.spv", f.stem);
+        let rows: Vec<_> = known.iter().filter(|k| k.finding == file).collect();
+        assert!(!rows.is_empty(), "{file} is not in the adapter's known discrepancies");
+        assert!(rows.iter().all(|k| k.kind == f.kind), "{file}: kind {}", f.kind);
+    }
+    for k in known {
+        assert!(root.join(k.finding).is_file(), "{} does not exist", k.finding);
+    }
+}
