@@ -4,7 +4,13 @@
 //! ```text
 //! spvgraph reduce IN.spv -o OUT.spv [--inputs-from MANIFEST] [--jobs J] [--seed S]
 //!     [--time-limit S] [--keep-valid | --rule R] -- TEST [ARGS...]
+//! spvgraph reduce --finding DIR [--jobs J] [--seed S] [--time-limit S]
 //! ```
+//!
+//! `--finding` re-reduces a finding a hunt stored (its directory or its
+//! `STEM.json`) in place, with its recorded predicate: its signature appears
+//! when the case is judged again by the oracles that answered it. The
+//! original stays as `STEM.orig.*`.
 //!
 //! TEST gets the candidate `.spv` path as its last argument; exit 0 means
 //! interesting. It runs in the candidate's own directory (relative paths
@@ -16,10 +22,15 @@ use super::input;
 use super::Outcome;
 use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressStyle};
+use spvgraph::hunt::case::Hunter;
+use spvgraph::hunt::oracles::OracleSet;
+use spvgraph::hunt::reduce_finding;
 use spvgraph::reduce::{self, ExternalTest};
 use spvgraph_ir::env::TargetEnv;
 use spvgraph_ir::rules::RuleId;
+use spvgraph_oracle::registry::OracleConfig;
 use spvgraph_reducer::{Candidate, Expect, Info, Progress, ReduceError};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -27,11 +38,19 @@ use std::time::Duration;
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The module to reduce.
-    input: PathBuf,
+    #[arg(required_unless_present = "finding", conflicts_with = "finding")]
+    input: Option<PathBuf>,
     /// Where the reduced module goes; its inputs, manifest, `.spvasm` and
     /// `.mlir` are written next to it under the same stem.
-    #[arg(short, long, value_name = "OUT.spv")]
-    output: PathBuf,
+    #[arg(short, long, value_name = "OUT.spv", required_unless_present = "finding", conflicts_with = "finding")]
+    output: Option<PathBuf>,
+    /// Re-reduce a hunt's finding (its directory or `STEM.json`) in place
+    /// with its recorded predicate, keeping the original as `STEM.orig.*`.
+    #[arg(long, value_name = "DIR")]
+    finding: Option<PathBuf>,
+    /// Testing aid (with --finding): make the in-tree validator panic on the case with this seed.
+    #[arg(long, hide = true, value_name = "SEED")]
+    inject_panic: Vec<u64>,
     /// The case manifest (`STEM.json`) naming the input's `.npy` data;
     /// inputs without data get zeros.
     #[arg(long, value_name = "MANIFEST")]
@@ -65,14 +84,24 @@ pub struct Args {
     #[arg(long)]
     quiet: bool,
     /// The interestingness test and its arguments (after `--`).
-    #[arg(last = true, required = true, value_name = "TEST")]
+    #[arg(last = true, required_unless_present = "finding", value_name = "TEST")]
     test: Vec<String>,
+}
+
+fn jobs(args: &Args) -> usize {
+    args.jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |j| j as usize)
 }
 
 /// Runs `reduce`.
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
-    let bytes = input::read_bytes(&args.input)?;
-    let module = input::decode(&args.input, &bytes).map_err(|e| anyhow::anyhow!("{e}"))?;
+    if let Some(path) = &args.finding {
+        return run_finding(path, &args);
+    }
+    let (Some(input), Some(output)) = (&args.input, &args.output) else {
+        bail!("an input module and -o OUT.spv are needed (or --finding DIR)");
+    };
+    let bytes = input::read_bytes(input)?;
+    let module = input::decode(input, &bytes).map_err(|e| anyhow::anyhow!("{e}"))?;
     let mut candidate = match &args.inputs_from {
         Some(m) => reduce::candidate_from_manifest(module, m)?,
         None => Candidate::new(module),
@@ -94,7 +123,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         Some((p, rest)) => (PathBuf::from(p), rest.to_vec()),
         None => bail!("no test command after --"),
     };
-    let stem = args.input.file_stem().and_then(|s| s.to_str()).unwrap_or("candidate").to_string();
+    let stem = input.file_stem().and_then(|s| s.to_str()).unwrap_or("candidate").to_string();
     let test = ExternalTest::new(program, test_args, &stem)?
         .with_timeout(args.test_timeout.map(Duration::from_secs_f64))
         .keep_candidates(args.keep_candidates);
@@ -102,7 +131,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let options = reduce::Options {
         expect,
         target_env: args.target_env,
-        jobs: args.jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |j| j as usize),
+        jobs: jobs(&args),
         seed: args.seed,
         time_limit: args.time_limit.map(Duration::from_secs_f64),
     };
@@ -114,13 +143,59 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let reduced = match result {
         Ok(r) => r,
         Err(e @ (ReduceError::NotInteresting | ReduceError::Expectation { .. })) => {
-            eprintln!("{}: {e}", args.input.display());
+            eprintln!("{}: {e}", input.display());
             return Ok(Outcome::CheckFailed);
         }
     };
-    write_output(&args.output, &reduced.candidate)?;
+    write_output(output, &reduced.candidate)?;
     eprintln!("{}", summary(&reduced.info));
     Ok(Outcome::Success)
+}
+
+/// `--finding`: the hunt's predicate, judged by the oracles that answered the case.
+fn run_finding(path: &Path, args: &Args) -> anyhow::Result<Outcome> {
+    let stored = reduce_finding::stored_case(path)?;
+    let names = reduce_finding::answered_oracles(&stored);
+    let oracle_config = OracleConfig::default();
+    let mut set = OracleSet::build(Some(&names), &oracle_config, &BTreeMap::new())?;
+    // Every sampled oracle takes the case: it was in their sample when found.
+    for s in set.executors.iter_mut().chain(set.producers.iter_mut()) {
+        s.sample = 1.0;
+    }
+    let config = spvgraph_generator::Config::default();
+    let hunter = Hunter {
+        config: &config,
+        ratio: 0.0,
+        rules: &[],
+        oracles: &set,
+        base_seed: stored.case.seed.wrapping_sub(stored.case.index),
+        inject_panic: &args.inject_panic,
+    };
+    let options = reduce::Options {
+        expect: Expect::Same,
+        target_env: stored.case.target_env,
+        jobs: jobs(args),
+        seed: args.seed,
+        time_limit: args.time_limit.map(Duration::from_secs_f64),
+    };
+    eprintln!("judging {} again with {}", stored.stem, names.join(", "));
+    let bar = progress_bar(args.quiet);
+    let result = reduce_finding::reduce_in_place(&hunter, &stored, &options, |p| bar.set_message(progress_line(p)));
+    bar.finish_and_clear();
+    match result {
+        Ok(r) => {
+            eprintln!("{}", summary(&r.info));
+            eprintln!("{}: reduced in place; the original is {}.orig.spv", stored.dir.display(), stored.stem);
+            Ok(Outcome::Success)
+        }
+        Err(e) => match e.downcast_ref::<ReduceError>() {
+            Some(ReduceError::NotInteresting | ReduceError::Expectation { .. }) => {
+                eprintln!("{}: {e} (the signature {:?} does not appear again)", path.display(), stored.key);
+                Ok(Outcome::CheckFailed)
+            }
+            _ => Err(e),
+        },
+    }
 }
 
 fn write_output(out: &Path, c: &Candidate) -> anyhow::Result<()> {

@@ -58,6 +58,22 @@ pub fn candidate_from_manifest(module: Module, manifest: &Path) -> anyhow::Resul
     Ok(c)
 }
 
+/// `module` with the input data and graph constants of the generated case
+/// `case` it belongs to (a near-valid module with its base case's data).
+pub fn candidate_from_case(module: Module, case: &Case) -> Candidate {
+    let graphs: Vec<Id> = Analysis::new(&module).graphs.iter().map(|g| g.result).collect();
+    let mut c = Candidate::new(module);
+    for ep in &case.entry_points {
+        let Some(&graph) = graphs.get(ep.graph) else { continue };
+        for t in &ep.inputs {
+            let key = InputKey { graph, index: t.slot.index, element: t.slot.element };
+            c.inputs.entry(key).or_insert_with(|| t.data.clone());
+        }
+    }
+    c.graph_constants = case.graph_constants.clone();
+    c
+}
+
 fn graph_constant_elems(m: &Module) -> std::collections::BTreeMap<u32, ElemType> {
     let a = Analysis::new(m);
     m.insts

@@ -10,7 +10,7 @@
 mod case;
 mod external;
 
-pub use case::{candidate_from_manifest, fill_missing_data, write_candidate};
+pub use case::{candidate_from_case, candidate_from_manifest, candidate_to_case, fill_missing_data, write_candidate};
 pub use external::ExternalTest;
 
 use spvgraph_generator::files::Extras;

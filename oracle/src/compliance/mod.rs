@@ -37,9 +37,7 @@ mod from_graph;
 mod mode;
 
 pub use bound::{abs_error_bound, check_float_bound, reduce_product_bound, relative_bound, AbsErrorParams, BoundCheck};
-pub use context::{
-    abs_error_params, DotInfo, MissingFact, OpContext, RESIZE_RELATIVE_SCALE, RESIZE_ULP_BOUND,
-};
+pub use context::{abs_error_params, DotInfo, MissingFact, OpContext, RESIZE_RELATIVE_SCALE, RESIZE_ULP_BOUND};
 pub use differential::{judge, judge_output, Agreement, PreciseOutcome, PreciseOutput, RowTally, SweepTally};
 pub use format::{floor_log2, pow2, FpFormat};
 pub use from_graph::{inexact_upstream, output_contexts};
