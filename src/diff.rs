@@ -19,8 +19,12 @@ use spvgraph_ir::rules::RuleId;
 use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::Module;
 use spvgraph_oracle::exec::{self, Executor, Port};
-use spvgraph_oracle::judge::{judge, Disagreement, ExecAnswer, Expectation, Observations, ValidityAnswer};
-use spvgraph_oracle::oracle::{Capability, ExecOutcome, Oracle, OwnedExecRequest, Refusal, ValidateOptions};
+use spvgraph_oracle::judge::{
+    check_production, judge, Disagreement, ExecAnswer, Expectation, Observations, ValidityAnswer,
+};
+use spvgraph_oracle::oracle::{
+    Capability, ExecOutcome, Oracle, OwnedExecRequest, ProduceRequest, Refusal, ValidateOptions,
+};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -250,7 +254,8 @@ pub fn diff_module(file: &Path, oracles: &[Arc<dyn Oracle>], given: &DiffInputs)
         .iter()
         .filter(|o| o.capabilities().contains(&Capability::Execute) && o.name() != spvgraph_oracle::registry::IN_TREE)
         .collect();
-    let runs_in_tree = oracles.iter().any(|o| o.name() == spvgraph_oracle::registry::IN_TREE);
+    let runs_in_tree = oracles.iter().any(|o| o.name() == spvgraph_oracle::registry::IN_TREE)
+        || oracles.iter().any(|o| o.capabilities().contains(&Capability::Produce));
     let mut request_owned = None;
     if let (Some(module), false) = (&module, executors.is_empty() && !runs_in_tree) {
         let (req, source) = request(file, &words, module, manifest.as_ref(), given)?;
@@ -270,6 +275,28 @@ pub fn diff_module(file: &Path, oracles: &[Arc<dyn Oracle>], given: &DiffInputs)
             let outcome = o.execute(&request);
             report.answers.push((o.name().to_string(), Answer::of_outcome(&outcome)));
             observations.executions.push(ExecAnswer { oracle: o.as_ref(), outcome });
+        }
+        // Producers convert the graph's TOSA MLIR, without and with debug info.
+        let producers = oracles.iter().filter(|o| o.capabilities().contains(&Capability::Produce));
+        let validators: Vec<&dyn Oracle> =
+            oracles.iter().filter(|o| o.capabilities().contains(&Capability::Validate)).map(|o| o.as_ref()).collect();
+        let mlir = match (&module, &req.entry_point) {
+            (Some(m), Some(e)) if expectation == Expectation::Valid => {
+                spvgraph_ir::mlir::module_to_mlir(m, e, &req.graph_constants).ok()
+            }
+            _ => None,
+        };
+        for p in producers {
+            let Some(mlir) = &mlir else {
+                report.notes.push(format!("{}: no TOSA MLIR for this module (invalid, or not printable)", p.name()));
+                continue;
+            };
+            for debug_info in [false, true] {
+                let outcome = p.produce(&ProduceRequest { mlir, debug_info });
+                let label = if debug_info { format!("{} (debug info)", p.name()) } else { p.name().to_string() };
+                report.answers.push((label, Answer::of_production(&outcome)));
+                observations.productions.push(check_production(p.as_ref(), &validators, &request, debug_info, outcome));
+            }
         }
         observations.request = Some(request);
         observations.referee =

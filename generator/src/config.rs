@@ -9,7 +9,16 @@
 use arbitrary::{Arbitrary, Unstructured};
 use serde::{Deserialize, Serialize};
 use spvgraph_ir::elem::Profile;
-use spvgraph_ir::tosa::{TosaOp, MAX_RANK};
+use spvgraph_ir::tosa::{LevelLimits, TosaOp, MAX_RANK};
+
+/// A tensor is long and thin when its element count divided by its largest
+/// dimension is at most this (see [`Config::max_long_elements`]).
+pub const THIN_FACTOR: u64 = 8;
+
+/// The TOSA 8K level's MAX_KERNEL (8192): the bound of kernel sizes,
+/// dilated kernels, pads and FFT sizes, and the scale of the dimensions
+/// drawn near the level limits.
+pub const LEVEL_8K: u32 = LevelLimits::EIGHT_K.max_kernel as u32;
 
 /// Generation parameters.
 #[derive(Clone, Debug, PartialEq, Arbitrary, Serialize, Deserialize)]
@@ -65,9 +74,16 @@ pub struct Config {
     /// constants become `OpGraphConstantARM` (or null/replicated).
     #[arbitrary(with = |u: &mut Unstructured| u.int_in_range(1..=600))]
     pub max_inline_elements: u64,
-    /// Most inputs of one CONCAT (TOSA 8K allows 64).
+    /// Most inputs of one CONCAT (TOSA 8K allows 64); an operation drawn
+    /// with wide attributes may use up to 64 regardless.
     #[arbitrary(with = |u: &mut Unstructured| u.int_in_range(1..=8))]
     pub max_concat_inputs: u32,
+    /// Most elements of a long, thin tensor: one whose elements, divided by
+    /// its largest dimension, number at most [`THIN_FACTOR`]. Such tensors
+    /// (dimensions near the TOSA 8K level limits, see
+    /// [`Probabilities::level_shape`]) may exceed `max_tensor_elements`.
+    #[arbitrary(with = |u: &mut Unstructured| u.int_in_range(16..=1 << 16))]
+    pub max_long_elements: u64,
     /// Probabilities of the optional constructs.
     pub probs: Probabilities,
 }
@@ -165,9 +181,62 @@ pub struct Probabilities {
     #[arbitrary(with = arbitrary_prob)]
     pub fft_both_results: f64,
     /// Per element of a leaf whose domain admits them: a special value (NaN,
-    /// ±Inf, ±0, subnormals, extremes). 0 by default ("on request").
+    /// ±Inf, ±0, subnormals, extremes). 0 by default ("on request"); see
+    /// also `special_leaf`. Never put into the input of RESIZE, whose
+    /// compliance bound grows with the largest input magnitude.
     #[arbitrary(with = arbitrary_prob)]
     pub special_values: f64,
+    /// A fresh floating-point leaf (graph input or constant) mixes special
+    /// values into its data (a quarter of its elements, or `special_values`
+    /// if larger), where its domain admits them and its consumer defines
+    /// the result for them.
+    #[arbitrary(with = arbitrary_prob)]
+    pub special_leaf: f64,
+    /// A narrowing CAST (float to int, to a narrower float, i32 to fp16)
+    /// gets a fresh input drawn over the whole input type, mostly beyond the
+    /// output's range (saturation, infinities, fp8 NaN).
+    #[arbitrary(with = arbitrary_prob)]
+    pub cast_out_of_range: f64,
+    /// A result nothing consumes is left out of the graph outputs (a dead
+    /// value; the graph writes another output, a pass-through input if need be).
+    #[arbitrary(with = arbitrary_prob)]
+    pub unused_result: f64,
+    /// Given both FFT2D/RFFT2D results extracted, one of the two is never
+    /// read (extracted, then dead).
+    #[arbitrary(with = arbitrary_prob)]
+    pub unused_extracted_member: f64,
+    /// A value already written to a graph output is written to another
+    /// output too (the same value as several outputs).
+    #[arbitrary(with = arbitrary_prob)]
+    pub duplicate_output: f64,
+    /// A graph has no operation at all: its outputs are its inputs and
+    /// constants (regardless of `min_nodes`).
+    #[arbitrary(with = arbitrary_prob)]
+    pub pass_through_graph: f64,
+    /// Given an alias entry point, the graph is exported once more (up to
+    /// four entry points per graph).
+    #[arbitrary(with = arbitrary_prob)]
+    pub more_entry_points: f64,
+    /// A rank > 1 constant leaf gets whole rows of zeros or of one value,
+    /// written (when inline) as `OpConstantNull` /
+    /// `OpConstantCompositeReplicateEXT` constituents of an `OpConstantComposite`.
+    #[arbitrary(with = arbitrary_prob)]
+    pub constant_rows: f64,
+    /// A zero scalar constant (a zero element of an inline tensor constant,
+    /// axis 0, a false flag, a 0.0 CLAMP bound) is written `OpConstantNull`.
+    #[arbitrary(with = arbitrary_prob)]
+    pub null_scalar: f64,
+    /// A fresh shape is long and thin: one dimension in 4096..=8192 (the
+    /// TOSA 8K MAX_KERNEL scale), the others 1 (at most one of them 2).
+    #[arbitrary(with = arbitrary_prob)]
+    pub level_shape: f64,
+    /// An operation draws its attributes over their whole legal range, up to
+    /// the level limits (kernels, strides, dilations, pads up to 8192, FFT
+    /// sizes 4096 or 8192, RESIZE scales up to 2048, ratios up to 256 and
+    /// extents up to 16383, CONCAT up to 64 inputs, MUL and RESCALE shifts up
+    /// to 63/62, degenerate or infinite CLAMP bounds), instead of small values.
+    #[arbitrary(with = arbitrary_prob)]
+    pub wide_attributes: f64,
 }
 
 impl Default for Config {
@@ -188,6 +257,7 @@ impl Default for Config {
             max_graph_outputs: 8,
             max_inline_elements: 64,
             max_concat_inputs: 4,
+            max_long_elements: 16384,
             probs: Probabilities::default(),
         }
     }
@@ -223,6 +293,17 @@ impl Default for Probabilities {
             shuffle_inputs: 0.1,
             fft_both_results: 0.8,
             special_values: 0.0,
+            special_leaf: 0.05,
+            cast_out_of_range: 0.3,
+            unused_result: 0.15,
+            unused_extracted_member: 0.3,
+            duplicate_output: 0.1,
+            pass_through_graph: 0.02,
+            more_entry_points: 0.3,
+            constant_rows: 0.3,
+            null_scalar: 0.3,
+            level_shape: 0.01,
+            wide_attributes: 0.15,
         }
     }
 }
@@ -313,6 +394,9 @@ impl Config {
                 format!("{}/{}", self.max_graph_inputs, self.max_graph_outputs),
                 "must be >= 1",
             ));
+        }
+        if self.max_long_elements < 1 || self.max_long_elements > 1 << 28 {
+            return Err(range("max_long_elements", self.max_long_elements.to_string(), "must be in 1..=2^28"));
         }
         if !(1..=64).contains(&self.max_concat_inputs) {
             return Err(range(
@@ -411,6 +495,17 @@ impl Probabilities {
             ("shuffle_inputs", p.shuffle_inputs),
             ("fft_both_results", p.fft_both_results),
             ("special_values", p.special_values),
+            ("special_leaf", p.special_leaf),
+            ("cast_out_of_range", p.cast_out_of_range),
+            ("unused_result", p.unused_result),
+            ("unused_extracted_member", p.unused_extracted_member),
+            ("duplicate_output", p.duplicate_output),
+            ("pass_through_graph", p.pass_through_graph),
+            ("more_entry_points", p.more_entry_points),
+            ("constant_rows", p.constant_rows),
+            ("null_scalar", p.null_scalar),
+            ("level_shape", p.level_shape),
+            ("wide_attributes", p.wide_attributes),
         ]
     }
 }
@@ -447,6 +542,17 @@ impl Probabilities {
             &mut p.shuffle_inputs,
             &mut p.fft_both_results,
             &mut p.special_values,
+            &mut p.special_leaf,
+            &mut p.cast_out_of_range,
+            &mut p.unused_result,
+            &mut p.unused_extracted_member,
+            &mut p.duplicate_output,
+            &mut p.pass_through_graph,
+            &mut p.more_entry_points,
+            &mut p.constant_rows,
+            &mut p.null_scalar,
+            &mut p.level_shape,
+            &mut p.wide_attributes,
         ]
     }
 }

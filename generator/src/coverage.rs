@@ -1,6 +1,9 @@
-//! The operator × type-row tally over many cases, and its report.
+//! The operator × type-row tally over many cases, and its report; the
+//! consumer-breaking constructs every default run must reach
+//! ([`CONSTRUCTS`]) and their report.
 
 use crate::case::{CaseMeta, RowUse};
+use crate::config::Config;
 use serde::Serialize;
 use spvgraph_ir::elem::Profile;
 use spvgraph_ir::tosa::TosaOp;
@@ -129,6 +132,243 @@ impl Coverage {
     }
 }
 
+/// A construct that breaks consumers (issue 9, section 7): a feature name of
+/// [`CaseMeta::features`], the issue's item it belongs to, and when a
+/// configuration can reach it.
+#[derive(Clone, Copy, Debug)]
+pub struct Construct {
+    /// The feature name (`unused:result`).
+    pub feature: &'static str,
+    /// The item of the issue it belongs to ("results left unused").
+    pub group: &'static str,
+    /// What it is, in a few words.
+    pub what: &'static str,
+    /// Whether the configuration can produce it (its probabilities are not
+    /// zero and an operator it needs is usable).
+    applies: fn(&Config) -> bool,
+}
+
+impl Construct {
+    /// Whether `config` can produce the construct; a report marks the others n/a.
+    pub fn applies(&self, config: &Config) -> bool {
+        (self.applies)(config)
+    }
+}
+
+/// Some operator of `ops` is usable under `c`.
+fn any_op(c: &Config, ops: &[TosaOp]) -> bool {
+    let usable = c.usable_ops();
+    ops.iter().any(|op| usable.contains(op))
+}
+
+/// Some usable operator has an available row with a floating-point type.
+fn float_rows(c: &Config) -> bool {
+    c.usable_ops()
+        .iter()
+        .any(|op| op.spec().type_rows.iter().any(|r| r.available(&c.profiles) && r.types.iter().any(|t| t.is_float())))
+}
+
+fn wide(c: &Config, ops: &[TosaOp]) -> bool {
+    c.probs.wide_attributes > 0.0 && any_op(c, ops)
+}
+
+fn specials(c: &Config) -> bool {
+    (c.probs.special_leaf > 0.0 || c.probs.special_values > 0.0) && float_rows(c)
+}
+
+const FFT: &[TosaOp] = &[TosaOp::Fft2d, TosaOp::Rfft2d];
+const POOL: &[TosaOp] = &[TosaOp::AvgPool2d, TosaOp::MaxPool2d];
+const CONV: &[TosaOp] = &[TosaOp::Conv2d, TosaOp::Conv3d, TosaOp::DepthwiseConv2d];
+const NAN_MODE: &[TosaOp] = &[
+    TosaOp::Argmax,
+    TosaOp::MaxPool2d,
+    TosaOp::Clamp,
+    TosaOp::Maximum,
+    TosaOp::Minimum,
+    TosaOp::ReduceMax,
+    TosaOp::ReduceMin,
+];
+
+macro_rules! construct {
+    ($group:expr, $feature:expr, $what:expr, $applies:expr) => {
+        Construct { feature: $feature, group: $group, what: $what, applies: $applies }
+    };
+}
+
+const UNUSED: &str = "results left unused";
+const WIRED: &str = "outputs wired straight to an input or a constant";
+const SAME: &str = "the same value as several outputs";
+const ENTRY: &str = "several entry points sharing one graph";
+const ARRAYS: &str = "tensor arrays at the interface";
+const CONSTS: &str = "every constant form";
+const LEVEL: &str = "dimensions near the level limits";
+const ATTRS: &str = "attribute values across their whole legal range";
+const SPECIAL: &str = "special floating-point values in inputs and constants";
+
+/// The consumer-breaking constructs, grouped by the items of issue 9 §7.
+/// `spvgraph generate --coverage` reports each and fails when one that the
+/// configuration can produce was never reached.
+pub static CONSTRUCTS: &[Construct] = &[
+    construct!(UNUSED, "unused:result", "an operation result nothing reads and no output writes", |c| {
+        c.probs.unused_result > 0.0
+    }),
+    construct!(UNUSED, "fft:one-result", "FFT2D/RFFT2D with one of its two results never extracted", |c| {
+        c.probs.fft_both_results < 1.0 && any_op(c, FFT)
+    }),
+    construct!(UNUSED, "unused:fft-extracted-member", "both FFT results extracted, one of them never read", |c| {
+        c.probs.fft_both_results > 0.0 && c.probs.unused_extracted_member > 0.0 && any_op(c, FFT)
+    }),
+    construct!(WIRED, "output:from-input", "a graph input written straight to an output", |_| true),
+    construct!(WIRED, "output:from-constant", "a constant written straight to an output", |c| {
+        c.probs.output_from_constant > 0.0 || c.probs.pass_through_graph > 0.0
+    }),
+    construct!(WIRED, "graph:no-operations", "a graph without any operation", |c| c.probs.pass_through_graph > 0.0),
+    construct!(SAME, "output:same-value-twice", "one value written to two outputs", |c| {
+        c.probs.duplicate_output > 0.0 && c.max_graph_outputs > 1
+    }),
+    construct!(ENTRY, "entry:alias", "a graph exported under a second name", |c| c.probs.alias_entry_point > 0.0),
+    construct!(ENTRY, "entry:shared-interface", "two entry points sharing the interface variables", |c| {
+        c.probs.alias_entry_point > 0.0 && c.probs.shared_interface > 0.0
+    }),
+    construct!(ENTRY, "entry:three-or-more", "a graph exported three or more times", |c| {
+        c.probs.alias_entry_point > 0.0 && c.probs.more_entry_points > 0.0
+    }),
+    construct!(ARRAYS, "iface:array-input", "a tensor-array graph input (ElementIndex)", |c| {
+        c.probs.tensor_array_input > 0.0
+    }),
+    construct!(ARRAYS, "iface:array-output", "a tensor-array graph output", |c| c.probs.tensor_array_output > 0.0),
+    construct!(ARRAYS, "iface:array-unread-element", "a tensor-array input element the graph never reads", |c| {
+        c.probs.tensor_array_input > 0.0 && c.probs.unread_array_element > 0.0
+    }),
+    construct!(CONSTS, "const:composite", "OpConstantComposite of a rank-1 tensor", |_| true),
+    construct!(CONSTS, "const:composite-nested", "OpConstantComposite of tensor constituents (rank > 1)", |c| {
+        c.max_rank > 1 && (c.probs.constant_leaf > 0.0 || c.probs.weight_constant > 0.0)
+    }),
+    construct!(CONSTS, "const:composite-mixed-rows", "a nested composite with null or replicated rows", |c| {
+        c.max_rank > 1 && (c.probs.constant_leaf > 0.0 || c.probs.weight_constant > 0.0)
+    }),
+    construct!(CONSTS, "const:null", "OpConstantNull of a tensor", |_| true),
+    construct!(CONSTS, "const:null-scalar", "OpConstantNull of a scalar (element or attribute)", |c| {
+        c.probs.null_scalar > 0.0
+    }),
+    construct!(CONSTS, "const:replicate", "OpConstantCompositeReplicateEXT of a rank-1 tensor", |_| true),
+    construct!(CONSTS, "const:replicate-rank>1", "OpConstantCompositeReplicateEXT of a rank > 1 tensor", |c| {
+        c.max_rank > 1 && (c.probs.constant_leaf > 0.0 || c.probs.weight_constant > 0.0)
+    }),
+    construct!(CONSTS, "const:graph-constant", "OpGraphConstantARM", |c| c.probs.graph_constant > 0.0),
+    construct!(LEVEL, "level:rank=6", "a tensor of rank 6 (MAX_RANK)", |c| c.max_rank >= 6),
+    construct!(LEVEL, "level:dim>=4096", "a tensor dimension of 4096..=8192", |c| c.probs.level_shape > 0.0),
+    construct!(LEVEL, "level:fft-size>=4096", "FFT H or W of 4096 or 8192 (MAX_KERNEL)", |c| wide(c, FFT)),
+    construct!(LEVEL, "level:resize-dim>=8192", "a RESIZE extent of 8192..16384", |c| wide(c, &[TosaOp::Resize])),
+    construct!(LEVEL, "level:concat-inputs>=32", "CONCAT of 32..=64 inputs (MAX_TENSOR_LIST_SIZE)", |c| {
+        wide(c, &[TosaOp::Concat])
+    }),
+    construct!(ATTRS, "attr:pool-kernel>=4096", "a pooling kernel of 4096..=8192", |c| wide(c, POOL)),
+    construct!(ATTRS, "attr:pool-stride>=4096", "a pooling stride of 4096..=8192", |c| wide(c, POOL)),
+    construct!(ATTRS, "attr:pool-pad>=4096", "a pooling pad of 4096 or more", |c| wide(c, POOL)),
+    construct!(ATTRS, "attr:conv-kernel>=4096", "a dilated convolution kernel (dilation x K) of 4096..=8192", |c| {
+        wide(c, CONV)
+    }),
+    construct!(ATTRS, "attr:conv-stride>=4096", "a convolution stride of 4096..=8192", |c| wide(c, CONV)),
+    construct!(ATTRS, "attr:conv-pad>=4096", "a convolution pad of 4096..=8192", |c| wide(c, CONV)),
+    construct!(ATTRS, "attr:transpose_conv2d-kernel>=4096", "a TRANSPOSE_CONV2D kernel of 4096..=8192", |c| {
+        wide(c, &[TosaOp::TransposeConv2d])
+    }),
+    construct!(ATTRS, "attr:transpose_conv2d-stride>=4096", "a TRANSPOSE_CONV2D stride of 4096..=8192", |c| {
+        wide(c, &[TosaOp::TransposeConv2d])
+    }),
+    construct!(ATTRS, "attr:transpose_conv2d-out_pad>=4096", "a TRANSPOSE_CONV2D out_pad of 4096..=8192", |c| {
+        wide(c, &[TosaOp::TransposeConv2d])
+    }),
+    construct!(ATTRS, "transpose_conv2d:negative-out_pad", "a negative TRANSPOSE_CONV2D out_pad", |c| {
+        any_op(c, &[TosaOp::TransposeConv2d])
+    }),
+    construct!(ATTRS, "attr:resize-scale_n>=1024", "a RESIZE scale_n of 1024..=2048", |c| wide(c, &[TosaOp::Resize])),
+    construct!(ATTRS, "attr:resize-upscale>=128", "a RESIZE upscale of 128..=256 (MAX_SCALE)", |c| {
+        wide(c, &[TosaOp::Resize])
+    }),
+    construct!(ATTRS, "attr:resize-downscale>=8", "a RESIZE downscale of 8..16", |c| wide(c, &[TosaOp::Resize])),
+    construct!(ATTRS, "resize:mode=NEAREST_NEIGHBOR", "RESIZE mode NEAREST_NEIGHBOR", |c| {
+        any_op(c, &[TosaOp::Resize])
+    }),
+    construct!(ATTRS, "resize:mode=BILINEAR", "RESIZE mode BILINEAR", |c| any_op(c, &[TosaOp::Resize])),
+    construct!(ATTRS, "attr:pad-padding>=4096", "a PAD padding of 4096..=8192", |c| wide(c, &[TosaOp::Pad])),
+    construct!(ATTRS, "attr:tile-multiples>=4096", "a TILE multiple of 4096..=8192", |c| wide(c, &[TosaOp::Tile])),
+    construct!(ATTRS, "attr:mul-shift>=32", "an i32 MUL shift of 32..=63", |c| {
+        wide(c, &[TosaOp::Mul]) && c.profiles.contains(&Profile::ProInt)
+    }),
+    construct!(ATTRS, "attr:rescale-shift>=48", "a RESCALE shift of 48..=62", |c| wide(c, &[TosaOp::Rescale])),
+    construct!(ATTRS, "rescale:rounding=SINGLE_ROUND", "RESCALE rounding SINGLE_ROUND", |c| {
+        any_op(c, &[TosaOp::Rescale])
+    }),
+    construct!(ATTRS, "rescale:rounding=INEXACT_ROUND", "RESCALE rounding INEXACT_ROUND", |c| {
+        any_op(c, &[TosaOp::Rescale]) && c.profiles.contains(&Profile::ExtInexactRound)
+    }),
+    construct!(ATTRS, "rescale:rounding=DOUBLE_ROUND", "RESCALE rounding DOUBLE_ROUND", |c| {
+        any_op(c, &[TosaOp::Rescale]) && c.profiles.contains(&Profile::ExtDoubleRound)
+    }),
+    construct!(ATTRS, "attr:clamp-min=max", "CLAMP with min_val = max_val", |c| wide(c, &[TosaOp::Clamp])),
+    construct!(ATTRS, "attr:clamp-extreme-bounds", "CLAMP bounds at the type's extremes (±inf)", |c| {
+        wide(c, &[TosaOp::Clamp])
+    }),
+    construct!(ATTRS, "attr:nan_mode=PROPAGATE", "nan_mode PROPAGATE", |c| any_op(c, NAN_MODE)),
+    construct!(ATTRS, "attr:nan_mode=IGNORE", "nan_mode IGNORE", |c| any_op(c, NAN_MODE)),
+    construct!(SPECIAL, "special:nan-input", "NaN in a graph input", specials),
+    construct!(SPECIAL, "special:nan-constant", "NaN in a constant", specials),
+    construct!(SPECIAL, "special:inf-input", "an infinity in a graph input", specials),
+    construct!(SPECIAL, "special:inf-constant", "an infinity in a constant", specials),
+    construct!(SPECIAL, "special:subnormal-input", "a subnormal in a graph input", specials),
+    construct!(SPECIAL, "special:subnormal-constant", "a subnormal in a constant", specials),
+    construct!(SPECIAL, "special:cast-out-of-range", "CAST of values beyond the output type's range", |c| {
+        c.probs.cast_out_of_range > 0.0 && any_op(c, &[TosaOp::Cast]) && float_rows(c)
+    }),
+];
+
+impl Coverage {
+    /// The constructs `config` can produce that no case reached.
+    pub fn missing_constructs(&self, config: &Config) -> Vec<&'static Construct> {
+        CONSTRUCTS.iter().filter(|k| k.applies(config) && self.feature_count(k.feature) == 0).collect()
+    }
+
+    /// Cases that reached feature `f`.
+    pub fn feature_count(&self, f: &str) -> u64 {
+        self.features.get(f).copied().unwrap_or(0)
+    }
+
+    /// The "consumer-breaking constructs" section: per item of the issue,
+    /// each construct with the number of cases reaching it (`n/a` where the
+    /// configuration rules it out), then the missing ones.
+    pub fn constructs_report(&self, config: &Config) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "consumer-breaking constructs (cases reaching each):");
+        let mut group = "";
+        let (mut reached, mut applicable) = (0usize, 0usize);
+        for k in CONSTRUCTS {
+            if k.group != group {
+                group = k.group;
+                let _ = writeln!(out, "  {group}");
+            }
+            let n = self.feature_count(k.feature);
+            let count = if k.applies(config) {
+                applicable += 1;
+                reached += usize::from(n > 0);
+                n.to_string()
+            } else {
+                "n/a".to_string()
+            };
+            let _ = writeln!(out, "    {:<40} {count:>7}  {}", k.feature, k.what);
+        }
+        let missing: Vec<&str> = self.missing_constructs(config).iter().map(|k| k.feature).collect();
+        let _ = writeln!(
+            out,
+            "constructs: {reached}/{applicable} reached ({} n/a under this configuration){}",
+            CONSTRUCTS.len() - applicable,
+            if missing.is_empty() { String::new() } else { format!("; missing: {}", missing.join(", ")) }
+        );
+        out
+    }
+}
+
 /// `i8,i8,i32 [PRO-INT] acc_type=INT32`.
 fn describe(r: &RowUse) -> String {
     let mut s = format!("{}#{} ({}) [{}", r.op.name(), r.row, r.types.join(","), r.profiles.join("|"));
@@ -164,5 +404,25 @@ mod tests {
         assert!(report.contains("ADD"), "{report}");
         assert!(report.contains("const:null"), "{report}");
         assert!(report.contains(&format!("1/{}", TosaOp::Add.spec().type_rows.len())), "{report}");
+        let config = Config::default();
+        assert!(c.missing_constructs(&config).iter().any(|k| k.feature == "unused:result"));
+        assert!(!c.missing_constructs(&config).iter().any(|k| k.feature == "const:null"));
+        let text = c.constructs_report(&config);
+        assert!(text.contains("const:null") && text.contains("missing: "), "{text}");
+    }
+
+    #[test]
+    fn constructs_are_unique_and_apply_by_default() {
+        let config = Config::default();
+        let mut names: Vec<&str> = CONSTRUCTS.iter().map(|k| k.feature).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), CONSTRUCTS.len());
+        assert!(CONSTRUCTS.iter().all(|k| k.applies(&config)), "every construct is reachable by default");
+        let mut off = config.clone();
+        off.probs.wide_attributes = 0.0;
+        off.allow_ops = vec![TosaOp::Add];
+        assert!(!CONSTRUCTS.iter().any(|k| k.feature == "attr:pool-kernel>=4096" && k.applies(&off)));
+        assert!(!CONSTRUCTS.iter().any(|k| k.feature == "fft:one-result" && k.applies(&off)));
     }
 }

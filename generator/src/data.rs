@@ -23,6 +23,9 @@ pub enum Fill {
     Zero,
     /// Every element the same random value.
     Uniform,
+    /// Per outermost row (sub-tensor of the first dimension): all zero
+    /// (where the domain admits 0), all one random value, or random values.
+    Rows,
 }
 
 /// What data to draw.
@@ -53,7 +56,8 @@ pub fn generate(rng: &mut SplitMix64, elem: ElemType, shape: &[u32], spec: &Data
     let bits = match spec.fill {
         Fill::Zero => vec![0; count],
         Fill::Uniform => vec![one_value(rng, elem, spec); count],
-        Fill::Random => match spec.domain {
+        Fill::Rows if spec.domain.admits_uniform() => rows(rng, elem, shape, spec),
+        Fill::Random | Fill::Rows => match spec.domain {
             Domain::Indices { k, unique } => indices(rng, shape, k, unique),
             _ => (0..count).map(|_| one_value(rng, elem, spec)).collect(),
         },
@@ -63,6 +67,26 @@ pub fn generate(rng: &mut SplitMix64, elem: ElemType, shape: &[u32], spec: &Data
         // `bits` has exactly `count` entries, so this cannot happen.
         Err(_) => TensorData::zeros(elem, &dims),
     }
+}
+
+/// Row-wise data (see [`Fill::Rows`]): each row of the first dimension zero,
+/// uniform or random.
+fn rows(rng: &mut SplitMix64, elem: ElemType, shape: &[u32], spec: &DataSpec) -> Vec<u64> {
+    let count: usize = shape.iter().map(|&d| d as usize).product();
+    let outer = shape.first().map_or(1, |&d| d as usize).max(1);
+    let per_row = count / outer;
+    let random = DataSpec { fill: Fill::Random, ..*spec };
+    let mut out = Vec::with_capacity(count);
+    for _ in 0..outer {
+        match rng.below(3) {
+            0 if spec.domain.admits_zero() => out.extend(std::iter::repeat_n(0, per_row)),
+            1 => out.extend(std::iter::repeat_n(one_value(rng, elem, spec), per_row)),
+            // Element-wise draws: fine for every domain but distinct
+            // indices, which never admit uniform rows and so never get here.
+            _ => out.extend((0..per_row).map(|_| one_value(rng, elem, &random))),
+        }
+    }
+    out
 }
 
 fn one_value(rng: &mut SplitMix64, elem: ElemType, spec: &DataSpec) -> u64 {
@@ -148,7 +172,14 @@ fn float_value(rng: &mut SplitMix64, elem: ElemType, (lo, hi, nan): (f64, f64, b
         (a, b) = (lo.max(-max), hi.min(max));
     }
     let v = a + (b - a) * rng.unit();
-    inside(elem, floats::encode(elem, v), lo.max(-max), hi.min(max))
+    let bits = floats::encode(elem, v);
+    let (l, h) = (lo.max(-max), hi.min(max));
+    if l <= -max && h >= max {
+        // The whole finite range: rounding to nearest cannot leave it, so
+        // the per-element decode of `inside` is not needed.
+        return bits;
+    }
+    inside(elem, bits, l, h)
 }
 
 /// `bits`, nudged one representable step at a time until it lies in `lo..=hi`.

@@ -93,6 +93,7 @@ fn normalized(c: &Config) -> Config {
     c.max_graph_inputs = c.max_graph_inputs.max(1);
     c.max_graph_outputs = c.max_graph_outputs.max(1);
     c.max_concat_inputs = c.max_concat_inputs.clamp(1, 64);
+    c.max_long_elements = c.max_long_elements.clamp(1, 1 << 28);
     for p in c.probs.as_mut_slice() {
         *p = if p.is_nan() { 0.0 } else { p.clamp(0.0, 1.0) };
     }

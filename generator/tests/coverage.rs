@@ -3,8 +3,10 @@
 //! the constructs the issue lists. The 20,000-seed check is
 //! `spvgraph generate --coverage --seed 0 --count 20000` (exit 1 if a row is missing).
 
+use spvgraph_generator::coverage::CONSTRUCTS;
 use spvgraph_generator::{generate_from_seed, Config, Coverage};
 use spvgraph_ir::tosa::TosaOp;
+use std::sync::OnceLock;
 
 fn tally(seeds: u64, config: &Config) -> Coverage {
     let mut c = Coverage::new();
@@ -14,10 +16,32 @@ fn tally(seeds: u64, config: &Config) -> Coverage {
     c
 }
 
+/// Seeds 0..3000 of the default configuration, tallied once for the tests
+/// that read them.
+fn default_tally() -> &'static Coverage {
+    static TALLY: OnceLock<Coverage> = OnceLock::new();
+    TALLY.get_or_init(|| tally(3000, &Config::default()))
+}
+
+/// Every consumer-breaking construct of issue 9 §7 (results left unused,
+/// pass-through outputs, one value as several outputs, shared entry points,
+/// tensor arrays, every constant form, dimensions and attributes up to the
+/// level limits, special floating-point values) is reached by seeds
+/// 0..3000 of the default configuration.
+#[test]
+fn three_thousand_seeds_reach_every_consumer_breaking_construct() {
+    let config = Config::default();
+    let cov = default_tally();
+    let missing: Vec<&str> = cov.missing_constructs(&config).iter().map(|k| k.feature).collect();
+    assert!(missing.is_empty(), "never reached: {missing:?}\n{}", cov.constructs_report(&config));
+    assert_eq!(cov.missing_constructs(&config).len(), 0);
+    assert!(CONSTRUCTS.iter().all(|k| k.applies(&config)));
+}
+
 #[test]
 fn three_thousand_seeds_reach_every_operator_and_type_row() {
     let config = Config::default();
-    let cov = tally(3000, &config);
+    let cov = default_tally();
     assert_eq!(cov.ops_reached().len(), 66, "operators reached: {:?}", cov.ops_reached());
     for op in TosaOp::ALL {
         assert!(cov.ops_reached().contains(&op), "{op} never generated");

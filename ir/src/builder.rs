@@ -6,6 +6,7 @@ use crate::binary::Header;
 use crate::elem::{ElemType, ScalarKind};
 use crate::inst::{Id, Inst, TOSA_SET_NAME};
 use crate::module::Module;
+use crate::shader;
 use crate::tosa::TosaOp;
 use spirv::{Capability, Decoration, StorageClass};
 use std::collections::HashMap;
@@ -28,6 +29,7 @@ enum Key {
     Composite(Id, Vec<Id>),
     Null(Id),
     Replicate(Id, Id),
+    Function(Id, Vec<Id>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -50,7 +52,10 @@ pub struct ModuleBuilder {
     debug: Vec<Inst>,
     annotations: Vec<Inst>,
     globals: Vec<Inst>,
+    shader_entry_points: Vec<Inst>,
+    execution_modes: Vec<Inst>,
     entry_points: Vec<Inst>,
+    functions: Vec<Inst>,
     graphs: Vec<Inst>,
     after_graphs: Vec<Inst>,
     dedup: HashMap<Key, Id>,
@@ -371,6 +376,77 @@ impl ModuleBuilder {
         result
     }
 
+    /// Appends a global declaration as given (not deduplicated: the caller
+    /// keeps types unique), e.g. a specialization constant.
+    pub fn global_inst(&mut self, inst: Inst) {
+        self.globals.push(inst);
+    }
+
+    /// `OpTypeFunction ret params...`.
+    pub fn type_function(&mut self, ret: Id, params: &[Id]) -> Id {
+        self.global(Key::Function(ret, params.to_vec()), |result| shader::type_function(result, ret, params))
+    }
+
+    /// A global `OpVariable` of `pointee` in `storage`, without decorations.
+    pub fn variable(&mut self, storage: StorageClass, pointee: Id) -> Id {
+        let ptr = self.type_pointer(storage, pointee);
+        let result = self.id();
+        self.globals.push(Inst::Variable { ty: ptr, result, storage: storage as u32, initializer: None });
+        result
+    }
+
+    /// `OpEntryPoint` of a shader stage (in the entry-point section, before
+    /// the execution modes).
+    pub fn entry_point(&mut self, model: spirv::ExecutionModel, function: Id, name: &str, interface: &[Id]) {
+        self.shader_entry_points.push(shader::entry_point(model, function, name, interface));
+    }
+
+    /// `OpExecutionMode function mode literals...`.
+    pub fn execution_mode(&mut self, function: Id, mode: spirv::ExecutionMode, literals: &[u32]) {
+        self.execution_modes.push(shader::execution_mode(function, mode, literals));
+    }
+
+    /// Starts a function definition and its one block (`OpFunction`,
+    /// `OpLabel`; function control None); returns the function id. Function
+    /// definitions come after the global declarations and before the graphs.
+    pub fn begin_function(&mut self, ret: Id, fn_type: Id) -> Id {
+        let result = self.id();
+        let label = self.id();
+        self.functions.push(shader::function(ret, result, fn_type));
+        self.functions.push(shader::label(label));
+        result
+    }
+
+    /// Appends an instruction to the current function's block.
+    pub fn function_inst(&mut self, inst: Inst) {
+        self.functions.push(inst);
+    }
+
+    /// `OpLoad ty pointer` in the current function's block.
+    pub fn load(&mut self, ty: Id, pointer: Id) -> Id {
+        let result = self.id();
+        self.functions.push(shader::load(ty, result, pointer));
+        result
+    }
+
+    /// The global variables the functions so far load from, each once.
+    pub fn loaded_variables(&self) -> Vec<Id> {
+        let mut out: Vec<Id> = Vec::new();
+        for p in self.functions.iter().filter_map(shader::loaded_pointer) {
+            let global = self.globals.iter().any(|g| matches!(g, Inst::Variable { result, .. } if *result == p));
+            if global && !out.contains(&p) {
+                out.push(p);
+            }
+        }
+        out
+    }
+
+    /// Ends the current function: `OpReturn`, `OpFunctionEnd`.
+    pub fn end_function(&mut self) {
+        self.functions.push(shader::ret());
+        self.functions.push(shader::function_end());
+    }
+
     /// `OpGraphEntryPointARM` (placed before the graph definitions).
     pub fn graph_entry_point(&mut self, graph: Id, name: &str, interface: Vec<Id>) {
         self.entry_points.push(Inst::GraphEntryPoint { graph, name: name.to_string(), interface });
@@ -440,10 +516,13 @@ impl ModuleBuilder {
             addressing: spirv::AddressingModel::Logical as u32,
             memory: spirv::MemoryModel::Vulkan as u32,
         });
+        insts.extend(self.shader_entry_points);
+        insts.extend(self.execution_modes);
         insts.extend(self.strings);
         insts.extend(self.debug);
         insts.extend(self.annotations);
         insts.extend(self.globals);
+        insts.extend(self.functions);
         insts.extend(self.entry_points);
         insts.extend(self.graphs);
         insts.extend(self.after_graphs);

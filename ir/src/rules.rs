@@ -138,6 +138,10 @@ pub enum Category {
     Graph,
     /// Interface variables and their decorations.
     Interface,
+    /// SPV_ARM_tensors instructions in function bodies (reads, writes, size
+    /// queries, replicated tensor composites) and the memory-object
+    /// decorations tensor variables take.
+    TensorAccess,
     /// `NonSemantic.Graph.DebugInfo` instructions.
     DebugInfo,
     /// TOSA operator rules.
@@ -496,6 +500,68 @@ rules! {
         "VUID-StandaloneSpirv-None-04635", &["04635", "Capability Addresses is not allowed by Vulkan"],
         "Under Vulkan the addressing model is Logical or PhysicalStorageBuffer64.";
 
+    // ---- tensor instructions in functions ---------------------------------------------
+    /// Tensor operand of a read, write or size query not a ranked tensor.
+    TensorAccessNotRanked = "tensor.access.not-ranked", TensorAccess, SpvArmTensors, MustReject, true, false,
+        "SPV_ARM_tensors OpTensorReadARM, OpTensorWriteARM, OpTensorQuerySizeARM", &["Expected Tensor to be an OpTypeTensorARM whose Rank is specified"],
+        "The Tensor operand of OpTensorReadARM, OpTensorWriteARM and OpTensorQuerySizeARM is a Ranked Tensor: an object whose type is an OpTypeTensorARM with a Rank (not the pointer to it, not an unranked tensor).";
+    /// Coordinates not an integer array of the tensor's rank.
+    TensorAccessCoordinates = "tensor.access.coordinates", TensorAccess, SpvArmTensors, MustReject, true, false,
+        "SPV_ARM_tensors OpTensorReadARM, OpTensorWriteARM", &["Expected Coordinates to be an array whose Element Type is an integer type"],
+        "Coordinates is an object of an OpTypeArray whose Element Type is an integer type and whose Length equals the Rank of Tensor (compared when both are non-specialization constants).";
+    /// OpTensorReadARM Result Type not a scalar or array of the element type.
+    TensorReadResultType = "tensor.read.result-type", TensorAccess, SpvArmTensors, MustReject, true, false,
+        "SPV_ARM_tensors OpTensorReadARM", &["Expected Result Type to be a scalar type or array of scalar type", "Expected Result Type to be the same as the Element Type of Tensor"],
+        "The Result Type of OpTensorReadARM is a scalar type or an OpTypeArray of a scalar type, and that scalar type is the Element Type of Tensor.";
+    /// OpTensorWriteARM Object not a scalar or array of the element type.
+    TensorWriteObjectType = "tensor.write.object-type", TensorAccess, SpvArmTensors, MustReject, true, false,
+        "SPV_ARM_tensors OpTensorWriteARM", &["Expected Object to be a scalar type or array of scalar type"],
+        "Object of OpTensorWriteARM is an object of a scalar type or of an OpTypeArray of a scalar type, and that scalar type is the Element Type of Tensor.";
+    /// OutOfBoundsValueARM value of another type than the element type.
+    TensorOperandsOutOfBoundsType = "tensor.operands.out-of-bounds-type", TensorAccess, SpvArmTensors, MustReject, true, false,
+        "SPV_ARM_tensors 'Tensor Operands' (OutOfBoundsValueARM)", &["Expected the type of the OutOfBoundsValueARM value"],
+        "The value after OutOfBoundsValueARM has the type of the Element Type of the tensor read: a scalar (spirv-val compares only the component type, so an array of the element type passes; see the known discrepancies).";
+    /// OutOfBoundsValueARM value not from a constant instruction.
+    TensorOperandsOutOfBoundsNotConstant = "tensor.operands.out-of-bounds-not-constant", TensorAccess, SpvArmTensors, MustReject, false, false,
+        "SPV_ARM_tensors 'Tensor Operands' (OutOfBoundsValueARM); not checked by spirv-val 2025.5 or SPIRV-Tools main (Aug 2026)", &[],
+        "The value after OutOfBoundsValueARM must be a constant instruction.";
+    /// A Tensor Operand used with the instruction it is not valid for.
+    TensorOperandsInstruction = "tensor.operands.wrong-instruction", TensorAccess, SpvArmTensors, MustReject, true, false,
+        "SPV_ARM_tensors 'Tensor Operands'", &["cannot be used with OpTensorReadARM", "not allowed with OpTensorWriteARM"],
+        "OutOfBoundsValueARM and MakeElementVisibleARM are only valid with OpTensorReadARM, MakeElementAvailableARM only with OpTensorWriteARM.";
+    /// MakeElementAvailableARM or MakeElementVisibleARM without NonPrivateElementARM.
+    TensorOperandsNonPrivate = "tensor.operands.non-private", TensorAccess, SpvArmTensors, MustReject, true, false,
+        "SPV_ARM_tensors 'Tensor Operands'", &["requires NonPrivateElementARM"],
+        "MakeElementAvailableARM and MakeElementVisibleARM require NonPrivateElementARM to be set as well (spirv-val names MakeElementAvailableARM in its message for both).";
+    /// The scope after MakeElementAvailableARM/MakeElementVisibleARM is not a Scope <id>.
+    TensorOperandsScope = "tensor.operands.scope", TensorAccess, SpvArmTensors, MustReject, false, false,
+        "SPV_ARM_tensors 'Tensor Operands'; SPIR-V 2.16.1 and 3.27 (Scope <id>); not checked by spirv-val 2025.5 or SPIRV-Tools main (Aug 2026): the grammar gives these operands as IdRef, not IdScope", &[],
+        "The operand after MakeElementAvailableARM or MakeElementVisibleARM is a memory Scope <id>: a constant instruction of a 32-bit integer type whose value, when known, is a Scope enumerant (0 to 6).";
+    /// OpTensorQuerySizeARM Result Type not an integer scalar.
+    TensorQueryResultType = "tensor.query.result-type", TensorAccess, SpvArmTensors, MustReject, true, false,
+        "SPV_ARM_tensors OpTensorQuerySizeARM", &["Expected Result Type to be an integer type scalar"],
+        "The Result Type of OpTensorQuerySizeARM is an integer scalar type.";
+    /// OpTensorQuerySizeARM Dimension not a constant integer.
+    TensorQueryDimensionNotConstant = "tensor.query.dimension-not-constant", TensorAccess, SpvArmTensors, MustReject, true, false,
+        "SPV_ARM_tensors OpTensorQuerySizeARM", &["Dimension must come from a constant instruction of scalar integer type"],
+        "Dimension is a constant instruction (specialization constants included) of a scalar integer type.";
+    /// OpTensorQuerySizeARM Dimension not below the rank.
+    TensorQueryDimensionRange = "tensor.query.dimension-range", TensorAccess, SpvArmTensors, MustReject, true, false,
+        "SPV_ARM_tensors OpTensorQuerySizeARM", &["must be less than the Rank of Tensor"],
+        "Dimension, read as unsigned, is less than the Rank of Tensor (compared when both are non-specialization constants).";
+    /// OpCompositeConstructReplicateEXT of a tensor with a Value of another type.
+    TensorReplicateValueType = "tensor.replicate.value-type", TensorAccess, SpvArmTensors, MustReject, false, false,
+        "SPV_EXT_replicated_composites OpCompositeConstructReplicateEXT with SPV_ARM_tensors; not checked by spirv-val 2025.5, checked by SPIRV-Tools main since #6583 (Mar 2026)", &[],
+        "When the Result Type of OpCompositeConstructReplicateEXT is a tensor type, the type of Value is the tensor's Element Type.";
+    /// OpCompositeConstructReplicateEXT of an unshaped tensor type.
+    TensorReplicateUnshaped = "tensor.replicate.unshaped", TensorAccess, SpvArmTensors, MustReject, false, false,
+        "SPV_ARM_tensors (only shaped tensors are composite types) with SPV_EXT_replicated_composites; not checked by spirv-val 2025.5, checked by SPIRV-Tools main since #6583 (Mar 2026)", &[],
+        "The Result Type of OpCompositeConstructReplicateEXT is a composite type, and only a shaped OpTypeTensorARM is one: a ranked-only or unranked tensor Result Type is invalid.";
+    /// NonReadable/NonWritable on something that is not a valid memory object.
+    DecorationNonReadableWritableTarget = "decoration.non-readable-writable-target", TensorAccess, SpirvCore, MustReject, true, false,
+        "SPIR-V 3.20 Decoration (NonWritable, NonReadable) as modified by SPV_ARM_tensors revision 2 (SPIRV-Registry #348; SPIRV-Tools #6184, in 2025.5 and main alike)", &["NonReadable decoration on target", "NonWritable decoration on target", "Target of NonReadable decoration", "Target of NonWritable decoration"],
+        "NonReadable and NonWritable decorate a memory object declaration (a variable or function parameter) that points to a storage image, a uniform block, a storage buffer or, added by SPV_ARM_tensors, a tensor variable in the UniformConstant storage class (also through one level of arraying); from SPIR-V 1.4 NonWritable may also decorate a Private or Function variable.";
+
     // ---- debug info -------------------------------------------------------------------
     /// DebugInfo import version.
     DebugInfoVersion = "debuginfo.version", DebugInfo, GraphDebugInfo, MustReject, false, false,
@@ -820,6 +886,7 @@ mod tests {
                 Category::Constants => &["constants", "vulkan"],
                 Category::Graph => &["graph"],
                 Category::Interface => &["vulkan"],
+                Category::TensorAccess => &["tensor", "decoration"],
                 Category::DebugInfo => &["debuginfo"],
                 Category::Tosa => &["tosa"],
                 Category::Level => &["level"],

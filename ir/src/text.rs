@@ -407,6 +407,16 @@ fn render_raw(n: &FriendlyNames, opcode: u16, operands: &[u32]) -> String {
                         parts.push(n.get(Id(w)));
                         at += 1;
                     }
+                    // The mask, then the ids its bits bring, as spirv-as reads them.
+                    OperandKind::TensorOperands => {
+                        parts.push(crate::tensor_access::mask_text(w));
+                        at += 1;
+                        for _ in 0..crate::tensor_access::mask_ids(w) {
+                            let Some(&id) = operands.get(at) else { break 'outer };
+                            parts.push(n.get(Id(id)));
+                            at += 1;
+                        }
+                    }
                     OperandKind::LiteralString => match crate::binary::decode_string(&operands[at..]) {
                         Ok((s, used)) => {
                             parts.push(format!("{s:?}"));

@@ -290,6 +290,11 @@ pub struct KnownDiscrepancy {
     pub finding: &'static str,
     /// The newer release (or change) of the tool that no longer has it, if any.
     pub fixed_in: Option<&'static str>,
+    /// Text the oracle's message holds when it is this bug (for bugs that
+    /// name no rule, operator or mutator). A row that names none of these
+    /// four matches nothing in a judgement: it documents a bug the adapter
+    /// works around, or one only its minimal module shows.
+    pub message: Option<&'static str>,
 }
 
 /// Why an oracle could not answer at all.
@@ -355,6 +360,14 @@ pub trait Oracle: Send + Sync {
     /// How many requests it prefers per [`Oracle::execute_batch`] call.
     fn preferred_batch(&self) -> usize {
         1
+    }
+
+    /// Whether the oracle runs the SPIR-V module itself. An oracle that runs
+    /// a TOSA translation of it (the reference model, IREE) never sees the
+    /// SPIR-V rules, so only running a graph that breaks a TOSA operator
+    /// rule counts as accepting an invalid module.
+    fn reads_spirv(&self) -> bool {
+        true
     }
 
     /// The validity verdict for a module.

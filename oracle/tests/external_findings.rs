@@ -510,7 +510,8 @@ fn finding(stem: &str) -> Finding {
 
 #[test]
 fn documented_discrepancies_point_at_stored_findings() {
-    for k in spvgraph_oracle::external::model_converter::MODEL_CONVERTER_KNOWN {
+    let mc = spvgraph_oracle::external::model_converter::MODEL_CONVERTER_KNOWN;
+    for k in mc.iter().chain(spvgraph_oracle::external::iree::IREE_KNOWN) {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(k.finding);
         assert!(path.is_file(), "{}", path.display());
     }

@@ -123,10 +123,18 @@ fn generated_cases_convert_to_valid_modules_that_compute_the_same_outputs() {
 }
 
 #[test]
-fn with_debug_info_the_module_is_deterministic_and_only_its_debug_placement_is_rejected() {
+fn with_debug_info_the_module_is_deterministic_and_only_spirv_val_2025_5_rejects_its_debug_placement() {
     let Some(mc) = converter() else { return };
     let sv = spirv_val();
-    let case = generate_from_seed(2, &Config::default());
+    // The first generated case without FFT2D/RFFT2D, whose extracts model-converter
+    // precedes with OpLine (its documented bug, checked in external_findings.rs).
+    let case = (2..)
+        .map(|seed| generate_from_seed(seed, &Config::default()))
+        .find(|c| {
+            let ops = spvgraph_ir::info::module_info(&c.module).operator_histogram;
+            !ops.contains_key("FFT2D") && !ops.contains_key("RFFT2D")
+        })
+        .expect("a case without FFT");
     let words = case.module.encode_words().expect("encodes");
     let ep = &case.entry_points[0];
     let inputs: Vec<TensorData> = ep.inputs.iter().map(|i| i.data.clone()).collect();
@@ -146,13 +154,18 @@ fn with_debug_info_the_module_is_deterministic_and_only_its_debug_placement_is_r
     }
     let m = spvgraph_ir::Module::decode_words(module_of(&first)).expect("decodes");
     assert!(spvgraph_ir::info::module_info(&m).debug_info_instructions > 0);
-    // The known disagreement: NonSemantic.Graph.DebugInfo after OpGraphEndARM.
+    // NonSemantic.Graph.DebugInfo after OpGraphEndARM: valid (the in-tree catalogue follows
+    // SPIRV-Tools main); spirv-val 2025.5 rejects it, its documented discrepancy. What else
+    // may show is model-converter's documented OpLine in a graph body (FFT2D results).
+    let documented = [RuleId::LayoutGraphBodyInstruction];
     let verdict = Validator::new(ValidateOptions::default()).check_words(module_of(&first)).verdict();
-    assert_eq!(rules(&verdict), [RuleId::LayoutGraphSectionOutsideGraph], "{verdict:?}");
-    assert!(mc.known_discrepancies().iter().any(|k| k.rule == Some(RuleId::LayoutGraphSectionOutsideGraph)));
+    assert!(rules(&verdict).iter().all(|r| documented.contains(r)), "{verdict:?}");
+    assert!(mc.known_discrepancies().iter().any(|k| k.rule == Some(RuleId::LayoutGraphBodyInstruction)));
     if let Some(sv) = &sv {
         let v = sv.validate(module_of(&first), &ValidateOptions::default()).expect("answers");
-        assert_eq!(rules(&v), [RuleId::LayoutGraphSectionOutsideGraph], "{v:?}");
+        let theirs = rules(&v);
+        assert!(!theirs.is_empty(), "spirv-val 2025.5 rejects debug info after OpGraphEndARM");
+        assert!(theirs.iter().all(|r| *r == RuleId::LayoutGraphSectionOutsideGraph || documented.contains(r)), "{v:?}");
     }
     // Debug info changes nothing the executor computes.
     assert!(bit_identical(&run_produced(&request, &first), &expected));

@@ -1105,6 +1105,7 @@ fn cases() -> Vec<Case> {
     ];
     v.extend(tosa_cases());
     v.extend(level_cases());
+    v.extend(tensor_access_cases());
     v.push(case(R::ImportsVersion, |bad| {
         let mut m = abs2();
         if bad {
@@ -1341,6 +1342,127 @@ fn level_cases() -> Vec<Case> {
         case(R::LevelTensorSize, |bad| {
             let d = if bad { 1 << 29 } else { 1 << 28 };
             binary(TosaOp::Add, (Fp32, &[d, 1]), (Fp32, &[d, 1]), (Fp32, &[d, 1]))
+        }),
+    ]
+}
+
+/// SPV_ARM_tensors instructions in a compute function next to a graph
+/// (`tensor_module`): each case reads, writes or queries a tensor correctly
+/// in the base and breaks one thing.
+fn tensor_access_cases() -> Vec<Case> {
+    use spvgraph_ir::tensor_access::*;
+    use RuleId as R;
+    vec![
+        case(R::TensorAccessNotRanked, |bad| {
+            // The broken read names the variable (a pointer) instead of the loaded tensor.
+            tensor_module(|b, k| {
+                read(b, k.float, if bad { k.src } else { k.a }, k.coords, None);
+            })
+        }),
+        case(R::TensorAccessCoordinates, |bad| {
+            tensor_module(|b, k| {
+                let coords = if bad {
+                    let arr = b.type_array(k.uint, 3);
+                    let c0 = b.const_u32(0);
+                    b.const_composite(arr, vec![c0, c0, c0])
+                } else {
+                    k.coords
+                };
+                read(b, k.float, k.a, coords, None);
+            })
+        }),
+        case(R::TensorReadResultType, |bad| {
+            tensor_module(|b, k| {
+                read(b, if bad { k.uint } else { k.float }, k.a, k.coords, None);
+            })
+        }),
+        case(R::TensorWriteObjectType, |bad| {
+            tensor_module(|b, k| {
+                let one = b.const_u32(1);
+                write(b, k.b, k.coords, if bad { one } else { k.zero }, None);
+            })
+        }),
+        case(R::TensorOperandsOutOfBoundsType, |bad| {
+            tensor_module(|b, k| {
+                let one = b.const_u32(1);
+                read(
+                    b,
+                    k.float,
+                    k.a,
+                    k.coords,
+                    operands(OUT_OF_BOUNDS_VALUE, Some(if bad { one } else { k.zero }), None),
+                );
+            })
+        }),
+        case(R::TensorOperandsOutOfBoundsNotConstant, |bad| {
+            tensor_module(|b, k| {
+                let x = read(b, k.float, k.a, k.coords, None);
+                read(
+                    b,
+                    k.float,
+                    k.a,
+                    k.coords,
+                    operands(OUT_OF_BOUNDS_VALUE, Some(if bad { x } else { k.zero }), None),
+                );
+            })
+        }),
+        case(R::TensorOperandsInstruction, |bad| {
+            tensor_module(|b, k| {
+                let mask = if bad { MAKE_ELEMENT_VISIBLE } else { MAKE_ELEMENT_AVAILABLE } | NON_PRIVATE_ELEMENT;
+                write(b, k.b, k.coords, k.zero, operands(mask, None, Some(k.scope)));
+            })
+        }),
+        case(R::TensorOperandsNonPrivate, |bad| {
+            tensor_module(|b, k| {
+                let mask = if bad { MAKE_ELEMENT_VISIBLE } else { MAKE_ELEMENT_VISIBLE | NON_PRIVATE_ELEMENT };
+                read(b, k.float, k.a, k.coords, operands(mask, None, Some(k.scope)));
+            })
+        }),
+        case(R::TensorOperandsScope, |bad| {
+            tensor_module(|b, k| {
+                let scope = if bad { k.zero } else { k.scope };
+                let mask = MAKE_ELEMENT_VISIBLE | NON_PRIVATE_ELEMENT;
+                read(b, k.float, k.a, k.coords, operands(mask, None, Some(scope)));
+            })
+        }),
+        case(R::TensorQueryResultType, |bad| {
+            tensor_module(|b, k| {
+                let one = b.const_u32(1);
+                query(b, if bad { k.float } else { k.uint }, k.a, one);
+            })
+        }),
+        case(R::TensorQueryDimensionNotConstant, |bad| {
+            tensor_module(|b, k| {
+                let zero = b.const_u32(0);
+                let d = query(b, k.uint, k.a, zero);
+                query(b, k.uint, k.a, if bad { d } else { zero });
+            })
+        }),
+        case(R::TensorQueryDimensionRange, |bad| {
+            tensor_module(|b, k| {
+                let dim = b.const_u32(if bad { 2 } else { 1 });
+                query(b, k.uint, k.a, dim);
+            })
+        }),
+        case(R::TensorReplicateValueType, |bad| {
+            tensor_module(|b, k| {
+                let one = b.const_u32(1);
+                replicate(b, k.shaped, if bad { one } else { k.zero });
+            })
+        }),
+        case(R::TensorReplicateUnshaped, |bad| {
+            tensor_module(|b, k| {
+                replicate(b, if bad { k.ranked } else { k.shaped }, k.zero);
+            })
+        }),
+        case(R::DecorationNonReadableWritableTarget, |bad| {
+            // NonReadable on the read tensor's variable is what SPV_ARM_tensors
+            // allows; on a Private variable it is invalid.
+            tensor_module(|b, k| {
+                let target = if bad { b.variable(spirv::StorageClass::Private, k.float) } else { k.dst };
+                b.decorate(target, spirv::Decoration::NonReadable, &[]);
+                read(b, k.float, k.a, k.coords, None);
+            })
         }),
     ]
 }

@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! spvgraph generate --seed 0 --count 100 -o out/            # files per case
-//! spvgraph generate --count 20000 --coverage                # operator x type-row table
+//! spvgraph generate --count 20000 --coverage                # type rows and consumer-breaking constructs
 //! spvgraph generate --count 100000 --check-spirv-val        # rejections must be 0
 //! spvgraph generate --near-valid --rule tosa.shape.output --count 10 -o bad/   # near-valid modules
 //! ```
@@ -99,7 +99,9 @@ pub struct Args {
     /// Do not write TOSA MLIR.
     #[arg(long)]
     no_mlir: bool,
-    /// Print the operator x type-row coverage of the cases; exit 1 if a row is missing.
+    /// Print the operator x type-row coverage and the consumer-breaking
+    /// constructs reached; exit 1 if a row or a construct the configuration
+    /// can produce is missing.
     #[arg(long)]
     coverage: bool,
     /// Validate every module with spirv-val --target-env vulkan1.3; print the rejections; exit 1 if any.
@@ -376,7 +378,9 @@ fn report(args: &Args, config: &Config, mut t: Tally, checked: bool) -> anyhow::
     if args.coverage {
         let ops = config.usable_ops();
         print!("{}", t.coverage.report(&ops, &config.profiles));
+        print!("{}", t.coverage.constructs_report(config));
         failed |= !t.coverage.missing(&ops, &config.profiles).is_empty();
+        failed |= !t.coverage.missing_constructs(config).is_empty();
     }
     Ok(if failed { Outcome::CheckFailed } else { Outcome::Success })
 }

@@ -6,8 +6,8 @@
 use super::case::{Answer, CaseOutcome, Pending};
 use super::guard::guard;
 use super::oracles::{OracleSet, Sampled};
-use spvgraph_oracle::judge::{judge, ExecAnswer, Observations};
-use spvgraph_oracle::oracle::{ExecRequest, OracleError};
+use spvgraph_oracle::judge::{check_production, judge, ExecAnswer, Observations, ProductionAnswer};
+use spvgraph_oracle::oracle::{ExecRequest, Oracle, OracleError, ProduceRequest};
 use std::time::{Duration, Instant};
 
 /// The cases of one batch after the backend ran them, with the backend's
@@ -59,4 +59,56 @@ pub fn run_executor(member: &Sampled, oracles: &OracleSet, pending: Vec<Pending>
         cases.push(case);
     }
     BatchResult { cases, elapsed }
+}
+
+/// Runs each of `pending`'s TOSA MLIR through the sampled producer `member`,
+/// without and with debug information, and judges what it made: the
+/// validators' verdicts on the produced module and, when the in-tree
+/// validator accepts it, its outputs on the in-tree executor (interfaces
+/// mapped back to the case's) against the case's own.
+pub fn run_producer(member: &Sampled, oracles: &OracleSet, pending: Vec<Pending>) -> BatchResult {
+    let name = member.oracle.name().to_string();
+    let start = Instant::now();
+    let mut cases = Vec::with_capacity(pending.len());
+    for p in &pending {
+        let Some(mlir) = &p.mlir else { continue };
+        let case_start = Instant::now();
+        let mut case = p.case.clone();
+        case.disagreements.clear();
+        case.durations.clear();
+        let request = p.request.request();
+        let productions: Vec<ProductionAnswer<'_>> = [false, true]
+            .into_iter()
+            .map(|debug_info| {
+                let ask = ProduceRequest { mlir, debug_info };
+                let outcome = match guard("producer", || member.oracle.produce(&ask)) {
+                    Ok(o) => o,
+                    Err(c) => Err(OracleError::Failed {
+                        oracle: name.clone(),
+                        reason: format!("the {name} adapter panicked at {}: {}", c.location, c.message),
+                    }),
+                };
+                let label = if debug_info { format!("{name} (debug info)") } else { name.clone() };
+                case.answers.push((label, Answer::of_production(&outcome)));
+                let validators: Vec<&dyn Oracle> = oracles.validators.iter().map(|v| v.as_ref()).collect();
+                check_production(member.oracle.as_ref(), &validators, &request, debug_info, outcome)
+            })
+            .collect();
+        case.durations.push((name.clone(), case_start.elapsed()));
+        let observations = Observations {
+            request: Some(request),
+            reference: p.reference.clone(),
+            referee: oracles.referee.as_deref(),
+            productions,
+            operators: case.operators.clone(),
+            ..Observations::default()
+        };
+        let expectation = case.expectation();
+        match guard("judgement", || judge(&expectation, &observations)) {
+            Ok(ds) => case.disagreements = ds,
+            Err(c) => case.disagreements.push(super::case::panic_disagreement(c)),
+        }
+        cases.push(case);
+    }
+    BatchResult { cases, elapsed: start.elapsed() }
 }

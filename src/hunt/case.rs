@@ -18,7 +18,9 @@ use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::Module;
 use spvgraph_oracle::exec::Executor;
 use spvgraph_oracle::judge::{judge, Disagreement, Expectation, Kind, Observations, ValidityAnswer};
-use spvgraph_oracle::oracle::{ExecOutcome, Oracle, OracleError, OwnedExecRequest, ValidateOptions, Verdict};
+use spvgraph_oracle::oracle::{
+    ExecOutcome, Oracle, OracleError, OwnedExecRequest, ProduceOutcome, ValidateOptions, Verdict,
+};
 use std::collections::BTreeMap;
 
 /// The round-trip result.
@@ -139,6 +141,22 @@ impl Answer {
                 Answer::Refused { kind: format!("{kind:?}").to_lowercase(), reason: reason.clone() }
             }
             Ok(ExecOutcome::Abnormal { how, detail }) => {
+                Answer::Abnormal { how: how.to_string(), detail: detail.clone() }
+            }
+            Err(e) => Answer::Error { error: e.to_string() },
+        }
+    }
+
+    /// A producer's answer.
+    pub fn of_production(o: &Result<ProduceOutcome, OracleError>) -> Answer {
+        match o {
+            Ok(ProduceOutcome::Module { words, notes, .. }) => {
+                Answer::Produced { words: words.len(), notes: notes.iter().map(ToString::to_string).collect() }
+            }
+            Ok(ProduceOutcome::Rejected { message }) => {
+                Answer::Refused { kind: "rejected".to_string(), reason: message.clone() }
+            }
+            Ok(ProduceOutcome::Abnormal { how, detail }) => {
                 Answer::Abnormal { how: how.to_string(), detail: detail.clone() }
             }
             Err(e) => Answer::Error { error: e.to_string() },

@@ -98,6 +98,8 @@ pub struct HuntReport {
 /// A sampled oracle's queue of cases waiting for a batch.
 struct Queue {
     member: oracles::Sampled,
+    /// A producer's queue takes valid cases with TOSA MLIR only.
+    producer: bool,
     waiting: Mutex<Vec<Pending>>,
 }
 
@@ -139,9 +141,13 @@ impl Shared<'_> {
             let n = waiting.len().min(q.member.batch);
             waiting.drain(..n).collect()
         };
-        let result = batch::run_executor(&q.member, self.hunter.oracles, batch);
+        let result = if q.producer {
+            batch::run_producer(&q.member, self.hunter.oracles, batch)
+        } else {
+            batch::run_executor(&q.member, self.hunter.oracles, batch)
+        };
         for case in &result.cases {
-            stats.add_backend(case);
+            stats.add_backend(case, if q.producer { 2 } else { 1 });
             self.record(case);
         }
     }
@@ -162,7 +168,7 @@ fn worker(sh: &Shared<'_>) -> Stats {
         sh.record(&outcome);
         if let Some(p) = pending {
             for q in &sh.queues {
-                if q.member.takes(outcome.seed) {
+                if q.member.takes(outcome.seed) && (!q.producer || p.mlir.is_some()) {
                     if let Ok(mut w) = q.waiting.lock() {
                         w.push(p.clone());
                     }
@@ -197,12 +203,11 @@ pub fn run(options: &HuntOptions, progress: &dyn Progress) -> anyhow::Result<Hun
     let known_before = store.known();
     guard::install_panic_hook();
     let start = Instant::now();
-    // Producers join the queues once their judgement is wired in.
-    let queues: Vec<Queue> = options
-        .oracles
-        .executors
-        .iter()
-        .map(|m| Queue { member: m.clone(), waiting: Mutex::new(Vec::new()) })
+    let executors = options.oracles.executors.iter().map(|m| (m, false));
+    let producers = options.oracles.producers.iter().map(|m| (m, true));
+    let queues: Vec<Queue> = executors
+        .chain(producers)
+        .map(|(m, producer)| Queue { member: m.clone(), producer, waiting: Mutex::new(Vec::new()) })
         .collect();
     let samples: BTreeMap<String, f64> =
         queues.iter().map(|q| (q.member.oracle.name().to_string(), q.member.sample)).collect();

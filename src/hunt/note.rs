@@ -52,10 +52,14 @@ pub fn check_command(slug: &str, case: &CaseOutcome, d: &Disagreement, context: 
             oracles.push(IN_TREE.into());
             oracles.sort();
             oracles.dedup();
-            argv.extend(["diff".into(), format!("{slug}.mlir"), "--oracles".into(), oracles.join(",")]);
+            argv.extend(["diff".into(), spv, "--oracles".into(), oracles.join(",")]);
+            if let Some(e) = &case.entry {
+                argv.extend(["--entry".into(), e.clone()]);
+            }
         }
         _ => {
-            argv.extend(["validate".into(), "--oracles".into(), context.validators.join(",")]);
+            let both = context.validators.iter().any(|v| v == spvgraph_oracle::registry::SPIRV_VAL);
+            argv.extend(["validate".into(), "--oracle".into(), if both { "both" } else { "in-tree" }.into()]);
             argv.extend(["--target-env".into(), case.target_env.to_string()]);
             if let Some(p) = &case.profiles {
                 argv.extend(["--profiles".into(), p.iter().map(|p| p.name()).collect::<Vec<_>>().join(",")]);

@@ -83,9 +83,11 @@ impl Stats {
         self.disagreements += o.disagreements.len() as u64;
     }
 
-    /// Counts a sampled backend's answer on a case (the last answer).
-    pub fn add_backend(&mut self, o: &CaseOutcome) {
-        if let Some((name, a)) = o.answers.last() {
+    /// Counts a sampled backend's answers on a case (the last ones it added).
+    /// `answers`: how many answers the backend added (a producer runs each
+    /// case twice, without and with debug information).
+    pub fn add_backend(&mut self, o: &CaseOutcome, answers: usize) {
+        for (name, a) in o.answers.iter().rev().take(answers) {
             self.answer(name, a);
         }
         self.time(o);

@@ -180,7 +180,7 @@ fn is_scalar(e: &Edit, c: Id) -> bool {
 }
 
 /// Adds the ReplicatedCompositesEXT capability and its extension when missing.
-fn ensure_replicate_caps(e: &mut Edit) {
+pub(super) fn ensure_replicate_caps(e: &mut Edit) {
     let insts = &e.module.insts;
     if !insts.contains(&Inst::Capability(REPLICATED_COMPOSITES)) {
         let at = insts.iter().rposition(|i| matches!(i, Inst::Capability(_))).map_or(0, |i| i + 1);

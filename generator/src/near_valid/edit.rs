@@ -218,6 +218,19 @@ impl<'c, 'u> Edit<'c, 'u> {
         })
     }
 
+    /// `OpTypeFloat width` (IEEE, no encoding), declared if missing.
+    pub fn float_type(&mut self, width: u32) -> Id {
+        let found = self.module.insts.iter().find_map(|i| match i {
+            Inst::TypeFloat { result, width: w, encoding: None } if *w == width => Some(*result),
+            _ => None,
+        });
+        found.unwrap_or_else(|| {
+            let result = self.fresh_id();
+            self.add_global(Inst::TypeFloat { result, width, encoding: None });
+            result
+        })
+    }
+
     /// `OpTypeBool`, declared if missing.
     pub fn bool_type(&mut self) -> Id {
         let found = self.module.insts.iter().find_map(|i| match i {

@@ -36,11 +36,13 @@ mod ids;
 mod imports;
 mod interface;
 mod layout;
+mod tensor_functions;
 mod tosa_operands;
 mod tosa_shapes;
 mod types;
 
 pub use edit::{Edit, GraphSpan};
+pub use tensor_functions::with_tensor_function;
 
 use crate::{generate, prng, Case, Config};
 use arbitrary::Unstructured;
@@ -89,6 +91,7 @@ pub fn mutators() -> &'static [Mutator] {
         v.extend(debuginfo::mutators());
         v.extend(tosa_operands::mutators());
         v.extend(tosa_shapes::mutators());
+        v.extend(tensor_functions::mutators());
         v.extend(imports::mutators());
         v
     })

@@ -9,6 +9,9 @@ use crate::range::Domain;
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::inst::{Id, Inst};
 
+/// Most further entry points exporting one graph.
+const MAX_ALIASES: u32 = 3;
+
 /// One InputIndex/OutputIndex: a plain tensor or a tensor array.
 #[derive(Clone, Debug)]
 struct Slot {
@@ -94,43 +97,67 @@ impl Synth<'_, '_> {
             data: Some(d),
             uses: 0,
             depth: 0,
+            dead: false,
+            special: false,
         });
         self.g.values.len() - 1
     }
 
     /// Sinks (results nothing consumes) plus, sometimes, an inner value, a
-    /// pass-through input and a constant.
+    /// pass-through input, a constant and a second copy of one output;
+    /// sometimes a sink is left unused.
     fn choose_outputs(&mut self) -> Vec<usize> {
         let max = self.cfg.max_graph_outputs.max(1) as usize;
         let vals = &self.g.values;
-        let mut outs: Vec<usize> =
-            (0..vals.len()).filter(|&i| matches!(vals[i].kind, ValueKind::Result) && vals[i].uses == 0).collect();
+        let sinks: Vec<usize> = (0..vals.len())
+            .filter(|&i| matches!(vals[i].kind, ValueKind::Result) && vals[i].uses == 0 && !vals[i].dead)
+            .collect();
+        let mut outs = sinks.clone();
         if outs.len() > max {
             outs.drain(..outs.len() - max);
         }
+        if !outs.is_empty() && self.dice.chance(self.cfg.probs.unused_result) {
+            // With no other output left, a pass-through input is added below.
+            let at = self.dice.below(outs.len());
+            outs.remove(at);
+        }
+        let vals = &self.g.values;
         let inner: Vec<usize> =
             (0..vals.len()).filter(|&i| matches!(vals[i].kind, ValueKind::Result) && vals[i].uses > 0).collect();
         let inputs: Vec<usize> = (0..vals.len()).filter(|&i| matches!(vals[i].kind, ValueKind::Input)).collect();
         let consts: Vec<usize> = (0..vals.len()).filter(|&i| matches!(vals[i].kind, ValueKind::Const)).collect();
         if self.dice.chance(self.cfg.probs.output_inner_value) {
-            if let Some(&v) = self.dice.pick(&inner) {
-                outs.push(v);
-                self.feature("output:inner-value");
-            }
+            outs.extend(self.dice.pick(&inner));
         }
         if outs.is_empty() || self.dice.chance(self.cfg.probs.output_from_input) {
-            if let Some(&v) = self.dice.pick(&inputs) {
-                outs.push(v);
-                self.feature("output:from-input");
-            }
+            outs.extend(self.dice.pick(&inputs));
         }
-        if self.dice.chance(self.cfg.probs.output_from_constant) {
-            if let Some(&v) = self.dice.pick(&consts) {
-                outs.push(v);
-                self.feature("output:from-constant");
-            }
+        // A graph without operations writes its constant, if it has one.
+        if self.g.nodes == 0 || self.dice.chance(self.cfg.probs.output_from_constant) {
+            outs.extend(self.dice.pick(&consts));
         }
         outs.truncate(max.max(1));
+        if outs.len() < max && self.dice.chance(self.cfg.probs.duplicate_output) {
+            if let Some(&v) = self.dice.pick(&outs) {
+                let at = self.dice.below(outs.len() + 1);
+                outs.insert(at, v);
+                self.feature("output:same-value-twice");
+            }
+        }
+        // Recorded from the final list (the truncation may drop additions).
+        if sinks.iter().any(|s| !outs.contains(s)) {
+            self.feature("unused:result");
+        }
+        for &v in &outs {
+            let val = &self.g.values[v];
+            let f = match val.kind {
+                ValueKind::Result if val.uses > 0 => "output:inner-value",
+                ValueKind::Result => continue,
+                ValueKind::Input => "output:from-input",
+                ValueKind::Const => "output:from-constant",
+            };
+            self.feature(f);
+        }
         outs
     }
 
@@ -168,6 +195,9 @@ impl Synth<'_, '_> {
                 }
                 self.dice.shuffle(&mut members);
                 self.feature("iface:array-input");
+                if members.len() == 1 {
+                    self.feature("iface:array-length-1");
+                }
                 slots.push(Slot { members, array: true, unshaped: None, elem, shape });
             } else {
                 let unshaped = self
@@ -212,6 +242,12 @@ impl Synth<'_, '_> {
                     }
                 }
                 self.feature("iface:array-output");
+                if members.len() == 1 {
+                    self.feature("iface:array-length-1");
+                }
+                if members.iter().enumerate().any(|(k, m)| members[..k].contains(m)) {
+                    self.feature("output:same-value-in-array");
+                }
             }
             slots.push(Slot { members, array, unshaped, elem, shape });
         }
@@ -251,19 +287,32 @@ impl Synth<'_, '_> {
         self.b.graph_entry_point(self.g.id, &name, vars.clone());
         let primary = self.entry_record(&name, ins, outs, 0, &bindings);
         self.entry_points.push(primary);
-        if self.dice.chance(self.cfg.probs.alias_entry_point) {
+        let mut aliases = 0u32;
+        while aliases < MAX_ALIASES {
+            let p = if aliases == 0 { self.cfg.probs.alias_entry_point } else { self.cfg.probs.more_entry_points };
+            if !self.dice.chance(p) {
+                break;
+            }
+            aliases += 1;
             let dup = self.dice.chance(self.cfg.probs.duplicate_entry_point_name);
-            let alias = if dup { name.clone() } else { format!("graph{}_alias", self.g.index) };
+            let alias = match (dup, aliases) {
+                (true, _) => name.clone(),
+                (false, 1) => format!("graph{}_alias", self.g.index),
+                (false, k) => format!("graph{}_alias{k}", self.g.index),
+            };
             self.feature(if dup { "entry:duplicate-name" } else { "entry:alias" });
             let (vars2, set) = if self.dice.chance(self.cfg.probs.shared_interface) {
                 self.feature("entry:shared-interface");
-                (vars, 0)
+                (vars.clone(), 0)
             } else {
-                (self.variables(in_types, out_types, 1, &bindings), 1)
+                (self.variables(in_types, out_types, aliases, &bindings), aliases)
             };
             self.b.graph_entry_point(self.g.id, &alias, vars2);
             let rec = self.entry_record(&alias, ins, outs, set, &bindings);
             self.entry_points.push(rec);
+        }
+        if aliases >= 2 {
+            self.feature("entry:three-or-more");
         }
     }
 

@@ -9,6 +9,7 @@
 //! shape with the catalogue's `infer_shapes`, checks the row with `find_row`,
 //! derives the result's value range (`transfer`), and emits the instruction.
 
+mod constants;
 mod debug;
 mod interface;
 mod node;
@@ -19,7 +20,7 @@ mod ops_tensor;
 mod transfer;
 
 use crate::case::{CaseMeta, EntryPoint};
-use crate::config::Config;
+use crate::config::{Config, LEVEL_8K, THIN_FACTOR};
 use crate::data::{self, DataSpec, Fill};
 use crate::dice::Dice;
 use crate::floats;
@@ -29,14 +30,23 @@ use spvgraph_ir::builder::ModuleBuilder;
 use spvgraph_ir::elem::{ElemType, Profile};
 use spvgraph_ir::inst::{Id, Inst};
 use spvgraph_ir::tensor::TensorData;
-use spvgraph_ir::tosa::TosaOp;
+use spvgraph_ir::tosa::{Accuracy, Form, RankReq, TosaOp};
+use std::cell::RefCell;
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 pub(crate) use node::NodeSpec;
 
 /// How often an operation is chosen to consume an unconsumed result
 /// (chains, deeper graphs) rather than drawn uniformly (row coverage).
 const CHAIN_PROBABILITY: f64 = 0.7;
+
+/// The per-element share of special values in a leaf chosen by
+/// `special_leaf` (at least; `special_values` may be higher).
+const SPECIAL_LEAF_SHARE: f64 = 0.25;
+
+/// Element types of the constant a pass-through graph may output.
+const PASS_THROUGH_TYPES: [ElemType; 4] = [ElemType::Fp32, ElemType::Fp16, ElemType::I8, ElemType::I32];
 
 /// Where a value comes from.
 #[derive(Clone, Debug)]
@@ -63,6 +73,11 @@ pub(crate) struct Value {
     pub uses: u32,
     /// Longest chain of operations producing the value (0 for leaves).
     pub depth: u32,
+    /// Never read and never written to an output (an unused FFT member).
+    pub dead: bool,
+    /// Holds (or derives from data holding) NaN or infinities placed on
+    /// purpose, so operators that cannot compare such results do not read it.
+    pub special: bool,
 }
 
 impl Value {
@@ -109,6 +124,8 @@ pub(crate) struct Synth<'a, 'u> {
     pub rng: SplitMix64,
     pub b: ModuleBuilder,
     pub ops: Vec<TosaOp>,
+    /// Every available type row of the usable operators.
+    pub rows: Rc<[AvailableRow]>,
     pub graph_constants: BTreeMap<u32, TensorData>,
     pub next_graph_constant: u32,
     pub meta: CaseMeta,
@@ -116,6 +133,65 @@ pub(crate) struct Synth<'a, 'u> {
     pub g: GraphState,
     /// OpNames, emitted once all OpStrings exist.
     pub names: Vec<(Id, String)>,
+    /// Whether the operation being built defines its result for special
+    /// floating-point operands (NaN, ±inf) in a way the compliance rules
+    /// can compare; fresh leaves get special values only then.
+    pub special_ok: bool,
+    /// Constructs the operation being built reaches, recorded only if it is
+    /// emitted.
+    pub pending: Vec<String>,
+}
+
+/// A type row of a usable operator available under the enabled profiles,
+/// with the element type and rank requirement of each tensor operand (what
+/// `consumer_choice` matches an unconsumed result against).
+#[derive(Clone, Debug)]
+pub(crate) struct AvailableRow {
+    pub op: TosaOp,
+    pub row: usize,
+    pub tensor_operands: Vec<(ElemType, RankReq)>,
+}
+
+/// The available rows of the usable operators, worked out once per
+/// configuration and thread (a run generates many cases from one
+/// configuration; working them out per case cost more than the lookups
+/// they save).
+fn available_rows(cfg: &Config) -> Rc<[AvailableRow]> {
+    type Cached = (Vec<Profile>, Vec<TosaOp>, Vec<TosaOp>, u32, Rc<[AvailableRow]>);
+    thread_local! {
+        static LAST: RefCell<Option<Cached>> = const { RefCell::new(None) };
+    }
+    LAST.with(|last| {
+        let mut last = last.borrow_mut();
+        if let Some((p, a, d, r, rows)) = last.as_ref() {
+            if *p == cfg.profiles && *a == cfg.allow_ops && *d == cfg.deny_ops && *r == cfg.max_rank {
+                return Rc::clone(rows);
+            }
+        }
+        let rows: Rc<[AvailableRow]> = compute_available_rows(cfg).into();
+        *last =
+            Some((cfg.profiles.clone(), cfg.allow_ops.clone(), cfg.deny_ops.clone(), cfg.max_rank, Rc::clone(&rows)));
+        rows
+    })
+}
+
+fn compute_available_rows(cfg: &Config) -> Vec<AvailableRow> {
+    let mut out = Vec::new();
+    for op in cfg.usable_ops() {
+        for (row, r) in op.spec().type_rows.iter().enumerate().filter(|(_, r)| r.available(&cfg.profiles)) {
+            let tensor_operands = op
+                .spec()
+                .operands
+                .iter()
+                .filter_map(|o| match o.form {
+                    Form::Tensor { elem, rank } => elem.resolve(r).map(|e| (e, rank)),
+                    _ => None,
+                })
+                .collect();
+            out.push(AvailableRow { op, row, tensor_operands });
+        }
+    }
+    out
 }
 
 /// The finished pieces.
@@ -137,12 +213,15 @@ impl<'a, 'u> Synth<'a, 'u> {
             rng,
             b,
             ops: cfg.usable_ops(),
+            rows: available_rows(cfg),
             graph_constants: BTreeMap::new(),
             next_graph_constant: 0,
             meta: CaseMeta::default(),
             entry_points: Vec::new(),
             g: GraphState::new(gid, 0),
             names: Vec::new(),
+            special_ok: true,
+            pending: Vec::new(),
         }
     }
 
@@ -153,6 +232,17 @@ impl<'a, 'u> Synth<'a, 'u> {
 
     pub(crate) fn feature(&mut self, f: impl Into<String>) {
         self.meta.features.insert(f.into());
+    }
+
+    /// A construct of the operation being built (kept if it is emitted).
+    pub(crate) fn op_feature(&mut self, f: impl Into<String>) {
+        self.pending.push(f.into());
+    }
+
+    /// Some axis of `axes` when the operation draws wide attributes (on one
+    /// axis only, to keep windows and outputs small).
+    pub(crate) fn wide_axis(&mut self, axes: usize) -> Option<usize> {
+        self.dice.chance(self.cfg.probs.wide_attributes).then(|| self.dice.below(axes))
     }
 
     /// Builds the whole module.
@@ -181,7 +271,11 @@ impl<'a, 'u> Synth<'a, 'u> {
         self.start_debug();
         let lo = self.cfg.min_nodes;
         let hi = self.cfg.max_nodes.max(lo);
-        let target = self.dice.range_u32(lo, hi) as usize;
+        let mut target = self.dice.range_u32(lo, hi) as usize;
+        if self.dice.chance(self.cfg.probs.pass_through_graph) {
+            target = 0;
+            self.pass_through_leaves();
+        }
         // A bounded number of attempts: an attempt only fails when the element
         // budget is exhausted or an operation would exceed it.
         let mut attempts = 0;
@@ -208,14 +302,7 @@ impl<'a, 'u> Synth<'a, 'u> {
 
     /// Adds one operation of `op` with a random available type row.
     fn add_op(&mut self, op: TosaOp) {
-        let rows: Vec<usize> = op
-            .spec()
-            .type_rows
-            .iter()
-            .enumerate()
-            .filter(|(_, r)| r.available(&self.cfg.profiles))
-            .map(|(i, _)| i)
-            .collect();
+        let rows: Vec<usize> = self.rows.iter().filter(|r| r.op == op).map(|r| r.row).collect();
         let Some(&row) = self.dice.pick(&rows) else { return };
         self.add_op_row(op, row);
     }
@@ -224,34 +311,31 @@ impl<'a, 'u> Synth<'a, 'u> {
     /// its element type and rank, so the next operation can read it.
     fn consumer_choice(&mut self) -> Option<(TosaOp, usize, usize)> {
         let open: Vec<usize> = (0..self.g.values.len())
-            .filter(|&i| matches!(self.g.values[i].kind, ValueKind::Result) && self.g.values[i].uses == 0)
+            .filter(|&i| {
+                let v = &self.g.values[i];
+                matches!(v.kind, ValueKind::Result) && v.uses == 0 && !v.dead
+            })
             .collect();
         let v = if self.dice.chance(0.5) { *open.last()? } else { *self.dice.pick(&open)? };
         let (elem, rank) = (self.g.values[v].elem, self.g.values[v].shape.len() as u32);
-        let mut cands = Vec::new();
-        for &op in &self.ops {
-            for (i, row) in op.spec().type_rows.iter().enumerate() {
-                if !row.available(&self.cfg.profiles) {
-                    continue;
-                }
-                let takes = op.spec().operands.iter().any(|o| match o.form {
-                    spvgraph_ir::tosa::Form::Tensor { elem: e, rank: r } => {
-                        e.resolve(row) == Some(elem)
-                            && match r {
-                                spvgraph_ir::tosa::RankReq::Exact(n) => n == rank,
-                                spvgraph_ir::tosa::RankReq::Any => rank <= self.cfg.max_rank,
-                                spvgraph_ir::tosa::RankReq::SameAs(_) => false,
-                            }
-                    }
-                    _ => false,
-                });
-                if takes {
-                    cands.push((op, i));
-                }
-            }
-        }
+        let max_rank = self.cfg.max_rank;
+        let cands: Vec<(TosaOp, usize)> = self
+            .rows
+            .iter()
+            .filter(|r| {
+                r.tensor_operands.iter().any(|&(e, req)| {
+                    e == elem
+                        && match req {
+                            RankReq::Exact(n) => n == rank,
+                            RankReq::Any => rank <= max_rank,
+                            RankReq::SameAs(_) => false,
+                        }
+                })
+            })
+            .map(|r| (r.op, r.row))
+            .collect();
         let &(op, row) = self.dice.pick(&cands)?;
-        self.feature("dag:chained");
+        self.op_feature("dag:chained");
         Some((op, row, v))
     }
 
@@ -259,17 +343,30 @@ impl<'a, 'u> Synth<'a, 'u> {
     /// not fit the budget).
     fn add_op_row(&mut self, op: TosaOp, row: usize) {
         self.g.picked.clear();
+        self.special_ok = specials_comparable(op);
         let spec = match self.synth_op(op, row) {
             Ok(s) => s,
-            Err(node::Skip::Budget) => return,
+            Err(node::Skip::Budget) => {
+                self.end_op();
+                return;
+            }
             Err(node::Skip::Internal(e)) => {
                 self.meta.internal_errors.push(format!("{op} row {row}: {e}"));
+                self.end_op();
                 return;
             }
         };
         if let Err(node::Skip::Internal(e)) = self.add_node(spec) {
             self.meta.internal_errors.push(format!("{op} row {row}: {e}"));
         }
+        self.end_op();
+    }
+
+    /// Forgets the per-operation state (emitted operations took their
+    /// constructs already).
+    fn end_op(&mut self) {
+        self.special_ok = true;
+        self.pending.clear();
     }
 
     /// Chooses operands and attributes for `op` with type row `row`.
@@ -305,15 +402,80 @@ impl<'a, 'u> Synth<'a, 'u> {
         self.dice.range_u32(1, self.cfg.max_dim.max(1))
     }
 
-    /// A random shape of `rank` within the per-tensor element limit.
+    /// A random shape of `rank` within the per-tensor element limit, or
+    /// (`level_shape`) a long, thin one.
     pub(crate) fn random_shape(&mut self, rank: u32) -> Vec<u32> {
+        if rank > 0 && self.dice.chance(self.cfg.probs.level_shape) {
+            if let Some(shape) = self.long_shape(rank) {
+                return shape;
+            }
+        }
         let mut shape: Vec<u32> = (0..rank).map(|_| self.random_dim()).collect();
         shrink_to_fit(&mut shape, self.cfg.max_tensor_elements);
         shape
     }
 
+    /// A shape of `rank` with one dimension near the level limits
+    /// (4096..=8192) and the others 1, or at most one of them 2; `None`
+    /// when `max_long_elements` cannot hold it.
+    fn long_shape(&mut self, rank: u32) -> Option<Vec<u32>> {
+        let top = u64::from(LEVEL_8K).min(self.cfg.max_long_elements);
+        let low = top / 2;
+        if low < 2 {
+            return None;
+        }
+        let mut shape = vec![1u32; rank as usize];
+        let axis = self.dice.below(shape.len());
+        shape[axis] = self.dice.range_i64(low as i64, top as i64) as u32;
+        if rank > 1 && self.dice.chance(0.3) {
+            let other = (axis + 1 + self.dice.below(shape.len() - 1)) % shape.len();
+            shape[other] = 2;
+        }
+        self.fits(&shape).then_some(shape)
+    }
+
+    /// Whether a tensor of `shape` is within the element limits: the
+    /// per-tensor limit, or the larger one of long, thin tensors.
     pub(crate) fn fits(&self, shape: &[u32]) -> bool {
-        elements(shape) <= self.cfg.max_tensor_elements
+        let n = elements(shape);
+        if n <= self.cfg.max_tensor_elements {
+            return true;
+        }
+        let longest = u64::from(shape.iter().copied().max().unwrap_or(1).max(1));
+        n <= self.cfg.max_long_elements && n / longest <= THIN_FACTOR
+    }
+
+    /// The largest extent dimension `axis` of `shape` may grow to within
+    /// the element limits (long, thin tensors included).
+    pub(crate) fn max_extent(&self, shape: &[u32], axis: usize) -> u64 {
+        let other: u64 =
+            shape.iter().enumerate().filter(|&(i, _)| i != axis).map(|(_, &d)| u64::from(d)).product::<u64>().max(1);
+        let plain = self.cfg.max_tensor_elements / other;
+        let long = if other <= THIN_FACTOR { self.cfg.max_long_elements / other } else { 0 };
+        plain.max(long)
+    }
+
+    /// A value in `lo..=hi` drawn over the whole range (half the time) or
+    /// from its top eighth, for attributes taken up to their limits.
+    pub(crate) fn wide_pick(&mut self, lo: i64, hi: i64) -> i64 {
+        if hi <= lo {
+            return lo;
+        }
+        if self.dice.chance(0.5) {
+            self.dice.range_i64(lo, hi)
+        } else {
+            self.dice.range_i64(hi - (hi - lo) / 8, hi)
+        }
+    }
+
+    /// Records the level-related constructs a tensor shape reaches.
+    pub(crate) fn note_shape(&mut self, shape: &[u32]) {
+        if shape.len() as u32 == spvgraph_ir::tosa::MAX_RANK {
+            self.feature("level:rank=6");
+        }
+        if shape.iter().any(|&d| d >= LEVEL_8K / 2) {
+            self.feature("level:dim>=4096");
+        }
     }
 
     // ---- the value pool ---------------------------------------------------------
@@ -322,8 +484,10 @@ impl<'a, 'u> Synth<'a, 'u> {
     /// exists. Values no operation has consumed yet are preferred, which
     /// grows chains; any candidate may be taken again, which gives fan-out.
     pub(crate) fn pick_value(&mut self, need: &Need, ok: impl Fn(&Value) -> bool) -> Option<usize> {
+        let special_ok = self.special_ok;
+        let usable = |val: &Value| !val.dead && (special_ok || !val.special);
         if let Some(v) = self.g.prefer {
-            if self.g.values.get(v).is_some_and(|val| ok(val) && admits_value(need, val)) {
+            if self.g.values.get(v).is_some_and(|val| usable(val) && ok(val) && admits_value(need, val)) {
                 self.g.prefer = None;
                 self.g.picked.push(v);
                 return Some(v);
@@ -339,7 +503,9 @@ impl<'a, 'u> Synth<'a, 'u> {
             .values
             .iter()
             .enumerate()
-            .filter(|(i, v)| ok(v) && admits_value(need, v) && (allow_repeat || !self.g.picked.contains(i)))
+            .filter(|(i, v)| {
+                usable(v) && ok(v) && admits_value(need, v) && (allow_repeat || !self.g.picked.contains(i))
+            })
             .map(|(i, _)| i)
             .collect();
         let unused: Vec<usize> =
@@ -423,7 +589,8 @@ impl<'a, 'u> Synth<'a, 'u> {
                 *self.dice.pick(&[1.0, 10.0, 1000.0f64.min(max), max]).unwrap_or(&1.0)
             }
         };
-        DataSpec { domain, scale, specials: self.cfg.probs.special_values, fill: Fill::Random }
+        let specials = if self.special_ok { self.cfg.probs.special_values } else { 0.0 };
+        DataSpec { domain, scale, specials, fill: Fill::Random }
     }
 
     /// A new graph input or constant of `elem` and `shape`, with data from `need.fresh`.
@@ -432,15 +599,29 @@ impl<'a, 'u> Synth<'a, 'u> {
         let room = self.g.inputs < self.cfg.max_graph_inputs as usize;
         let constant = !room || self.dice.chance(p);
         let mut spec = need.fresh;
+        if elem.is_float() && self.special_ok && self.dice.chance(self.cfg.probs.special_leaf) {
+            spec.specials = spec.specials.max(SPECIAL_LEAF_SHARE);
+        }
         if constant {
             if spec.domain.admits_zero() && self.dice.chance(self.cfg.probs.null_constant) {
                 spec.fill = Fill::Zero;
             } else if spec.domain.admits_uniform() && self.dice.chance(self.cfg.probs.replicate_constant) {
                 spec.fill = Fill::Uniform;
+            } else if shape.len() > 1 && spec.domain.admits_uniform() && self.dice.chance(self.cfg.probs.constant_rows)
+            {
+                spec.fill = Fill::Rows;
             }
         }
-        let data = data::generate(&mut self.rng, elem, shape, &spec);
+        self.leaf(elem, shape, &spec, constant)
+    }
+
+    /// A leaf of `elem` and `shape` with data drawn from `spec`: a constant
+    /// (in a form chosen by `tensor_constant`) or a graph input.
+    pub(crate) fn leaf(&mut self, elem: ElemType, shape: &[u32], spec: &DataSpec, constant: bool) -> usize {
+        let data = data::generate(&mut self.rng, elem, shape, spec);
         let range = Range::of_data(&data);
+        let special = spec.specials > 0.0 && elem.is_float() && self.note_specials(&data, constant);
+        self.note_shape(shape);
         let (id, kind) = if constant {
             let id =
                 self.tensor_constant(elem, shape, &data, self.cfg.probs.graph_constant, self.cfg.max_inline_elements);
@@ -450,8 +631,54 @@ impl<'a, 'u> Synth<'a, 'u> {
             (self.b.id(), ValueKind::Input)
         };
         self.g.elements += elements(shape);
-        self.g.values.push(Value { id, elem, shape: shape.to_vec(), range, kind, data: Some(data), uses: 0, depth: 0 });
+        let value = Value {
+            id,
+            elem,
+            shape: shape.to_vec(),
+            range,
+            kind,
+            data: Some(data),
+            uses: 0,
+            depth: 0,
+            dead: false,
+            special,
+        };
+        self.g.values.push(value);
         self.g.values.len() - 1
+    }
+
+    /// Records which special values (NaN, infinities, subnormals) a leaf's
+    /// data holds, for graph inputs and constants apart; whether it holds a
+    /// NaN or an infinity.
+    fn note_specials(&mut self, data: &TensorData, constant: bool) -> bool {
+        let (mut nan, mut inf, mut sub) = (false, false, false);
+        let elem = data.elem();
+        let normal = floats::min_normal(elem);
+        for v in data.to_f64() {
+            nan |= v.is_nan();
+            inf |= v.is_infinite();
+            sub |= v != 0.0 && v.abs() < normal;
+        }
+        let whereto = if constant { "constant" } else { "input" };
+        for (hit, what) in [(nan, "nan"), (inf, "inf"), (sub, "subnormal")] {
+            if hit {
+                self.feature(format!("special:{what}-{whereto}"));
+            }
+        }
+        nan || inf
+    }
+
+    /// The leaves of a graph without operations: sometimes a constant
+    /// (written straight to an output), the input `finish_graph` adds anyway.
+    fn pass_through_leaves(&mut self) {
+        self.feature("graph:no-operations");
+        if self.dice.chance(0.5) {
+            let elem = self.dice.pick_or(&PASS_THROUGH_TYPES, ElemType::Fp32);
+            let rank = self.random_rank();
+            let shape = self.random_shape(rank);
+            let need = self.any_need(elem);
+            self.leaf(elem, &shape, &need.fresh, true);
+        }
     }
 
     pub(crate) fn value(&self, v: usize) -> Option<&Value> {
@@ -482,6 +709,17 @@ impl GraphState {
             prefer: None,
         }
     }
+}
+
+/// Whether the compliance rules can compare `op`'s results when its inputs
+/// hold NaN or infinities placed on purpose. Not for RESIZE (its bound
+/// scales with the largest input magnitude, so one infinity leaves every
+/// element unchecked) nor the dot-product operators: their inputs are then
+/// checked with FP_SPECIAL, which compares finiteness against the fp64
+/// reference, so an element whose exact value merely overflows the output
+/// type (a legitimate infinity) would count as a mismatch.
+fn specials_comparable(op: TosaOp) -> bool {
+    !matches!(op.spec().accuracy, Accuracy::DotProduct | Accuracy::Relative)
 }
 
 /// Whether a pool value satisfies an operand requirement.

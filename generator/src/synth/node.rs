@@ -119,6 +119,8 @@ impl Synth<'_, '_> {
             .max()
             .unwrap_or(0);
         self.meta.max_depth = self.meta.max_depth.max(depth as usize);
+        // Special values placed on purpose taint everything computed from them.
+        let special = n.args.iter().any(|a| matches!(a, Arg::Val(v) if self.value(*v).is_some_and(|x| x.special)));
         let mut ids = Vec::with_capacity(n.args.len());
         for a in &n.args {
             ids.push(self.emit_arg(a));
@@ -132,7 +134,7 @@ impl Synth<'_, '_> {
             ResultKind::Tensor => {
                 self.g.body.push(Inst::Tosa { ty: tensor_ty, result, set, op: n.op, args: ids });
                 let range = ranges.first().copied().unwrap_or(Range::full(out_elem));
-                self.push_result(result, out_elem, first, range, depth);
+                self.push_result(result, out_elem, first, range, depth, special);
             }
             ResultKind::RealImagStruct => {
                 let st = self.b.type_struct(vec![tensor_ty, tensor_ty]);
@@ -144,6 +146,9 @@ impl Synth<'_, '_> {
                     self.feature("fft:one-result");
                     vec![self.dice.below(2) as u32]
                 };
+                // Both extracted, one never read: the extract is dead code.
+                let dead = (members.len() == 2 && self.dice.chance(self.cfg.probs.unused_extracted_member))
+                    .then(|| self.dice.below(2) as u32);
                 for m in members {
                     let eid = self.b.id();
                     self.g.body.push(Inst::CompositeExtract {
@@ -153,7 +158,13 @@ impl Synth<'_, '_> {
                         indices: vec![m],
                     });
                     let range = ranges.get(m as usize).copied().unwrap_or(Range::full(out_elem));
-                    self.push_result(eid, out_elem, first.clone(), range, depth);
+                    self.push_result(eid, out_elem, first.clone(), range, depth, special);
+                    if dead == Some(m) {
+                        if let Some(v) = self.g.values.last_mut() {
+                            v.dead = true;
+                        }
+                        self.feature("unused:fft-extracted-member");
+                    }
                     produced.push(eid);
                 }
             }
@@ -179,14 +190,17 @@ impl Synth<'_, '_> {
         self.meta.ops.insert(n.op);
         self.meta.type_rows.insert(RowUse::new(n.op, n.row));
         self.meta.features.extend(n.features);
+        self.meta.features.extend(self.pending.drain(..));
         self.debug_operation(n.op, &produced);
         let name = format!("{}_{}", n.op.name().to_ascii_lowercase(), self.g.nodes);
         self.maybe_name(result, &name);
         Ok(())
     }
 
-    fn push_result(&mut self, id: Id, elem: ElemType, shape: Vec<u32>, range: Range, depth: u32) {
-        self.g.values.push(Value { id, elem, shape, range, kind: ValueKind::Result, data: None, uses: 0, depth });
+    fn push_result(&mut self, id: Id, elem: ElemType, shape: Vec<u32>, range: Range, depth: u32, special: bool) {
+        self.note_shape(&shape);
+        let kind = ValueKind::Result;
+        self.g.values.push(Value { id, elem, shape, range, kind, data: None, uses: 0, depth, dead: false, special });
         self.debug_tensor_after(self.g.values.len() - 1);
     }
 
@@ -262,8 +276,20 @@ impl Synth<'_, '_> {
     fn emit_arg(&mut self, a: &Arg) -> Id {
         match a {
             Arg::Val(v) => self.value(*v).map_or(Id(0), |x| x.id),
+            Arg::U32(0) if self.null_scalar() => {
+                let ty = self.b.type_u32();
+                self.b.const_null(ty)
+            }
             Arg::U32(x) => self.b.const_u32(*x),
+            Arg::Bool(false) if self.null_scalar() => {
+                let ty = self.b.type_elem(ElemType::Bool);
+                self.b.const_null(ty)
+            }
             Arg::Bool(x) => self.b.const_bool(*x),
+            Arg::Scalar(e, 0) if self.null_scalar() => {
+                let ty = self.b.type_elem(*e);
+                self.b.const_null(ty)
+            }
             Arg::Scalar(e, bits) => self.b.const_scalar(*e, *bits),
             Arg::Ints(v) => {
                 let bits: Vec<u64> = v.iter().map(|&x| x as u64).collect();
@@ -278,52 +304,6 @@ impl Synth<'_, '_> {
                 self.tensor_constant(*e, &[bits.len() as u32], &data, self.cfg.probs.graph_constant, limit)
             }
         }
-    }
-
-    /// Emits a tensor constant in one of the legal forms: `OpConstantNull`
-    /// (all zero), `OpConstantCompositeReplicateEXT` (all equal),
-    /// `OpGraphConstantARM` (with probability `graph_constant_p`, and always
-    /// past `inline_limit` elements), else `OpConstantComposite` (nested for
-    /// rank > 1).
-    pub(crate) fn tensor_constant(
-        &mut self,
-        elem: ElemType,
-        shape: &[u32],
-        data: &TensorData,
-        graph_constant_p: f64,
-        inline_limit: u64,
-    ) -> Id {
-        let bits = data.to_bits();
-        let ty = self.b.type_tensor(elem, Some(shape));
-        let all_zero = bits.iter().all(|&b| b == 0);
-        let uniform = bits.windows(2).all(|w| w[0] == w[1]);
-        if all_zero && self.dice.chance(0.8) {
-            self.feature("const:null");
-            return self.b.const_null(ty);
-        }
-        if uniform && !bits.is_empty() && self.dice.chance(0.8) {
-            self.feature(if shape.len() > 1 { "const:replicate-rank>1" } else { "const:replicate" });
-            let scalar = self.b.const_scalar(elem, bits[0]);
-            return self.b.const_replicate(ty, scalar);
-        }
-        if bits.len() as u64 > inline_limit || self.dice.chance(graph_constant_p) {
-            return self.graph_constant(ty, data.clone());
-        }
-        match self.b.const_tensor(elem, shape, &bits) {
-            Some(id) => {
-                self.feature(if shape.len() > 1 { "const:composite-nested" } else { "const:composite" });
-                id
-            }
-            None => self.graph_constant(ty, data.clone()),
-        }
-    }
-
-    fn graph_constant(&mut self, ty: Id, data: TensorData) -> Id {
-        let gc = self.next_graph_constant;
-        self.next_graph_constant += 1;
-        self.graph_constants.insert(gc, data);
-        self.feature("const:graph-constant");
-        self.b.graph_constant(ty, gc)
     }
 }
 

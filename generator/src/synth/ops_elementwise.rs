@@ -11,7 +11,9 @@ use spvgraph_ir::tosa::TosaOp;
 impl Synth<'_, '_> {
     /// A random `nan_mode` enumerant.
     pub(crate) fn nan_mode(&mut self) -> u32 {
-        self.dice.range_u32(1, 2)
+        let mode = self.dice.range_u32(1, 2);
+        self.op_feature(if mode == 1 { "attr:nan_mode=PROPAGATE" } else { "attr:nan_mode=IGNORE" });
+        mode
     }
 
     /// Unary operators and the other identity-shaped ones (CLAMP, NEGATE,
@@ -27,8 +29,19 @@ impl Synth<'_, '_> {
         let Some((_, input)) = spec.inputs().next() else { return internal("no tensor input") };
         let e = Synth::operand_elem(op, row, input.name)?;
         let out = Synth::operand_elem(op, row, "output")?;
-        let need = self.unary_need(op, e, out);
-        let x = self.value_of_rank(e, None, &need);
+        let mut need = self.unary_need(op, e, out);
+        let x = if op == TosaOp::Cast && narrows(e, out) && self.dice.chance(self.cfg.probs.cast_out_of_range) {
+            // The whole input range: most values lie beyond the output's.
+            need.fresh.scale = if e.is_float() { floats::max_finite(e) } else { floats::int_range(e).1 as f64 };
+            let rank = self.random_rank();
+            let shape = self.random_shape(rank);
+            self.fresh_leaf(e, &shape, &need)
+        } else {
+            self.value_of_rank(e, None, &need)
+        };
+        if op == TosaOp::Cast && beyond(self.range_of(x), out) {
+            self.op_feature("special:cast-out-of-range");
+        }
         let mut n = NodeSpec::new(op, row);
         match op {
             TosaOp::Negate => {
@@ -72,7 +85,7 @@ impl Synth<'_, '_> {
     /// A zero point for `elem`: non-zero only for i8 (ERROR_IF otherwise).
     pub(crate) fn zero_point(&mut self, elem: ElemType) -> u64 {
         if elem == ElemType::I8 && self.dice.chance(self.cfg.probs.nonzero_zero_point) {
-            self.feature("zero-point:nonzero");
+            self.op_feature("zero-point:nonzero");
             let v = self.dice.range_i64(-128, 127);
             let v = if v == 0 { 1 } else { v };
             return v as u64;
@@ -214,8 +227,16 @@ impl Synth<'_, '_> {
             f(lo) >= i128::from(i32::MIN) && f(hi) <= i128::from(i32::MAX)
         };
         let Some(min) = (1..=63).find(|&s| fits(s)) else { return Ok(0) };
-        self.feature("mul:shift");
-        Ok(u64::from(self.dice.range_u32(min, (min + 12).min(63))))
+        self.op_feature("mul:shift");
+        let shift = if self.dice.chance(self.cfg.probs.wide_attributes) {
+            self.wide_pick(i64::from(min), 63) as u32
+        } else {
+            self.dice.range_u32(min, (min + 12).min(63))
+        };
+        if shift >= 32 {
+            self.op_feature("attr:mul-shift>=32");
+        }
+        Ok(u64::from(shift))
     }
 
     /// ARGMAX and the REDUCE_* operators.
@@ -241,5 +262,36 @@ impl Synth<'_, '_> {
             }
         }
         Ok(n)
+    }
+}
+
+/// Whether CAST from `from` to `to` can meet values outside `to`'s range
+/// (float to int, to a float with a smaller largest value, or an integer
+/// range beyond it).
+fn narrows(from: ElemType, to: ElemType) -> bool {
+    match (from.is_float(), to.is_float()) {
+        (true, false) => to != ElemType::Bool,
+        (true, true) => floats::max_finite(to) < floats::max_finite(from),
+        (false, true) => floats::int_range(from).1 as f64 > floats::max_finite(to),
+        (false, false) => false,
+    }
+}
+
+/// Whether values in `r` may lie outside what `to` represents (beyond its
+/// largest finite value or integer range, or infinite).
+fn beyond(r: Range, to: ElemType) -> bool {
+    match r {
+        Range::Bool => false,
+        Range::Int { lo, hi } if to.is_float() => {
+            lo.unsigned_abs().max(hi.unsigned_abs()) as f64 > floats::max_finite(to)
+        }
+        Range::Int { .. } => false,
+        Range::Float { .. } if to.is_float() => r.float_magnitude() > floats::max_finite(to),
+        Range::Float { .. } if to == ElemType::Bool => false,
+        Range::Float { .. } => {
+            let (lo, hi) = floats::int_range(to);
+            let (a, b, _) = r.float_bounds();
+            a < lo as f64 || b > hi as f64
+        }
     }
 }

@@ -4,14 +4,22 @@
 use super::node::{internal, Arg, NodeSpec, Skip};
 use super::transfer::{sext, zext};
 use super::Synth;
+use crate::config::LEVEL_8K;
 use crate::data::{self, DataSpec, Fill};
 use crate::floats;
 use crate::range::{Domain, Range};
 use spvgraph_ir::elem::{ElemType, Profile};
-use spvgraph_ir::tosa::{RoundingMode, RowQualifier, TosaOp};
+use spvgraph_ir::tosa::{LevelLimits, RoundingMode, RowQualifier, TosaOp};
 
 /// One RESIZE axis: `(scale_n, scale_d, offset, border)` and the output extent.
 type ResizeAxis = ((i64, i64, i64, i64), u32);
+
+/// RESIZE's bound on `scale_n` (ERROR_IF).
+const MAX_SCALE_N: i64 = 1 << 11;
+/// TOSA 8K MAX_SCALE: the largest upscale ratio `scale_n / scale_d`.
+const MAX_SCALE: i64 = LevelLimits::EIGHT_K.max_scale;
+/// RESIZE input and output extents are below this (ERROR_IF).
+const RESIZE_MAX_DIM: i64 = 16384;
 
 impl Synth<'_, '_> {
     /// An index operand: a leaf (reused only if its data already satisfies
@@ -62,11 +70,51 @@ impl Synth<'_, '_> {
     /// One RESIZE axis of extent `i`: scale, offset and border within their
     /// ERROR_IF ranges with `((i-1)*n - offset + border)` divisible by `d`.
     fn resize_axis(&mut self, i: u32) -> ResizeAxis {
-        let i = i64::from(i);
-        let identity = ((1, 1, 0, 0), i as u32);
         let n = self.dice.range_i64(1, 16);
         let d = self.dice.range_i64(1, (16 * n - 1).min(32));
-        let o = self.dice.range_i64(-n, (16 * n - 1).min(4 * n).min(i * n - 1));
+        self.resize_axis_with(i, n, d, 4 * n)
+    }
+
+    /// One RESIZE axis over the whole legal range: `scale_n` up to 2048,
+    /// upscales up to MAX_SCALE (256) and downscales up to 16, offsets up
+    /// to `16 * scale_n`, with the output extent below 16384.
+    fn wide_resize_axis(&mut self, i: u32) -> ResizeAxis {
+        let n = self.wide_pick(1, MAX_SCALE_N);
+        // n/d <= MAX_SCALE; ((i+1)*n - 1)/d + 1 < 16384 bounds the output extent.
+        let d_lo = (n + MAX_SCALE - 1) / MAX_SCALE;
+        let d_lo = d_lo.max(((i64::from(i) + 1) * n + RESIZE_MAX_DIM - 3) / (RESIZE_MAX_DIM - 2));
+        let d_hi = 16 * n - 1;
+        if d_lo > d_hi {
+            return self.resize_axis(i);
+        }
+        let d = if self.dice.chance(0.7) {
+            d_lo + self.dice.range_i64(0, 3).min(d_hi - d_lo)
+        } else {
+            self.wide_pick(d_lo, d_hi)
+        };
+        let axis = self.resize_axis_with(i, n, d, 16 * n);
+        let ((n, d, _, _), out) = axis;
+        if n >= MAX_SCALE_N / 2 {
+            self.op_feature("attr:resize-scale_n>=1024");
+        }
+        if n >= d * (MAX_SCALE / 2) {
+            self.op_feature("attr:resize-upscale>=128");
+        }
+        if d >= 8 * n {
+            self.op_feature("attr:resize-downscale>=8");
+        }
+        if i64::from(i.max(out)) >= RESIZE_MAX_DIM / 2 {
+            self.op_feature("level:resize-dim>=8192");
+        }
+        axis
+    }
+
+    /// A RESIZE axis with scale `n/d` and an offset up to `o_hi` (further
+    /// bounded by the input extent); identity when no border fits.
+    fn resize_axis_with(&mut self, i: u32, n: i64, d: i64, o_hi: i64) -> ResizeAxis {
+        let i = i64::from(i);
+        let identity = ((1, 1, 0, 0), i as u32);
+        let o = self.dice.range_i64(-n, (16 * n - 1).min(o_hi).min(i * n - 1));
         let lower = (-16 * n).max(o - (i - 1) * n);
         let upper = n - 1;
         if lower > upper {
@@ -81,7 +129,7 @@ impl Synth<'_, '_> {
         let border = first + d * self.dice.range_i64(0, choices - 1);
         let out = ((i - 1) * n - o + border) / d + 1;
         match u32::try_from(out) {
-            Ok(v) if (1..16384).contains(&v) => ((n, d, o, border), v),
+            Ok(v) if (1..RESIZE_MAX_DIM).contains(&i64::from(v)) => ((n, d, o, border), v),
             _ => identity,
         }
     }
@@ -93,9 +141,24 @@ impl Synth<'_, '_> {
             RowQualifier::Mode(m) => m.value(),
             _ => self.dice.range_u32(1, 2),
         };
-        self.feature(if mode == 1 { "resize:mode=NEAREST_NEIGHBOR" } else { "resize:mode=BILINEAR" });
+        self.op_feature(if mode == 1 { "resize:mode=NEAREST_NEIGHBOR" } else { "resize:mode=BILINEAR" });
         let need = self.any_need(e);
-        let x = self.value_of_rank(e, Some(4), &need);
+        let wide = self.wide_axis(2);
+        let x = match wide {
+            // A thin input [1, IH, 1, 1] (or [1, 1, IW, 1]), so that one
+            // extent can grow towards 16384.
+            Some(axis) => {
+                let extent = if self.dice.chance(0.3) {
+                    self.dice.range_u32(1, 8)
+                } else {
+                    self.wide_pick(32, i64::from(LEVEL_8K / 2)) as u32
+                };
+                let mut shape = vec![1, 1, 1, 1];
+                shape[1 + axis] = extent;
+                self.value_of_shape(e, &shape, &need)
+            }
+            None => self.value_of_rank(e, Some(4), &need),
+        };
         let s = self.shape_of(x);
         let (batch, ih, iw, c) = (
             s.first().copied().unwrap_or(1),
@@ -103,14 +166,20 @@ impl Synth<'_, '_> {
             s.get(2).copied().unwrap_or(1),
             s.get(3).copied().unwrap_or(1),
         );
-        let (mut y, mut xa) = (self.resize_axis(ih), self.resize_axis(iw));
+        // The other axis of a wide one stays the identity, keeping the output thin.
+        let (mut y, mut xa) = match wide {
+            Some(0) => (self.wide_resize_axis(ih), ((1, 1, 0, 0), iw)),
+            Some(_) => (((1, 1, 0, 0), ih), self.wide_resize_axis(iw)),
+            None => (self.resize_axis(ih), self.resize_axis(iw)),
+        };
         if !self.fits(&[batch, y.1, xa.1, c]) {
+            self.pending.retain(|f| !f.starts_with("attr:resize") && !f.starts_with("level:resize"));
             (y, xa) = (((1, 1, 0, 0), ih), ((1, 1, 0, 0), iw));
         }
         let ((yn, yd, oy, by), _) = y;
         let ((xn, xd, ox, bx), _) = xa;
         if yn < yd || xn < xd {
-            self.feature("resize:downscale");
+            self.op_feature("resize:downscale");
         }
         let mut n = NodeSpec::new(op, row);
         n.arg(Arg::U32(mode));
@@ -149,7 +218,10 @@ impl Synth<'_, '_> {
         let e = Synth::operand_elem(op, row, "input")?;
         let need = self.any_need(e);
         let x = self.value_of_rank(e, None, &need);
-        let (a, b) = if e.is_float() {
+        let wide = self.dice.chance(self.cfg.probs.wide_attributes);
+        let (a, b) = if wide {
+            self.wide_clamp_bounds(e)
+        } else if e.is_float() {
             let d = Domain::Float { lo: f64::NEG_INFINITY, hi: f64::INFINITY, nan: false };
             let spec = self.default_data(e, d);
             let spec = DataSpec { specials: spec.specials.max(0.1), ..spec };
@@ -172,6 +244,31 @@ impl Synth<'_, '_> {
         n.arg(Arg::U32(self.nan_mode()));
         n.arg(Arg::Val(x));
         Ok(n)
+    }
+
+    /// CLAMP bounds at the edges of the legal range: equal bounds (a
+    /// constant result), or the type's extremes (infinities where the type
+    /// has them, which clamp nothing).
+    fn wide_clamp_bounds(&mut self, e: ElemType) -> (u64, u64) {
+        if self.dice.chance(0.5) {
+            self.op_feature("attr:clamp-min=max");
+            let spec = self.default_data(e, Domain::Float { lo: f64::NEG_INFINITY, hi: f64::INFINITY, nan: false });
+            let v = if e.is_float() {
+                data::generate(&mut self.rng, e, &[1], &spec).to_bits().first().copied().unwrap_or(0)
+            } else {
+                let (lo, hi) = floats::int_range(e);
+                self.rng.range_i64(lo, hi) as u64
+            };
+            return (v, v);
+        }
+        self.op_feature("attr:clamp-extreme-bounds");
+        if e.is_float() {
+            let m = if floats::has_inf(e) { f64::INFINITY } else { floats::max_finite(e) };
+            (floats::encode(e, -m), floats::encode(e, m))
+        } else {
+            let (lo, hi) = floats::int_range(e);
+            (lo as u64, hi as u64)
+        }
     }
 
     /// RESCALE: valid flag/zero-point combinations for the row, a rounding
@@ -210,23 +307,27 @@ impl Synth<'_, '_> {
         let ozp = self.rescale_zp(out_e, ou);
         let (vl, vh) = rescale_value_bounds(self.range_of(x), in_e, iu, izp);
         let out_max = floats::int_range(out_e).1 as f64;
+        let wide = self.dice.chance(self.cfg.probs.wide_attributes);
         let mut mults = Vec::new();
         let mut shifts = Vec::new();
         for _ in 0..nc {
-            let (m, s) = self.rescale_pair(vl, vh, scale32, out_max);
+            let (m, s) = self.rescale_pair(vl, vh, scale32, out_max, wide);
             mults.push(m as u64);
             shifts.push(s as u64);
         }
-        self.feature(format!("rescale:rounding={}", rounding.name()));
-        self.feature(format!("rescale:scale32={scale32}"));
+        if shifts.iter().any(|&s| s >= 48) {
+            self.op_feature("attr:rescale-shift>=48");
+        }
+        self.op_feature(format!("rescale:rounding={}", rounding.name()));
+        self.op_feature(format!("rescale:scale32={scale32}"));
         if iu {
-            self.feature(format!("rescale:input_unsigned:{in_e}"));
+            self.op_feature(format!("rescale:input_unsigned:{in_e}"));
         }
         if ou {
-            self.feature(format!("rescale:output_unsigned:{out_e}"));
+            self.op_feature(format!("rescale:output_unsigned:{out_e}"));
         }
         if per_channel {
-            self.feature("rescale:per_channel");
+            self.op_feature("rescale:per_channel");
         }
         let mut n = NodeSpec::new(op, row);
         n.arg(Arg::Bool(scale32));
@@ -255,8 +356,10 @@ impl Synth<'_, '_> {
         }
     }
 
-    /// A multiplier/shift pair for values in `vl..=vh`.
-    fn rescale_pair(&mut self, vl: i128, vh: i128, scale32: bool, out_max: f64) -> (i64, i64) {
+    /// A multiplier/shift pair for values in `vl..=vh`; with `wide`, the
+    /// shift is drawn over everything from the smallest that keeps the
+    /// result defined up to 62.
+    fn rescale_pair(&mut self, vl: i128, vh: i128, scale32: bool, out_max: f64, wide: bool) -> (i64, i64) {
         let mag = vl.abs().max(vh.abs()).max(1);
         if scale32 {
             // apply_scale_32: -(2^(s-1)) <= v < 2^(s-1).
@@ -265,7 +368,7 @@ impl Synth<'_, '_> {
             let s_min = (bits + 1).max(2);
             let mbits = self.dice.range_i64(0, 31);
             let m = if mbits == 0 { 0 } else { self.rng.range_i64(1 << (mbits - 1), (1i64 << mbits) - 1) };
-            let s = self.pick_shift(s_min, mag, m, out_max);
+            let s = if wide { self.wide_pick(s_min.min(62), 62) } else { self.pick_shift(s_min, mag, m, out_max) };
             return (m, s);
         }
         let m = self.rng.range_i64(0, 32767);
@@ -276,7 +379,7 @@ impl Synth<'_, '_> {
             ((mag * i128::from(m) + half) >> s) <= limit && ((-mag * i128::from(m) + half) >> s) >= -limit
         };
         let s_min = (2..=62).find(|&s| fits(s)).unwrap_or(62);
-        let s = self.pick_shift(s_min, mag, m, out_max);
+        let s = if wide { self.wide_pick(s_min, 62) } else { self.pick_shift(s_min, mag, m, out_max) };
         (m, s)
     }
 

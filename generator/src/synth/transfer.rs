@@ -526,11 +526,13 @@ fn avg_pool(a: &Args, out: ElemType) -> R<Range> {
             let m = vl.abs().max(vh.abs());
             let acc = i128::from(count) * m;
             int_out(-acc, acc, ElemType::I32, "AVG_POOL2D accumulator")?;
-            // apply_scale_32 with reciprocal_scale(count): shift = 30 + k, 2^(k-1) < count <= 2^k.
-            for c in 1..=count {
-                let k = 64 - (c as u64 - 1).leading_zeros() as i64;
-                let limit = 1i128 << (29 + k);
-                if i128::from(c) * m >= limit {
+            // apply_scale_32 with reciprocal_scale(c) for every window count c
+            // up to the kernel's: shift = 30 + k with 2^(k-1) < c <= 2^k; per k
+            // the largest c, min(count, 2^k), is the one to check.
+            let kmax = 64 - (count as u64 - 1).leading_zeros() as i64;
+            for k in 0..=kmax {
+                let c = i128::from(count).min(1i128 << k);
+                if c * m >= 1i128 << (29 + k) {
                     return Err(format!("AVG_POOL2D apply_scale_32 input range for count {c}"));
                 }
             }

@@ -55,10 +55,13 @@ fn const_ints(a: &Analysis, gcs: &BTreeMap<u32, TensorData>, id: Id) -> Option<V
     )
 }
 
+/// A bool attribute: "a constant instruction of type OpTypeBool" (the
+/// registry's wording), so `OpConstantNull` (false) counts.
 fn const_bool(a: &Analysis, id: Id) -> Option<bool> {
     match a.def(id)? {
         Inst::ConstantTrue { .. } => Some(true),
         Inst::ConstantFalse { .. } => Some(false),
+        Inst::ConstantNull { ty, .. } if a.scalar_kind(*ty) == Some(spvgraph_ir::elem::ScalarKind::Bool) => Some(false),
         _ => None,
     }
 }

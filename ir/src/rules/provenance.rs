@@ -194,6 +194,28 @@ impl RuleId {
             | R::LevelScale
             | R::LevelTensorList
             | R::LevelTensorSize => same(TOSA, false),
+            R::TensorAccessNotRanked
+            | R::TensorAccessCoordinates
+            | R::TensorReadResultType
+            | R::TensorWriteObjectType
+            | R::TensorOperandsOutOfBoundsType
+            | R::TensorOperandsInstruction
+            | R::TensorOperandsNonPrivate
+            | R::TensorQueryResultType
+            | R::TensorQueryDimensionNotConstant
+            | R::TensorQueryDimensionRange => same(TENSORS, true),
+            // Neither release checks these: the grammar gives the operands as
+            // plain IdRef, and the OutOfBoundsValueARM check looks at types only.
+            R::TensorOperandsOutOfBoundsNotConstant | R::TensorOperandsScope => same(TENSORS, false),
+            R::TensorReplicateValueType | R::TensorReplicateUnshaped => changed(
+                "SPV_EXT_replicated_composites revision 1 with SPV_ARM_tensors revision 2",
+                true,
+                "SPIRV-Tools v2026.2, #6583 (c75e349): OpCompositeConstructReplicateEXT validated",
+            ),
+            R::DecorationNonReadableWritableTarget => same(
+                "SPIR-V 1.6 revision 7 'Decoration' as SPV_ARM_tensors revision 2 extends it (tensor variables in UniformConstant; SPIRV-Registry #348), as SPIRV-Tools v2025.5 checks it (#6184)",
+                true,
+            ),
             R::ImportsVersion => same(
                 "TOSA.001000.1 registry document revision 2 (set naming); Arm.ExperimentalMLOperations revision 1 (2025-10-31) '2. Version'",
                 true,

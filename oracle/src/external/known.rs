@@ -28,6 +28,7 @@ pub const SPIRV_VAL_KNOWN: &[KnownDiscrepancy] = &[
           (the reverse order is rejected)",
         finding: "corpus/findings/spirv-val-duplicate-input-index-after-elements.spv",
         fixed_in: None,
+        message: None,
     },
     KnownDiscrepancy {
         kind: "misses-rule",
@@ -38,6 +39,7 @@ pub const SPIRV_VAL_KNOWN: &[KnownDiscrepancy] = &[
           passes (OpConstantNull and OpConstantComposite of the same type are rejected)",
         finding: "corpus/findings/spirv-val-unshaped-replicate-constant.spv",
         fixed_in: Some("SPIRV-Tools v2026.2, #6583 (c75e349): OpConstantCompositeReplicateEXT validated"),
+        message: None,
     },
     KnownDiscrepancy {
         kind: "misses-rule",
@@ -48,6 +50,7 @@ pub const SPIRV_VAL_KNOWN: &[KnownDiscrepancy] = &[
               its axis passes; TOSA needs at least one input",
         finding: "corpus/findings/spirv-val-concat-without-inputs.spv",
         fixed_in: None,
+        message: None,
     },
     KnownDiscrepancy {
         kind: "misses-rule",
@@ -57,6 +60,7 @@ pub const SPIRV_VAL_KNOWN: &[KnownDiscrepancy] = &[
         why: "the bytes after the nul of a literal string are not checked to be 0",
         finding: "corpus/findings/spirv-val-accepts-string-padding-not-zero.spv",
         fixed_in: None,
+        message: None,
     },
     KnownDiscrepancy {
         kind: "misses-rule",
@@ -66,6 +70,30 @@ pub const SPIRV_VAL_KNOWN: &[KnownDiscrepancy] = &[
         why: "literal strings are not checked to be UTF-8",
         finding: "corpus/findings/spirv-val-accepts-string-not-utf8.spv",
         fixed_in: None,
+        message: None,
+    },
+    KnownDiscrepancy {
+        kind: "misses-rule",
+        rule: Some(RuleId::TensorOperandsOutOfBoundsType),
+        operator: None,
+        mutator: Some("out-of-bounds-array"),
+        why: "the OutOfBoundsValueARM check compares component types, so an array of the element type passes \
+              (also in SPIRV-Tools main, Aug 2026)",
+        finding: "corpus/findings/spirv-val-out-of-bounds-array.spv",
+        fixed_in: None,
+        message: None,
+    },
+    KnownDiscrepancy {
+        kind: "misses-rule",
+        rule: Some(RuleId::CapsMissingCapability),
+        operator: None,
+        mutator: Some("tensor-operands-without-vulkan-memory-model"),
+        why: "the SPIR-V grammar gives TensorsARM as the capability of every Tensor Operand, where SPV_ARM_tensors \
+              gives VulkanMemoryModel for MakeElementAvailableARM, MakeElementVisibleARM and NonPrivateElementARM \
+              (also in SPIRV-Tools main, Aug 2026)",
+        finding: "corpus/findings/spirv-val-tensor-operands-without-vulkan-memory-model.spv",
+        fixed_in: None,
+        message: None,
     },
 ];
 
@@ -91,6 +119,7 @@ pub const SPIRV_VAL_MAIN_KNOWN: &[KnownDiscrepancy] = &[
               for version 1, and a sign or leading spaces are accepted (\"+1\", \" 1\"); other bad versions are rejected",
         finding: "corpus/findings/spirv-val-main-accepts-wrapped-import-version.spv",
         fixed_in: None,
+        message: None,
     },
     KnownDiscrepancy {
         kind: "misses-rule",
@@ -101,6 +130,29 @@ pub const SPIRV_VAL_MAIN_KNOWN: &[KnownDiscrepancy] = &[
               \"4294967297\", \"+1\" and \" 1\" are taken for version 1",
         finding: "corpus/findings/spirv-val-main-accepts-wrapped-import-version.spv",
         fixed_in: None,
+        message: None,
+    },
+    KnownDiscrepancy {
+        kind: "misses-rule",
+        rule: Some(RuleId::TensorOperandsOutOfBoundsType),
+        operator: None,
+        mutator: Some("out-of-bounds-array"),
+        why: "as in 2025.5: the OutOfBoundsValueARM check compares component types, so an array of the element \
+              type passes",
+        finding: "corpus/findings/spirv-val-out-of-bounds-array.spv",
+        fixed_in: None,
+        message: None,
+    },
+    KnownDiscrepancy {
+        kind: "misses-rule",
+        rule: Some(RuleId::CapsMissingCapability),
+        operator: None,
+        mutator: Some("tensor-operands-without-vulkan-memory-model"),
+        why: "as in 2025.5: the grammar gives TensorsARM, not VulkanMemoryModel, as the capability of \
+              MakeElementAvailableARM, MakeElementVisibleARM and NonPrivateElementARM",
+        finding: "corpus/findings/spirv-val-tensor-operands-without-vulkan-memory-model.spv",
+        fixed_in: None,
+        message: None,
     },
 ];
 
@@ -118,6 +170,7 @@ pub const SPIRV_VAL_REJECTS_VALID: &[KnownDiscrepancy] = &[
               graph section included; 2025.5 says \"OpExtInst must appear in a graph body\""),
         finding: "corpus/findings/spirv-val-rejects-debug-info-after-graph.spv",
         fixed_in: Some("SPIRV-Tools v2026.3, #6666 (83876d9)"),
+        message: None,
     },
     KnownDiscrepancy {
         kind: "rejects-valid",
@@ -128,6 +181,7 @@ pub const SPIRV_VAL_REJECTS_VALID: &[KnownDiscrepancy] = &[
               immediately follow an OpGraphARM or OpGraphInputARM instruction\""),
         finding: "corpus/findings/spirv-val-rejects-debug-info-between-inputs.spv",
         fixed_in: Some("SPIRV-Tools v2026.3, #6666 (83876d9)"),
+        message: None,
     },
     KnownDiscrepancy {
         kind: "rejects-valid",
@@ -138,6 +192,7 @@ pub const SPIRV_VAL_REJECTS_VALID: &[KnownDiscrepancy] = &[
               after a graph output instruction\""),
         finding: "corpus/findings/spirv-val-rejects-debug-info-between-outputs.spv",
         fixed_in: Some("SPIRV-Tools v2026.3, #6666 (83876d9)"),
+        message: None,
     },
     KnownDiscrepancy {
         kind: "rejects-valid",
@@ -148,6 +203,7 @@ pub const SPIRV_VAL_REJECTS_VALID: &[KnownDiscrepancy] = &[
               2025.5 does not know the set: \"Invalid extended instruction import\""),
         finding: "corpus/findings/spirv-val-rejects-arm-ml-operations-import.spv",
         fixed_in: Some("SPIRV-Tools v2026.3, #6692 (b38c4f8)"),
+        message: None,
     },
 ];
 

@@ -355,6 +355,11 @@ impl Oracle for TosaReferenceModel {
 
     // About 50 ms a graph: a twentieth of the hunt's cases, as a second
     // executor; it also referees every output disagreement.
+    /// It runs the graph's TOSA MLIR.
+    fn reads_spirv(&self) -> bool {
+        false
+    }
+
     fn default_sample(&self) -> f64 {
         0.05
     }

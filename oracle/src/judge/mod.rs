@@ -30,6 +30,7 @@ mod validity;
 
 pub use execution::{compare_outputs, pipeline_rules, OutputComparison};
 pub use kind::{Kind, Severity};
+pub use production::check_production;
 pub use signature::{fnv1a, normalize, Signature};
 
 use crate::oracle::{Capability, ExecOutcome, ExecRequest, Oracle, OracleError, ProduceOutcome, Verdict};
@@ -221,9 +222,13 @@ fn document(d: &mut Disagreement, expectation: &Expectation, observations: &Obse
         Expectation::Breaks { mutator, .. } => mutator.as_deref(),
         Expectation::Valid => None,
     };
-    let (oracle_name, kind) = match (d.kind, d.oracles.as_slice()) {
-        (Kind::ProducerInvalidOutput, [_, validator, ..]) => (validator.as_str(), Kind::RejectsValid),
-        (kind, [first, ..]) => (first.as_str(), kind),
+    // A producer's invalid output is its own documented bug, or else a
+    // validator's documented rejection of a valid module.
+    let candidates: Vec<(&str, Kind)> = match (d.kind, d.oracles.as_slice()) {
+        (Kind::ProducerInvalidOutput, [producer, validator, ..]) => {
+            vec![(producer.as_str(), d.kind), (validator.as_str(), Kind::RejectsValid)]
+        }
+        (kind, [first, ..]) => vec![(first.as_str(), kind)],
         (_, []) => return,
     };
     let produced_validity = observations.productions.iter().flat_map(|p| p.validity.iter().map(|a| a.oracle));
@@ -234,16 +239,23 @@ fn document(d: &mut Disagreement, expectation: &Expectation, observations: &Obse
         .chain(observations.executions.iter().map(|a| a.oracle))
         .chain(observations.productions.iter().map(|p| p.producer))
         .chain(produced_validity);
-    for o in oracles.filter(|o| o.name() == oracle_name) {
-        let hit = o.known_discrepancies().iter().find(|k| {
-            k.kind == kind.name()
-                && k.rule.is_none_or(|r| Some(r) == d.rule)
-                && k.mutator.is_none_or(|m| Some(m) == mutator)
-                && k.operator.is_none_or(|op| d.operators.contains(&op))
-        });
-        if let Some(k) = hit {
-            d.documented = Some(Documented { why: k.why.to_string(), finding: k.finding.to_string() });
-            return;
+    for (oracle_name, kind) in candidates {
+        for o in oracles.clone().filter(|o| o.name() == oracle_name) {
+            let hit = o.known_discrepancies().iter().find(|k| {
+                let names_something =
+                    k.rule.is_some() || k.operator.is_some() || k.mutator.is_some() || k.message.is_some();
+                names_something
+                    && k.kind == kind.name()
+                    && k.rule.is_none_or(|r| Some(r) == d.rule)
+                    && k.mutator.is_none_or(|m| Some(m) == mutator)
+                    && k.operator.is_none_or(|op| d.operators.contains(&op))
+                    && k.message
+                        .is_none_or(|m| d.message.as_deref().is_some_and(|x| x.contains(m)) || d.detail.contains(m))
+            });
+            if let Some(k) = hit {
+                d.documented = Some(Documented { why: k.why.to_string(), finding: k.finding.to_string() });
+                return;
+            }
         }
     }
 }

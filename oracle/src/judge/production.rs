@@ -1,10 +1,12 @@
 //! Judging what a producer made of the case's TOSA MLIR.
 
-use super::execution::{compare_outputs, OutputComparison, Vote};
+use super::execution::{compare_outputs, unjudged_taken_from, OutputComparison, Vote};
 use super::validity::describe;
-use super::{Disagreement, Kind, Observations, ProductionAnswer};
+use super::{Disagreement, Kind, Observations, ProductionAnswer, ValidityAnswer};
 use crate::compliance::Agreement;
-use crate::oracle::{ExecOutcome, OracleError, ProduceOutcome, Verdict};
+use crate::exec::Executor;
+use crate::oracle::{ExecOutcome, ExecRequest, Oracle, OracleError, ProduceOutcome, ValidateOptions, Verdict};
+use crate::produced::ProducedRun;
 
 /// The disagreements of one production.
 pub(super) fn judge(
@@ -84,14 +86,16 @@ fn semantics(
         }
         Ok(ExecOutcome::Abnormal { .. }) | Err(_) => return None,
     };
-    let direct = compare_outputs(request, reference, produced);
+    let (produced, inexact) = unjudged_taken_from(request, reference, produced);
+    let direct = compare_outputs(request, reference, &produced);
     if direct == OutputComparison::Agree {
         return None;
     }
     // Constant folding by the producer may round differently: the referee
     // decides whether the produced module's outputs are still compliant.
-    let theirs = ExecOutcome::Outputs(produced.clone());
+    let theirs = ExecOutcome::Outputs(produced);
     match vote.verdicts(request, &[(name, &theirs)]).and_then(|v| v.into_iter().next()) {
+        Some(Ok(Agreement::Mismatch { output, .. })) if output.is_some_and(|j| inexact.get(j) == Some(&true)) => None,
         Some(Ok(Agreement::Mismatch { output, detail })) => {
             let mut d = new(
                 Kind::ProducerWrongSemantics,
@@ -117,5 +121,44 @@ fn semantics(
             }
             _ => None,
         },
+    }
+}
+
+/// What `producer` made of the case (`outcome`) checked the way every
+/// production is: each validator's verdict on the produced module and,
+/// when the first validator (the in-tree one) accepts it, its outputs on the
+/// in-tree executor with the case's inputs mapped onto its interface and
+/// its outputs mapped back. An invalid module is not run: that would only
+/// repeat the finding as a refusal.
+pub fn check_production<'a>(
+    producer: &'a dyn Oracle,
+    validators: &[&'a dyn Oracle],
+    request: &ExecRequest<'_>,
+    debug_info: bool,
+    outcome: Result<ProduceOutcome, OracleError>,
+) -> ProductionAnswer<'a> {
+    let mut validity = Vec::new();
+    let mut outputs = None;
+    if let Ok(produced @ ProduceOutcome::Module { words, .. }) = &outcome {
+        for v in validators {
+            validity.push(ValidityAnswer { oracle: *v, verdict: v.validate(words, &ValidateOptions::default()) });
+        }
+        if matches!(validity.first(), Some(ValidityAnswer { verdict: Ok(Verdict::Valid), .. })) {
+            outputs = Some(run_produced(request, produced));
+        }
+    }
+    ProductionAnswer { producer, debug_info, outcome, validity, outputs }
+}
+
+/// The produced module on the in-tree executor, with the case's inputs
+/// mapped onto its interface and its outputs mapped back.
+fn run_produced(request: &ExecRequest<'_>, produced: &ProduceOutcome) -> Result<ExecOutcome, OracleError> {
+    let failed = |reason: String| OracleError::Failed { oracle: "in-tree executor".to_string(), reason };
+    let run = ProducedRun::new(request, produced).map_err(|e| failed(e.to_string()))?;
+    match Executor::default().execute(&run.request())? {
+        ExecOutcome::Outputs(out) => {
+            run.case_outputs(&out).map(ExecOutcome::Outputs).map_err(|e| failed(e.to_string()))
+        }
+        other => Ok(other),
     }
 }

@@ -2,8 +2,10 @@
 //!
 //! Only the constructs graph modules are made of are covered (tensor and
 //! graph instructions, the scalar widths and encodings of TOSA element types,
-//! replicated composites, the Vulkan memory model, non-semantic imports);
-//! capabilities of shader instructions are spirv-val's business.
+//! replicated composites, the Vulkan memory model, non-semantic imports) and
+//! the SPV_ARM_tensors instructions of function bodies (tensor accesses and
+//! their Tensor Operands); capabilities of other shader instructions are
+//! spirv-val's business.
 
 use super::context::Cx;
 use spirv::Capability as C;
@@ -11,6 +13,7 @@ use spvgraph_ir::elem::{FP_ENCODING_BFLOAT16, FP_ENCODING_FLOAT8_E4M3, FP_ENCODI
 use spvgraph_ir::inst::{Inst, GRAPH_DEBUG_SET_PREFIX};
 use spvgraph_ir::opname::opcode_name;
 use spvgraph_ir::rules::RuleId;
+use spvgraph_ir::tensor_access::{self, TensorAccess};
 
 /// The capabilities that satisfy a requirement (any one of them will do),
 /// and a name for messages.
@@ -22,7 +25,7 @@ struct Need {
 }
 
 /// How many `Need`s there are (the size of the memo).
-const NEEDS: usize = 11;
+const NEEDS: usize = 12;
 
 const TENSORS: Need = Need { memo: 0, any_of: &[C::TensorsARM], name: "TensorsARM" };
 const GRAPH: Need = Need { memo: 1, any_of: &[C::GraphARM], name: "GraphARM" };
@@ -60,6 +63,13 @@ const BF16: Need = Need { memo: 7, any_of: &[C::BFloat16TypeKHR], name: "BFloat1
 const FP8: Need = Need { memo: 8, any_of: &[C::Float8EXT], name: "Float8EXT" };
 const REPLICATE: Need = Need { memo: 9, any_of: &[C::ReplicatedCompositesEXT], name: "ReplicatedCompositesEXT" };
 const VULKAN_MEMORY: Need = Need { memo: 10, any_of: &[C::VulkanMemoryModel], name: "VulkanMemoryModel" };
+/// SPV_ARM_tensors gives VulkanMemoryModel as the enabling capability of
+/// these Tensor Operands (the SPIR-V grammar lists TensorsARM instead).
+const TENSOR_MEMORY: Need = Need {
+    memo: 11,
+    any_of: &[C::VulkanMemoryModel],
+    name: "VulkanMemoryModel (for its MakeElementAvailableARM, MakeElementVisibleARM or NonPrivateElementARM Tensor Operands)",
+};
 
 fn need(inst: &Inst) -> Option<&'static Need> {
     let n = match inst {
@@ -80,6 +90,14 @@ fn need(inst: &Inst) -> Option<&'static Need> {
         Inst::TypeFloat { encoding: Some(FP_ENCODING_FLOAT8_E4M3 | FP_ENCODING_FLOAT8_E5M2), .. } => &FP8,
         Inst::ConstantCompositeReplicate { .. } => &REPLICATE,
         Inst::MemoryModel { memory, .. } if *memory == spirv::MemoryModel::Vulkan as u32 => &VULKAN_MEMORY,
+        Inst::Raw { opcode: tensor_access::OP_COMPOSITE_CONSTRUCT_REPLICATE, .. } => &REPLICATE,
+        Inst::Raw { .. } => match TensorAccess::from_inst(inst)? {
+            Ok(access) if access.operands().is_some_and(|o| o.mask & tensor_access::MEMORY_MODEL_BITS != 0) => {
+                &TENSOR_MEMORY
+            }
+            // A tensor access also uses a tensor type, which reports a missing TensorsARM.
+            _ => &TENSORS,
+        },
         _ => return None,
     };
     Some(n)

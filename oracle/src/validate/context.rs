@@ -75,6 +75,9 @@ pub struct Lists {
     pub ext: Vec<usize>,
     /// `OpExtInstImport`.
     pub imports: Vec<usize>,
+    /// SPV_ARM_tensors accesses (read, write, size query) and
+    /// `OpCompositeConstructReplicateEXT`, wherever they are.
+    pub tensor_ops: Vec<usize>,
 }
 
 impl Lists {
@@ -87,6 +90,7 @@ impl Lists {
             decorations: recycle(self.decorations),
             ext: recycle(self.ext),
             imports: recycle(self.imports),
+            tensor_ops: recycle(self.tensor_ops),
         }
     }
 }
@@ -207,6 +211,12 @@ pub struct IdFacts {
     pub local_graph: Option<usize>,
 }
 
+/// Whether an opcode is one the tensor-instruction checks read (see [`Lists::tensor_ops`]).
+fn is_tensor_op(opcode: u16) -> bool {
+    use spvgraph_ir::tensor_access::*;
+    matches!(opcode, OP_TENSOR_READ | OP_TENSOR_WRITE | OP_TENSOR_QUERY_SIZE | OP_COMPOSITE_CONSTRUCT_REPLICATE)
+}
+
 /// Largest id the tables index directly; ids above it (only in hostile
 /// inputs, since the bound caps real ones) are looked up by scanning.
 const MAX_DIRECT_ID: u32 = 1 << 22;
@@ -316,6 +326,10 @@ impl<'m> Cx<'m> {
                 Inst::Decorate { .. } => lists.decorations.push(i),
                 Inst::Tosa { .. } | Inst::GraphDebug { .. } | Inst::ExtInst { .. } => lists.ext.push(i),
                 Inst::Raw { opcode, .. } if *opcode == spirv::Op::Function as u16 => has_functions = true,
+                Inst::Raw { opcode, .. } if is_tensor_op(*opcode) => {
+                    lists.tensor_ops.push(i);
+                    lists.caps.push(i);
+                }
                 _ => {}
             }
             if let Some(g) = open {

@@ -338,7 +338,7 @@ pub fn check(cx: &mut Cx<'_>) {
     }
     if functions > 0 {
         cx.not_checked.push(format!(
-            "{functions} function definition(s): only their placement and TOSA instructions inside them were checked (function bodies, control flow and shader instructions are out of scope; use spirv-val)"
+            "{functions} function definition(s): their placement, TOSA instructions inside them and the SPV_ARM_tensors instructions (tensor reads, writes, size queries, replicated tensor composites) were checked; other shader instructions, control flow and the ids of function bodies are out of scope (use spirv-val)"
         ));
     }
 }

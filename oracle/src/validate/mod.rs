@@ -6,9 +6,12 @@
 //! SPV_ARM_tensors rule, NonSemantic.Graph.DebugInfo, all 66 TOSA operators
 //! (operand forms, enum values, type rows, shapes, attribute values), and the
 //! core SPIR-V rules graph modules touch (ids, type and constant declarations,
-//! capabilities and extensions, interface variables). General shader
-//! validation is out of scope: function bodies are not checked, and the
-//! report says so ([`Report::not_checked`]).
+//! capabilities and extensions, interface variables), and the
+//! SPV_ARM_tensors instructions of function bodies (tensor reads, writes,
+//! size queries, replicated tensor composites, NonReadable/NonWritable
+//! targets). General shader validation is out of scope: the rest of a
+//! function body is not checked, and the report says so
+//! ([`Report::not_checked`]).
 //!
 //! Severity: findings of must-reject rules are errors and make the module
 //! invalid; findings of may-accept rules (TOSA REQUIREs on constants, level
@@ -69,6 +72,7 @@ mod imports;
 mod interface;
 mod layout;
 mod pipeline;
+mod tensor_ops;
 mod tosa;
 mod types;
 
@@ -361,6 +365,7 @@ impl Validator {
         debuginfo::check(&mut cx);
         imports::check(&mut cx);
         tosa::check(&mut cx);
+        tensor_ops::check(&mut cx);
         let pipeline = self.options.pipeline.as_deref().map(|entry| {
             let found = pipeline::check(&mut cx, entry);
             if !found {

@@ -26,9 +26,10 @@ pub mod classify;
 use super::process::{self, Limits, ProcessRun, ScratchDir};
 use super::raw;
 use crate::exec::{self, Port};
-use crate::oracle::{Abnormal, Capability, ExecOutcome, ExecRequest, Oracle, OracleError, Refusal};
+use crate::oracle::{Abnormal, Capability, ExecOutcome, ExecRequest, KnownDiscrepancy, Oracle, OracleError, Refusal};
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::tools::{Tool, Tools};
+use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::Module;
 use std::collections::{HashMap, VecDeque};
 use std::hash::{Hash, Hasher};
@@ -339,9 +340,62 @@ fn write(path: &Path, bytes: &[u8]) -> Result<(), OracleError> {
     std::fs::write(path, bytes).map_err(|e| failed(format!("{}: cannot write: {e}", path.display())))
 }
 
+/// A documented IREE 3.13.0 bug with its minimal case under `corpus/findings/`
+/// (`oracle/tests/external_findings.rs` checks that each still reproduces).
+const fn known(
+    kind: &'static str,
+    operator: Option<TosaOp>,
+    message: Option<&'static str>,
+    why: &'static str,
+    finding: &'static str,
+) -> KnownDiscrepancy {
+    KnownDiscrepancy { kind, rule: None, operator, mutator: None, why, finding, fixed_in: None, message }
+}
+
+const MINMAX_WHY: &str = "REDUCE_MAX over -inf values gives the lowest finite value (REDUCE_MIN over +inf the \
+    highest; MAX_POOL2D likewise)";
+const MINMAX_FINDING: &str = "corpus/findings/iree-reduce-max-of-infinities.spv";
+
+/// IREE's documented discrepancies. The negative-i48-constant bug
+/// (`corpus/findings/iree-negative-i48-constant.spv`) names no operator or
+/// message a judgement could match, so it is not listed.
+pub const IREE_KNOWN: &[KnownDiscrepancy] = &[
+    known("wrong-output", Some(TosaOp::ReduceMax), None, MINMAX_WHY, MINMAX_FINDING),
+    known("wrong-output", Some(TosaOp::ReduceMin), None, MINMAX_WHY, MINMAX_FINDING),
+    known("wrong-output", Some(TosaOp::MaxPool2d), None, MINMAX_WHY, MINMAX_FINDING),
+    known(
+        "refused-valid",
+        None,
+        Some("tosa.fftNd: 'linalg.yield' op expected number of yield values"),
+        "FFT2D whose result is transposed does not compile ('linalg.yield' op expected number of yield values)",
+        "corpus/findings/iree-fft2d-transposed-result.spv",
+    ),
+    known(
+        "refused-valid",
+        None,
+        Some("tosa.reshape it made from the input's tosa.transpose_conv"),
+        "strided int16 TRANSPOSE_CONV2D does not compile (the tosa.reshape IREE makes of it has mismatched types)",
+        "corpus/findings/iree-transpose-conv2d-int16-stride.spv",
+    ),
+];
+
 impl Oracle for Iree {
     fn name(&self) -> &str {
         NAME
+    }
+
+    fn known_discrepancies(&self) -> &'static [KnownDiscrepancy] {
+        IREE_KNOWN
+    }
+
+    /// A compilation takes about half a second: a fiftieth of the hunt's cases.
+    fn default_sample(&self) -> f64 {
+        0.02
+    }
+
+    /// It runs the graph's TOSA MLIR.
+    fn reads_spirv(&self) -> bool {
+        false
     }
 
     fn capabilities(&self) -> &'static [Capability] {

@@ -394,11 +394,17 @@ pub const MODEL_CONVERTER_KNOWN: &[KnownDiscrepancy] = &[KnownDiscrepancy {
           SPIRV-Tools main and the in-tree catalogue reject it",
     finding: "corpus/findings/model-converter-opline-in-graph-body.spv",
     fixed_in: None,
+    message: None,
 }];
 
 impl Oracle for ModelConverter {
     fn name(&self) -> &str {
         NAME
+    }
+
+    /// Two conversions per case (without and with debug info), about 50 ms each.
+    fn default_sample(&self) -> f64 {
+        0.05
     }
 
     fn capabilities(&self) -> &'static [Capability] {
