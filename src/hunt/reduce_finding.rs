@@ -1,8 +1,8 @@
 //! Every finding reduced: before the hunt writes a new signature's finding,
 //! its case is shrunk with `spvgraph_reducer` for as long as the same
 //! signature still appears when the candidate is judged again through the
-//! hunt's own path (round-trip and validators, then, for a backend's
-//! finding, that backend's batch run; each ends in `spvgraph_oracle::judge`).
+//! hunt's own path (round-trip and validators, then, for a backend's or a
+//! producer's finding, its batch run; each ends in `spvgraph_oracle::judge`).
 //! The finding keeps the original next to the reduced case as `STEM.orig.*`.
 //!
 //! `spvgraph reduce --finding DIR` uses the same predicate on a stored
@@ -11,6 +11,7 @@
 use super::batch;
 use super::case::{CaseOutcome, Hunter, RoundTrip, Subject};
 use super::guard::guard;
+use super::oracles::Sampled;
 use crate::reduce;
 use anyhow::Context;
 use serde_json::{json, Value};
@@ -103,7 +104,7 @@ fn module_of(case: &CaseOutcome) -> Option<Module> {
 /// The disagreements of candidate `c` in place of `original`'s case: the
 /// same seed, expectation, target environment and profiles, judged by the
 /// round-trip and validators, and, when `executors` names sampled backends
-/// of the hunt that take the seed, by their batch run.
+/// or producers of the hunt that take the seed, by their batch run.
 pub fn judge_again(
     hunter: &Hunter<'_>,
     original: &CaseOutcome,
@@ -130,17 +131,25 @@ pub fn judge_again(
     };
     hunter.check(&mut out, &words);
     let mut found = std::mem::take(&mut out.disagreements);
-    let members: Vec<_> = hunter
-        .oracles
-        .executors
-        .iter()
-        .filter(|m| executors.iter().any(|n| n == m.oracle.name()) && m.takes(out.seed))
+    let takes = |m: &Sampled| executors.iter().any(|n| n == m.oracle.name()) && m.takes(original.seed);
+    let oracles = hunter.oracles;
+    let members: Vec<(&Sampled, bool)> = (oracles.executors.iter().map(|m| (m, false)))
+        .chain(oracles.producers.iter().map(|m| (m, true)))
+        .filter(|(m, _)| takes(m))
         .collect();
     if !members.is_empty() {
         if let Some(p) = hunter.pending(&mut out, words) {
             found.append(&mut out.disagreements);
-            for m in members {
-                for case in batch::run_executor(m, hunter.oracles, vec![p.clone()]).cases {
+            for (m, producer) in members {
+                let result = if producer {
+                    if p.mlir.is_none() {
+                        continue;
+                    }
+                    batch::run_producer(m, hunter.oracles, vec![p.clone()])
+                } else {
+                    batch::run_executor(m, hunter.oracles, vec![p.clone()])
+                };
+                for case in result.cases {
                     found.extend(case.disagreements);
                 }
             }
