@@ -1,9 +1,10 @@
 //! `spvgraph`: the campaign as a library. The one place that uses the
 //! generator, the oracles and the reducer together: the bug hunt
-//! ([`hunt`]) and the comparison of one module across every oracle
-//! ([`diff`]). The command-line front end (`src/main.rs`, `src/cli/`) only
+//! ([`hunt`]), the comparison of one module across every oracle
+//! ([`diff`]) and the reduction of cases on disk ([`reduce`]). The command-line front end (`src/main.rs`, `src/cli/`) only
 //! parses arguments, calls into this library and prints.
 #![deny(missing_docs)]
 
 pub mod diff;
 pub mod hunt;
+pub mod reduce;

@@ -198,8 +198,101 @@ fn check_finding(dir: &Path, seed: u64, case: &str, occurrences: u64) -> Value {
     let (code, _, err) = run(bin().args(&argv[1..]).current_dir(dir));
     assert_eq!(code, 0, "{argv:?}: {err}");
     let again = std::fs::read(dir.join(f["reproduce_output"].as_str().expect("output"))).expect("regenerated");
-    assert_eq!(again, std::fs::read(dir.join(format!("{slug}.spv"))).expect("module"), "{argv:?}");
+    // A reduced finding keeps the case as found as STEM.orig.*; that is what the seed gives.
+    let found = if m["reduction"].is_object() { format!("{slug}.orig.spv") } else { format!("{slug}.spv") };
+    assert_eq!(again, std::fs::read(dir.join(found)).expect("module"), "{argv:?}");
     m
+}
+
+fn slug_of(dir: &Path) -> String {
+    dir.file_name().and_then(|n| n.to_str()).expect("slug").to_string()
+}
+
+fn manifest(dir: &Path) -> Value {
+    let text = std::fs::read_to_string(dir.join(format!("{}.json", slug_of(dir)))).expect("manifest");
+    serde_json::from_str(&text).expect("manifest is JSON")
+}
+
+fn file(dir: &Path, suffix: &str) -> Vec<u8> {
+    let p = dir.join(format!("{}{suffix}", slug_of(dir)));
+    std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+#[test]
+fn findings_are_written_reduced_next_to_the_original() {
+    let d = scratch("reduced");
+    // A planted validator panic: it recurs whenever the case with seed 900
+    // is judged again, so the reducer may shrink the case to almost nothing.
+    let args = [
+        "--count",
+        "1",
+        "--seed",
+        "900",
+        "--oracles",
+        "in-tree",
+        "--near-valid-ratio",
+        "0",
+        "--jobs",
+        "1",
+        "--inject-panic",
+        "900",
+        "--reduce-time",
+        "60",
+    ];
+    let (code, s, err) = hunt(&d.join("on"), &args);
+    assert_eq!(code, 1, "{err}");
+    let on = finding_dir(&s, "panic");
+    let m = check_finding(&on, 900, "valid", 1);
+    let r = &m["reduction"];
+    let (orig, reduced) = (file(&on, ".orig.spv"), file(&on, ".spv"));
+    assert!(reduced.len() * 2 < orig.len(), "{} B from {} B: {r}", reduced.len(), orig.len());
+    assert_eq!(u(&r["bytes"]["reduced"]), reduced.len() as u64, "{r}");
+    assert_eq!(u(&r["bytes"]["original"]), orig.len() as u64, "{r}");
+    assert!(u(&r["predicate_calls"]) > 0, "{r}");
+    assert_eq!(r["original"], format!("{}.orig.spv", slug_of(&on)));
+    // The manifest names the reduced case's files, every one of which exists.
+    assert_eq!(m["spv"], format!("{}.spv", slug_of(&on)));
+    for rec in m["inputs"].as_array().expect("inputs") {
+        assert!(on.join(rec["file"].as_str().expect("file")).is_file(), "{rec}");
+    }
+    for suffix in [".orig.json", ".orig.spvasm", ".spvasm"] {
+        file(&on, suffix);
+    }
+    // Candidates stay valid: the reduced module of a valid case validates.
+    let (code, _, err) = run(bin().arg("validate").arg(on.join(format!("{}.spv", slug_of(&on)))));
+    assert_eq!(code, 0, "{err}");
+
+    // --no-reduce writes the case as found, and no original beside it.
+    let (code, s, err) = hunt(&d.join("off"), &[&args[..], &["--no-reduce"]].concat());
+    assert_eq!(code, 1, "{err}");
+    let off = finding_dir(&s, "panic");
+    assert!(manifest(&off)["reduction"].is_null());
+    assert!(!off.join(format!("{}.orig.spv", slug_of(&off))).exists());
+    let as_found = file(&off, ".spv");
+    assert_eq!(as_found, orig, "the kept original is the case as found");
+
+    // `reduce --finding` judges the stored case again: without the planted
+    // panic the signature does not appear, so nothing changes (exit 1)...
+    let finding = |extra: &[&str]| {
+        run(bin().args(["reduce", "--quiet", "--jobs", "1", "--time-limit", "60", "--finding"]).arg(&off).args(extra))
+    };
+    let (code, _, err) = finding(&[]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(file(&off, ".spv"), as_found);
+    // ...with it, the finding is reduced in place and the original kept.
+    let (code, _, err) = finding(&["--inject-panic", "900"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(file(&off, ".orig.spv"), as_found);
+    let again = file(&off, ".spv");
+    assert!(again.len() * 2 < as_found.len(), "{} B from {} B", again.len(), as_found.len());
+    let m = manifest(&off);
+    assert_eq!(u(&m["reduction"]["bytes"]["reduced"]), again.len() as u64, "{m}");
+    assert_eq!(m["finding"]["signature"], manifest(&on)["finding"]["signature"]);
+    // Re-reducing a reduced finding keeps the first original.
+    let (code, _, err) = finding(&["--inject-panic", "900"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(file(&off, ".orig.spv"), as_found);
+    assert_eq!(u(&manifest(&off)["reduction"]["bytes"]["original"]), as_found.len() as u64);
 }
 
 #[test]

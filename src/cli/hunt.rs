@@ -5,6 +5,7 @@
 //! spvgraph hunt --time 10m                        # every available oracle, all cores, seeds 0, 1, 2, ...
 //! spvgraph hunt --count 20000 --seed 1000000 --out nightly
 //! spvgraph hunt --time 60 --oracles in-tree,spirv-val --rule tosa.shape --near-valid-ratio 1
+//! spvgraph hunt --count 500 --no-reduce                # findings as found (default: each reduced, at most --reduce-time 30 s)
 //! spvgraph hunt --time 10m --sample emulation-layer=0.2 --oracle-path emulation-layer=$HOME/my-layer-build
 //! ```
 //!
@@ -17,6 +18,7 @@ use super::{generate, Outcome};
 use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressStyle};
 use spvgraph::hunt::oracles::{parse_sample, OracleSet};
+use spvgraph::hunt::reduce_finding::FindingReduction;
 use spvgraph::hunt::{HuntOptions, Progress};
 use spvgraph_generator::near_valid::covered_rules;
 use spvgraph_generator::Config;
@@ -79,6 +81,13 @@ pub struct Args {
     /// Print the summary as JSON on stdout instead of the table.
     #[arg(long)]
     json: bool,
+    /// Write findings as found, without reducing them.
+    #[arg(long)]
+    no_reduce: bool,
+    /// Per new finding: how long the reducer may shrink its case, in seconds
+    /// (the original is kept next to it as STEM.orig.*).
+    #[arg(long, value_name = "S", default_value_t = 30.0, value_parser = parse_seconds)]
+    reduce_time: f64,
     /// Testing aid: make the in-tree validator panic on the case with this seed.
     #[arg(long, hide = true, value_name = "SEED")]
     inject_panic: Vec<u64>,
@@ -103,6 +112,13 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
         return Err(format!("{s:?}: must be a positive duration"));
     }
     Ok(Duration::from_secs_f64(secs))
+}
+
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(f) if f > 0.0 && f < 1e9 => Ok(f),
+        _ => Err(format!("{s:?}: must be a positive number of seconds")),
+    }
 }
 
 fn parse_ratio(s: &str) -> Result<f64, String> {
@@ -223,6 +239,17 @@ impl Progress for Bar {
             self.bar.println(line);
         }
     }
+
+    fn note(&self, line: &str) {
+        if self.quiet {
+            return;
+        }
+        if self.bar.is_hidden() {
+            eprintln!("{line}");
+        } else {
+            self.bar.println(line);
+        }
+    }
 }
 
 /// Runs the hunt.
@@ -254,6 +281,8 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         config_from_file: args.config.is_some(),
         oracles,
         inject_panic: args.inject_panic.clone(),
+        reduce: (!args.no_reduce)
+            .then(|| FindingReduction { time_limit: Duration::from_secs_f64(args.reduce_time), jobs }),
     };
     let bar = Bar::new(&args);
     let report = spvgraph::hunt::run(&options, &bar)?;

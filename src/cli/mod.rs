@@ -7,6 +7,7 @@ mod generate;
 mod hunt;
 mod info;
 mod input;
+mod reduce;
 mod roundtrip;
 mod run;
 mod validate;
@@ -51,6 +52,10 @@ enum Command {
     /// Summarise a module: graphs, entry points, interfaces and bindings,
     /// graph constants, operator histogram.
     Info(info::Args),
+    /// Shrink a module and its input data while a test (given the candidate
+    /// .spv as its last argument) exits 0; every candidate keeps the input's
+    /// validity (or --keep-valid / --rule R).
+    Reduce(reduce::Args),
     /// Decode and re-encode each file; fail naming the first differing word.
     Roundtrip(roundtrip::Args),
     /// Run a graph on the reference executor: inputs and graph constants from
@@ -71,6 +76,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Generate(a) => generate::run(a),
         Command::Hunt(a) => hunt::run(a),
         Command::Info(a) => info::run(a),
+        Command::Reduce(a) => reduce::run(a),
         Command::Roundtrip(a) => roundtrip::run(a),
         Command::Run(a) => run::run(a),
         Command::Validate(a) => validate::run(a),

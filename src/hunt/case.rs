@@ -341,7 +341,7 @@ impl Hunter<'_> {
     }
 
     /// Round-trip and validators.
-    fn check(&self, out: &mut CaseOutcome, words: &[u32]) {
+    pub(crate) fn check(&self, out: &mut CaseOutcome, words: &[u32]) {
         let near = matches!(out.subject, Subject::NearValid(_));
         match guard("round-trip", || roundtrip(words)) {
             Ok(rt) => {
@@ -390,7 +390,7 @@ impl Hunter<'_> {
 
     /// Whether any sampled oracle takes this case, and if so, its request
     /// and the in-tree executor's outputs on it.
-    fn pending(&self, out: &mut CaseOutcome, words: Vec<u32>) -> Option<Pending> {
+    pub(crate) fn pending(&self, out: &mut CaseOutcome, words: Vec<u32>) -> Option<Pending> {
         let valid = matches!(out.subject, Subject::Valid(_));
         let any_executor = self.oracles.executors.iter().any(|s| s.takes(out.seed));
         let any_producer = valid && self.oracles.producers.iter().any(|s| s.takes(out.seed));

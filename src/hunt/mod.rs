@@ -19,6 +19,7 @@ pub mod case;
 pub mod guard;
 pub mod note;
 pub mod oracles;
+pub mod reduce_finding;
 pub mod store;
 pub mod summary;
 
@@ -60,6 +61,8 @@ pub struct HuntOptions {
     pub oracles: OracleSet,
     /// Seeds at which the in-tree validator is made to panic (tests only).
     pub inject_panic: Vec<u64>,
+    /// Reduce each new signature's case before its finding is written.
+    pub reduce: Option<reduce_finding::FindingReduction>,
 }
 
 /// Told about the hunt's progress (the CLI draws a bar; tests ignore it).
@@ -68,6 +71,8 @@ pub trait Progress: Sync {
     fn tick(&self, done: u64, occurrences: u64, signatures: u64);
     /// A new signature was written (`documented`: a known discrepancy).
     fn finding(&self, seed: u64, key: &str, dir: &std::path::Path, documented: bool);
+    /// A line about the hunt's work (a finding being reduced).
+    fn note(&self, _line: &str) {}
 }
 
 /// A [`Progress`] that says nothing.
@@ -108,12 +113,19 @@ struct Shared<'a> {
     limit: u64,
     deadline: Option<Instant>,
     progress: &'a dyn Progress,
+    reduce: Option<&'a reduce_finding::FindingReduction>,
 }
 
 impl Shared<'_> {
     fn record(&self, case: &CaseOutcome) {
+        let reduce = self.reduce.map(|settings| {
+            move |case: &CaseOutcome, d: &spvgraph_oracle::judge::Disagreement| {
+                reduce_finding::reduce(&self.hunter, settings, case, d, &|line| self.progress.note(&line))
+            }
+        });
         for d in &case.disagreements {
-            if let Recorded::New(path, documented) = self.store.record(case, d) {
+            let reduce = reduce.as_ref().map(|r| r as &store::Reduce<'_>);
+            if let Recorded::New(path, documented) = self.store.record(case, d, reduce) {
                 self.progress.finding(case.seed, &d.signature().key(), &path, documented);
             }
         }
@@ -215,6 +227,7 @@ pub fn run(options: &HuntOptions, progress: &dyn Progress) -> anyhow::Result<Hun
         limit: options.count.unwrap_or(u64::MAX),
         deadline: options.time.map(|t| start + t),
         progress,
+        reduce: options.reduce.as_ref(),
     };
     let mut stats = Stats::default();
     let mut errors = Vec::new();

@@ -13,6 +13,7 @@
 
 use super::case::{CaseOutcome, RoundTrip, Subject};
 use super::guard::guard;
+use super::reduce_finding::{self, Reduction};
 use anyhow::Context;
 use serde_json::{json, Value};
 use spvgraph_generator::files::{self, Extras};
@@ -57,6 +58,9 @@ impl Entry {
         }
     }
 }
+
+/// Reduces the case of a new finding (see [`super::reduce_finding`]).
+pub type Reduce<'a> = dyn Fn(&CaseOutcome, &Disagreement) -> Option<Reduction> + Sync + 'a;
 
 /// What [`Store::record`] concluded.
 pub enum Recorded {
@@ -188,53 +192,64 @@ impl Store {
 
     /// Records one disagreement of `case`; writes the finding when its
     /// signature is new, or when this case is smaller than the one on disk.
-    pub fn record(&self, case: &CaseOutcome, d: &Disagreement) -> Recorded {
+    /// With `reduce`, the case is reduced first (outside the lock, so other
+    /// workers go on recording) and written next to its original.
+    pub fn record(&self, case: &CaseOutcome, d: &Disagreement, reduce: Option<&Reduce<'_>>) -> Recorded {
         let sig = d.signature();
         let key = sig.key();
-        let Ok(mut entries) = self.entries.lock() else { return Recorded::Again };
-        if let Some(e) = entries.get_mut(&key) {
-            e.count += 1;
-            e.examples.insert(case.seed);
-            while e.examples.len() > EXAMPLES {
-                e.examples.pop_last();
-            }
-            if !e.known && case.index < e.index {
-                let slug = e.slug.clone();
-                match self.write(&slug, &sig, case, d) {
-                    Ok(m) => {
-                        e.manifest = m;
-                        e.index = case.index;
+        // Claim the signature (or, for a smaller case, the finding) under the lock.
+        let (slug, new) = {
+            let Ok(mut entries) = self.entries.lock() else { return Recorded::Again };
+            match entries.get_mut(&key) {
+                Some(e) => {
+                    e.count += 1;
+                    e.examples.insert(case.seed);
+                    while e.examples.len() > EXAMPLES {
+                        e.examples.pop_last();
                     }
+                    if e.known || case.index >= e.index {
+                        return Recorded::Again;
+                    }
+                    e.index = case.index;
+                    (e.slug.clone(), false)
+                }
+                None => {
+                    let slug = sig.slug();
+                    entries.insert(
+                        key.clone(),
+                        Entry {
+                            slug: slug.clone(),
+                            kind: d.kind,
+                            severity: d.severity,
+                            oracles: d.oracles.clone(),
+                            index: case.index,
+                            count: 1,
+                            prior: 0,
+                            known: false,
+                            documented: d.documented.is_some(),
+                            examples: BTreeSet::from([case.seed]),
+                            manifest: Value::Null,
+                        },
+                    );
+                    (slug, true)
+                }
+            }
+        };
+        let reduction = reduce.and_then(|r| r(case, d));
+        if let Ok(mut entries) = self.entries.lock() {
+            // A smaller case of the signature may have claimed it meanwhile: it writes instead.
+            if let Some(e) = entries.get_mut(&key).filter(|e| e.index == case.index) {
+                match self.write(&slug, &sig, case, d, reduction.as_ref()) {
+                    Ok(m) => e.manifest = m,
                     Err(err) => self.error(format!("{slug}: {err:#}")),
                 }
             }
-            return Recorded::Again;
         }
-        let slug = sig.slug();
-        let manifest = match self.write(&slug, &sig, case, d) {
-            Ok(m) => m,
-            Err(err) => {
-                self.error(format!("{slug}: {err:#}"));
-                Value::Null
-            }
-        };
-        entries.insert(
-            key,
-            Entry {
-                slug: slug.clone(),
-                kind: d.kind,
-                severity: d.severity,
-                oracles: d.oracles.clone(),
-                index: case.index,
-                count: 1,
-                prior: 0,
-                known: false,
-                documented: d.documented.is_some(),
-                examples: BTreeSet::from([case.seed]),
-                manifest,
-            },
-        );
-        Recorded::New(self.dir.join(slug), d.documented.is_some())
+        if new {
+            Recorded::New(self.dir.join(slug), d.documented.is_some())
+        } else {
+            Recorded::Again
+        }
     }
 
     fn error(&self, e: String) {
@@ -310,28 +325,29 @@ impl Store {
     }
 
     /// Writes the finding directory `dir/slug` (through a temporary
-    /// directory renamed into place); returns its manifest.
-    fn write(&self, slug: &str, sig: &Signature, case: &CaseOutcome, d: &Disagreement) -> anyhow::Result<Value> {
+    /// directory renamed into place); returns its manifest. With a
+    /// reduction, the case as found goes to `slug.orig.*` and the reduced
+    /// one to `slug.*`.
+    fn write(
+        &self,
+        slug: &str,
+        sig: &Signature,
+        case: &CaseOutcome,
+        d: &Disagreement,
+        reduction: Option<&Reduction>,
+    ) -> anyhow::Result<Value> {
         let tmp = self.dir.join(format!(".tmp-{slug}-{}", case.index));
         let _ = std::fs::remove_dir_all(&tmp);
         std::fs::create_dir_all(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
-        // The case files; the writers may meet modules nothing else has seen,
-        // so they run guarded too.
-        let written: anyhow::Result<Value> = match &case.subject {
-            Subject::Valid(c) => guard("finding writer", || {
-                files::write_case(&tmp, slug, c, &Extras { spvasm: true, mlir: true })
-                    .map_err(anyhow::Error::from)
-                    .and_then(|m| Ok(serde_json::to_value(m)?))
-            })
-            .unwrap_or_else(|c| Err(anyhow::anyhow!("the case writer panicked: {}", c.message))),
-            Subject::NearValid(nv) => guard("finding writer", || {
-                // The hunt never draws pipeline mutators: no entry points to name.
-                files::write_near_valid(&tmp, slug, nv, &Extras { spvasm: true, mlir: false }, &[])
-                    .map_err(anyhow::Error::from)
-            })
-            .unwrap_or_else(|c| Err(anyhow::anyhow!("the case writer panicked: {}", c.message))),
-            Subject::Nothing => Err(anyhow::anyhow!("no module: generation panicked")),
+        let written = match reduction {
+            None => case_files(&tmp, slug, case),
+            Some(r) => case_files(&tmp, &format!("{slug}.orig"), case).and_then(|original| {
+                let valid = matches!(case.subject, Subject::Valid(_));
+                guard("finding writer", || reduce_finding::write_reduced(&tmp, slug, original, r, valid))
+                    .unwrap_or_else(|c| Err(anyhow::anyhow!("the case writer panicked: {}", c.message)))
+            }),
         };
+
         let (mut manifest, files_error) = match written {
             Ok(m) => (m, None),
             Err(e) => {
@@ -443,5 +459,25 @@ impl Store {
             "occurrences": 1,
             "spvgraph_version": env!("CARGO_PKG_VERSION"),
         })
+    }
+}
+
+/// Writes `case` into `dir` as `stem.*`; returns its case manifest. The
+/// writers may meet modules nothing else has seen, so they run guarded too.
+fn case_files(dir: &Path, stem: &str, case: &CaseOutcome) -> anyhow::Result<Value> {
+    match &case.subject {
+        Subject::Valid(c) => guard("finding writer", || {
+            files::write_case(dir, stem, c, &Extras { spvasm: true, mlir: true })
+                .map_err(anyhow::Error::from)
+                .and_then(|m| Ok(serde_json::to_value(m)?))
+        })
+        .unwrap_or_else(|c| Err(anyhow::anyhow!("the case writer panicked: {}", c.message))),
+        Subject::NearValid(nv) => guard("finding writer", || {
+            // The hunt never draws pipeline mutators: no entry points to name.
+            files::write_near_valid(dir, stem, nv, &Extras { spvasm: true, mlir: false }, &[])
+                .map_err(anyhow::Error::from)
+        })
+        .unwrap_or_else(|c| Err(anyhow::anyhow!("the case writer panicked: {}", c.message))),
+        Subject::Nothing => Err(anyhow::anyhow!("no module: generation panicked")),
     }
 }

@@ -1,0 +1,409 @@
+//! Every finding reduced: before the hunt writes a new signature's finding,
+//! its case is shrunk with `spvgraph_reducer` for as long as the same
+//! signature still appears when the candidate is judged again through the
+//! hunt's own path (round-trip and validators, then, for a backend's or a
+//! producer's finding, its batch run; each ends in `spvgraph_oracle::judge`).
+//! The finding keeps the original next to the reduced case as `STEM.orig.*`.
+//!
+//! `spvgraph reduce --finding DIR` uses the same predicate on a stored
+//! finding ([`stored_case`], [`reduce_in_place`]).
+
+use super::batch;
+use super::case::{CaseOutcome, Hunter, RoundTrip, Subject};
+use super::guard::guard;
+use super::oracles::Sampled;
+use crate::reduce;
+use anyhow::Context;
+use serde_json::{json, Value};
+use spvgraph_generator::files::Extras;
+use spvgraph_generator::near_valid::NearValid;
+use spvgraph_ir::elem::Profile;
+use spvgraph_ir::env::TargetEnv;
+use spvgraph_ir::rules::RuleId;
+use spvgraph_ir::Module;
+use spvgraph_oracle::judge::Disagreement;
+use spvgraph_reducer::{Candidate, Expect, Info};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The manifest fields that describe the case's files and contents (the
+/// rest, such as the seed and the expectation, describe where it came from).
+const CASE_FIELDS: &[&str] = &[
+    "spv",
+    "spvasm",
+    "mlir",
+    "mlir_errors",
+    "ops",
+    "type_rows",
+    "inputs",
+    "graph_constants",
+    "entry_points",
+    "features",
+];
+
+/// How findings are reduced.
+#[derive(Clone, Debug)]
+pub struct FindingReduction {
+    /// Per finding: stop with the smallest candidate so far after this long.
+    pub time_limit: Duration,
+    /// Predicate calls at once.
+    pub jobs: usize,
+}
+
+/// A finding's case, reduced.
+pub struct Reduction {
+    /// The smallest candidate on which the signature still appears.
+    pub reduced: Candidate,
+    /// The reducer's statistics.
+    pub info: Info,
+}
+
+impl Reduction {
+    /// What a finding's manifest records about the reduction (`reduction`).
+    pub fn json(&self, original_stem: &str) -> Value {
+        let (a, b) = (&self.info.initial, &self.info.result);
+        json!({
+            "original": format!("{original_stem}.spv"),
+            "predicate": "the finding's signature appears when the candidate is judged again",
+            "bytes": { "original": a.bytes(), "reduced": b.bytes() },
+            "instructions": { "original": a.instructions, "reduced": b.instructions },
+            "nodes": { "original": a.nodes, "reduced": b.nodes },
+            "steps": self.info.steps,
+            "predicate_calls": self.info.predicate_calls,
+            "seconds": (self.info.elapsed.as_secs_f64() * 10.0).round() / 10.0,
+            "time_limit_reached": self.info.timed_out,
+        })
+    }
+
+    /// One line for people.
+    pub fn summary(&self, slug: &str) -> String {
+        let (a, b) = (&self.info.initial, &self.info.result);
+        format!(
+            "reduced {slug}: {} B, {} nodes -> {} B, {} nodes in {:.1} s ({} tests{})",
+            a.bytes(),
+            a.nodes,
+            b.bytes(),
+            b.nodes,
+            self.info.elapsed.as_secs_f64(),
+            self.info.predicate_calls,
+            if self.info.timed_out { ", time limit reached" } else { "" }
+        )
+    }
+}
+
+/// The module a case's oracles saw (`None` when there is none, or a
+/// near-valid module that does not decode: binary rules cannot be reduced).
+fn module_of(case: &CaseOutcome) -> Option<Module> {
+    match &case.subject {
+        Subject::Valid(c) => Some(c.module.clone()),
+        Subject::NearValid(nv) => Module::decode_words(&nv.words).ok(),
+        Subject::Nothing => None,
+    }
+}
+
+/// The disagreements of candidate `c` in place of `original`'s case: the
+/// same seed, expectation, target environment and profiles, judged by the
+/// round-trip and validators, and, when `executors` names sampled backends
+/// or producers of the hunt that take the seed, by their batch run.
+pub fn judge_again(
+    hunter: &Hunter<'_>,
+    original: &CaseOutcome,
+    c: &Candidate,
+    executors: &[String],
+) -> Vec<Disagreement> {
+    let Ok(words) = c.module.encode_words() else { return Vec::new() };
+    let base = reduce::candidate_to_case(c);
+    let subject = match &original.subject {
+        Subject::Valid(_) => Subject::Valid(base),
+        Subject::NearValid(nv) => Subject::NearValid(NearValid { base, words: words.clone(), ..nv.clone() }),
+        Subject::Nothing => return Vec::new(),
+    };
+    let mut out = CaseOutcome {
+        subject,
+        words: Some(words.clone()),
+        roundtrip: RoundTrip::NotRun,
+        answers: Vec::new(),
+        durations: Vec::new(),
+        entry: None,
+        operators: Vec::new(),
+        disagreements: Vec::new(),
+        ..original.clone()
+    };
+    hunter.check(&mut out, &words);
+    let mut found = std::mem::take(&mut out.disagreements);
+    let takes = |m: &Sampled| executors.iter().any(|n| n == m.oracle.name()) && m.takes(original.seed);
+    let oracles = hunter.oracles;
+    let members: Vec<(&Sampled, bool)> = (oracles.executors.iter().map(|m| (m, false)))
+        .chain(oracles.producers.iter().map(|m| (m, true)))
+        .filter(|(m, _)| takes(m))
+        .collect();
+    if !members.is_empty() {
+        if let Some(p) = hunter.pending(&mut out, words) {
+            found.append(&mut out.disagreements);
+            for (m, producer) in members {
+                let result = if producer {
+                    if p.mlir.is_none() {
+                        continue;
+                    }
+                    batch::run_producer(m, hunter.oracles, vec![p.clone()])
+                } else {
+                    batch::run_executor(m, hunter.oracles, vec![p.clone()])
+                };
+                for case in result.cases {
+                    found.extend(case.disagreements);
+                }
+            }
+        }
+    }
+    found
+}
+
+/// Reduces the case of disagreement `d` while its signature still appears
+/// ([`judge_again`]); every candidate breaks exactly the rules the case
+/// breaks. `None` when the case has no module to reduce, or the signature
+/// does not appear again (a generator invariant, a flaky backend); `note`
+/// hears what happened.
+pub fn reduce(
+    hunter: &Hunter<'_>,
+    settings: &FindingReduction,
+    case: &CaseOutcome,
+    d: &Disagreement,
+    note: &dyn Fn(String),
+) -> Option<Reduction> {
+    let sig = d.signature();
+    let slug = sig.slug();
+    let module = module_of(case)?;
+    let original = reduce::candidate_from_case(module, case.subject.case()?);
+    note(format!("reducing {slug} (at most {:.0} s)", settings.time_limit.as_secs_f64()));
+    let key = sig.key();
+    let options = reduce::Options {
+        expect: Expect::Same,
+        target_env: case.target_env,
+        jobs: settings.jobs.max(1),
+        seed: 0,
+        time_limit: Some(settings.time_limit),
+    };
+    let interesting =
+        |c: &Candidate| judge_again(hunter, case, c, &d.oracles).iter().any(|x| x.signature().key() == key);
+    // The reducer meets modules nothing else has seen: guarded like the oracles.
+    match guard("reducer", || reduce::reduce_case(original, &options, |_| {}, interesting)) {
+        Ok(Ok(r)) => {
+            let r = Reduction { reduced: r.candidate, info: r.info };
+            note(r.summary(&slug));
+            Some(r)
+        }
+        Ok(Err(e)) => {
+            note(format!("{slug} kept as found: {e}"));
+            None
+        }
+        Err(c) => {
+            note(format!("{slug} kept as found: the reducer panicked at {}: {}", c.location, c.message));
+            None
+        }
+    }
+}
+
+/// Writes the reduced case into `dir` as `STEM.*` next to the original
+/// (already written as `STEM.orig.*` with manifest `original`); returns the
+/// finding's case manifest: the original's, with the reduced case's files
+/// and contents and a `reduction` record.
+pub fn write_reduced(dir: &Path, stem: &str, original: Value, r: &Reduction, valid: bool) -> anyhow::Result<Value> {
+    let written = reduce::write_candidate(dir, stem, &r.reduced, &Extras { spvasm: true, mlir: valid })?;
+    let reduced = serde_json::to_value(written)?;
+    let mut manifest = original;
+    if let Some(out) = manifest.as_object_mut() {
+        for key in CASE_FIELDS {
+            match reduced.get(*key) {
+                Some(v) => out.insert((*key).to_string(), v.clone()),
+                None => out.remove(*key),
+            };
+        }
+    }
+    manifest["reduction"] = r.json(&format!("{stem}.orig"));
+    Ok(manifest)
+}
+
+/// A finding stored by a hunt, read back: its directory, stem, manifest,
+/// the case as a hunt outcome and the candidate to reduce.
+pub struct StoredFinding {
+    /// The finding's directory.
+    pub dir: PathBuf,
+    /// Its stem (the slug).
+    pub stem: String,
+    /// `STEM.json`.
+    pub manifest: Value,
+    /// The case as the hunt saw it (seed, expectation, target environment, profiles).
+    pub case: CaseOutcome,
+    /// The signature key the predicate looks for.
+    pub key: String,
+    /// The oracles of the signature.
+    pub oracles: Vec<String>,
+    /// The module and inputs of `STEM.*` (the reduced case if it was reduced before).
+    pub candidate: Candidate,
+}
+
+/// Reads the finding in `path` (its directory or its `STEM.json`).
+pub fn stored_case(path: &Path) -> anyhow::Result<StoredFinding> {
+    let (dir, json_path) = if path.is_dir() {
+        let stem = path.file_name().and_then(|n| n.to_str()).context("the finding directory needs a name")?;
+        (path.to_path_buf(), path.join(format!("{stem}.json")))
+    } else {
+        (path.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf), path.to_path_buf())
+    };
+    let text = std::fs::read_to_string(&json_path).with_context(|| format!("cannot read {}", json_path.display()))?;
+    let manifest: Value = serde_json::from_str(&text).with_context(|| format!("{}: not JSON", json_path.display()))?;
+    let f = &manifest["finding"];
+    let key = f["signature"].as_str().with_context(|| format!("{}: no finding signature", json_path.display()))?;
+    let stem = json_path.file_stem().and_then(|s| s.to_str()).context("a finding manifest needs a file name")?;
+    let spv = dir.join(manifest["spv"].as_str().unwrap_or(&format!("{stem}.spv")));
+    let bytes = std::fs::read(&spv).with_context(|| format!("cannot read {}", spv.display()))?;
+    let module = Module::decode_bytes(&bytes).map_err(|e| anyhow::anyhow!("{}: {e}", spv.display()))?;
+    let candidate = reduce::candidate_from_manifest(module, &json_path)?;
+    let field = |k: &str| f[k].as_str().map(str::to_string);
+    let rule = match f["expected"]["rule"].as_str() {
+        Some(r) => Some(RuleId::from_name(r).with_context(|| format!("{}: unknown rule {r}", json_path.display()))?),
+        None => None,
+    };
+    let target_env = match f["target_env"].as_str() {
+        Some(t) => {
+            TargetEnv::parse(t).with_context(|| format!("{}: unknown target environment {t}", json_path.display()))?
+        }
+        None => TargetEnv::VULKAN_1_3,
+    };
+    let profiles =
+        f["profiles"].as_array().map(|ps| ps.iter().filter_map(|p| p.as_str().and_then(Profile::from_name)).collect());
+    let base = reduce::candidate_to_case(&candidate);
+    let subject = match (rule, field("mutator")) {
+        (Some(rule), Some(mutator)) => {
+            let words = candidate.module.encode_words().map_err(|e| anyhow::anyhow!("{}: {e}", spv.display()))?;
+            // The mutator's name is part of the expectation; stored ones are few.
+            let mutator: &'static str = Box::leak(mutator.into_boxed_str());
+            Subject::NearValid(NearValid {
+                base,
+                words,
+                rule,
+                mutator,
+                note: field("note").unwrap_or_default(),
+                target_env,
+                profiles: profiles.clone(),
+            })
+        }
+        _ => Subject::Valid(base),
+    };
+    let case = CaseOutcome {
+        index: f["hunt_index"].as_u64().unwrap_or(0),
+        seed: f["seed"].as_u64().unwrap_or(0),
+        planned_rule: rule,
+        subject,
+        unavailable: None,
+        words: None,
+        target_env,
+        profiles,
+        roundtrip: RoundTrip::NotRun,
+        answers: Vec::new(),
+        durations: Vec::new(),
+        entry: None,
+        operators: Vec::new(),
+        disagreements: Vec::new(),
+    };
+    let oracles = f["oracles"].as_array().map(|a| a.iter().filter_map(|o| o.as_str().map(str::to_string)).collect());
+    Ok(StoredFinding {
+        dir,
+        stem: stem.to_string(),
+        key: key.to_string(),
+        oracles: oracles.unwrap_or_default(),
+        manifest,
+        case,
+        candidate,
+    })
+}
+
+/// The oracles that answered a stored finding's case (the ones the
+/// registry knows), to judge it again with.
+pub fn answered_oracles(stored: &StoredFinding) -> Vec<String> {
+    let answered = stored.manifest["finding"]["answers"].as_object();
+    spvgraph_oracle::registry::NAMES
+        .iter()
+        .filter(|n| answered.is_some_and(|a| a.contains_key(**n)) || stored.oracles.iter().any(|o| o == *n))
+        .map(|n| n.to_string())
+        .collect()
+}
+
+/// Reduces a stored finding in place with its recorded predicate (its
+/// signature appears when judged again by `hunter`, whose oracles should be
+/// [`answered_oracles`] with every sample at 1). Keeps the original as
+/// `STEM.orig.*` (an earlier reduction's original stays). Returns the
+/// reduction, or an error when the signature does not appear to begin with.
+pub fn reduce_in_place(
+    hunter: &Hunter<'_>,
+    stored: &StoredFinding,
+    options: &reduce::Options,
+    progress: impl Fn(&spvgraph_reducer::Progress) + Send + Sync,
+) -> anyhow::Result<Reduction> {
+    // Panics are located through the hook, as in the hunt (the location is part of their signature).
+    super::guard::install_panic_hook();
+    let interesting = |c: &Candidate| {
+        judge_again(hunter, &stored.case, c, &stored.oracles).iter().any(|x| x.signature().key() == stored.key)
+    };
+    let r = reduce::reduce_case(stored.candidate.clone(), options, progress, interesting)?;
+    let r = Reduction { reduced: r.candidate, info: r.info };
+    let (dir, stem) = (&stored.dir, stored.stem.as_str());
+    let orig = format!("{stem}.orig");
+    let mut original = stored.manifest.clone();
+    if !dir.join(format!("{orig}.spv")).is_file() {
+        keep_original(dir, stem)?;
+        if let Some(o) = original.as_object_mut() {
+            o.remove("finding");
+            o.remove("reduction");
+        }
+        std::fs::write(dir.join(format!("{orig}.json")), format!("{}\n", serde_json::to_string_pretty(&original)?))
+            .with_context(|| format!("cannot write {orig}.json in {}", dir.display()))?;
+    } else if let Some(before) = stored.manifest["reduction"].as_object() {
+        // The original is the one an earlier reduction kept.
+        original["reduction"] = Value::Object(before.clone());
+    }
+    let valid = matches!(stored.case.subject, Subject::Valid(_));
+    // The case's own files go first, so that none of the old reduced case's is left.
+    remove_case_files(dir, stem)?;
+    let mut manifest = write_reduced(dir, stem, stored.manifest.clone(), &r, valid)?;
+    if let Some(bytes) = original.pointer("/reduction/bytes/original").cloned() {
+        manifest["reduction"]["bytes"]["original"] = bytes;
+    }
+    let json_path = dir.join(format!("{stem}.json"));
+    std::fs::write(&json_path, format!("{}\n", serde_json::to_string_pretty(&manifest)?))
+        .with_context(|| format!("cannot write {}", json_path.display()))?;
+    Ok(r)
+}
+
+/// The files of case `stem` in `dir` (not its `.orig`, manifest or note).
+fn case_files(dir: &Path, stem: &str) -> anyhow::Result<Vec<(PathBuf, String)>> {
+    let prefix = format!("{stem}.");
+    let orig = format!("{stem}.orig.");
+    let mut out = Vec::new();
+    for item in std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))?.flatten() {
+        let name = item.file_name().to_string_lossy().into_owned();
+        let Some(rest) = name.strip_prefix(&prefix) else { continue };
+        if name.starts_with(&orig) || rest == "json" || rest == "md" {
+            continue;
+        }
+        out.push((item.path(), rest.to_string()));
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// Copies case `stem`'s files to `STEM.orig.*`.
+fn keep_original(dir: &Path, stem: &str) -> anyhow::Result<()> {
+    for (path, rest) in case_files(dir, stem)? {
+        let to = dir.join(format!("{stem}.orig.{rest}"));
+        std::fs::copy(&path, &to).with_context(|| format!("cannot copy {} to {}", path.display(), to.display()))?;
+    }
+    Ok(())
+}
+
+fn remove_case_files(dir: &Path, stem: &str) -> anyhow::Result<()> {
+    for (path, _) in case_files(dir, stem)? {
+        std::fs::remove_file(&path).with_context(|| format!("cannot remove {}", path.display()))?;
+    }
+    Ok(())
+}
