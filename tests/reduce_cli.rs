@@ -35,6 +35,9 @@ fn generated(dir: &Path) -> PathBuf {
             "max_nodes=30",
             "--set",
             "max_graphs=1",
+            // Plain inputs: the script looks for `ep0.in0.npy`.
+            "--set",
+            "probs.tensor_array_input=0",
             "--ops",
             "POW,ADD,MUL,SUB,ABS,EXP,CONV2D,MAX_POOL2D,RESHAPE,TRANSPOSE,CLAMP,CAST,CONCAT,PAD,RESCALE",
         ]));

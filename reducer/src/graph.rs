@@ -222,6 +222,12 @@ impl Baseline {
         }
     }
 
+    /// Counts `ids` as unused before the edit, so that the edit does not
+    /// remove them when it leaves them unused.
+    pub fn keep(&mut self, ids: &HashSet<Id>) {
+        self.used.retain(|id| !ids.contains(id));
+    }
+
     /// Declarations that were dead before the edit.
     pub fn dead_decls(&self) -> &HashSet<Id> {
         &self.dead_decls

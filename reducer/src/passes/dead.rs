@@ -52,10 +52,25 @@ impl Pass for DeadCode {
     }
     fn apply(&self, c: &Candidate, chosen: &[usize]) -> Option<Candidate> {
         let chosen = pick(&items(c), chosen);
-        let base = Baseline::of(c);
+        let mut base = Baseline::of(c);
         let mut out = c.clone();
         let nodes: HashSet<Id> =
             chosen.iter().filter_map(|i| if let Item::Node(r) = i { Some(*r) } else { None }).collect();
+        // What a removed dead node read stays, dead in its turn: a dead chain
+        // is trimmed from its end, so a test that needs the node at its head
+        // (a dead POW before two CASTs) still holds.
+        let read: HashSet<Id> = c
+            .module
+            .insts
+            .iter()
+            .filter(|i| i.result_id().is_some_and(|r| nodes.contains(&r)))
+            .flat_map(|i| match i {
+                Inst::Tosa { args, .. } => args.clone(),
+                Inst::CompositeExtract { composite, .. } => vec![*composite],
+                _ => Vec::new(),
+            })
+            .collect();
+        base.keep(&read);
         let inputs: HashSet<(Id, u32)> =
             chosen.iter().filter_map(|i| if let Item::Input(g, k) = i { Some((*g, *k)) } else { None }).collect();
         let decls: HashSet<Id> =
