@@ -134,6 +134,7 @@ fn findings() -> Vec<Finding> {
         log_of_subnormals(),
         accepts_shape_mismatch(),
         shared_output(),
+        null_bool_operand(),
     ]
 }
 
@@ -287,6 +288,45 @@ PAD `pad_const`) through SPIRV-Tools' constant manager, which only knows `OpCons
 declarations, not the graph constants the pipeline was given. Tensor-valued CTC operands
 read through the pipeline's constants (TABLE `table`, PAD `padding`) work. The hunt's
 single-operator sweep hit it on DEPTHWISE_CONV2D, MUL, PAD and RESCALE.
+";
+
+fn null_bool_operand() -> Finding {
+    let words = module(&[(ElemType::I32, &[4]), (ElemType::I32, &[4])], &[(ElemType::I32, &[4])], |b, x, t| {
+        let bool_ty = b.type_elem(ElemType::Bool);
+        let round = b.const_null(bool_ty);
+        vec![b.tosa(TosaOp::ArithmeticRightShift, t[0], vec![round, x[0], x[1]])]
+    });
+    Finding {
+        stem: "emulation-layer-null-bool-operand-rejected",
+        kind: "refused-valid",
+        words,
+        entry: "main",
+        inputs: vec![tensor(ElemType::I32, &[4], &[-7, 8, 9, -16]), tensor(ElemType::I32, &[4], &[1, 2, 1, 3])],
+        constants: BTreeMap::new(),
+        rows: vec![(TosaOp::ArithmeticRightShift, vec![ElemType::I32])],
+        breaks: None,
+        seen: Seen::Error("Expected boolean constant for id"),
+        note: NULL_BOOL,
+    }
+}
+
+const NULL_BOOL: &str = "# The emulation layer refuses OpConstantNull as a boolean operand
+
+ARITHMETIC_RIGHT_SHIFT of two i32 tensors whose `round` operand (a boolean compile-time
+constant) is `OpConstantNull %bool`. OpConstantNull of a scalar bool is a constant
+instruction whose value is false (SPIR-V 2.2: the null value of a Boolean is false);
+spirv-val and spvgraph's validator accept the module.
+
+Seen (ai-ml-emulation-layer-for-vulkan 0.11.0): pipeline creation fails with
+`Expected boolean constant for id %N, found constant type kind 1` (scenario-runner exit
+status 255). Expected (in-tree executor and TOSA reference model, round = false):
+`[-4, 2, 4, -2]`.
+
+Why (our reading): the Graph layer reads boolean attributes through SPIRV-Tools' constant
+manager and accepts only `OpConstantTrue`/`OpConstantFalse`, not the null constant of the
+bool type. The same refusal shows for every TOSA boolean attribute (RESCALE
+`scale32`/`per_channel`/`input_unsigned`/`output_unsigned`, ARITHMETIC_RIGHT_SHIFT `round`,
+...). Found by `spvgraph hunt` (the generator's null-scalar constants), cut down by hand.
 ";
 
 fn fft2d_result_to_operator() -> Finding {
@@ -848,6 +888,11 @@ fn reduce_max_minus_inf_still_reproduces() {
 #[test]
 fn shape_mismatch_still_runs() {
     check("emulation-layer-accepts-shape-mismatch");
+}
+
+#[test]
+fn null_bool_operand_refusal_still_reproduces() {
+    check("emulation-layer-null-bool-operand-rejected");
 }
 
 #[test]

@@ -351,6 +351,16 @@ const KNOWN: &[KnownDiscrepancy] = &[
         "corpus/findings/emulation-layer-log-subnormal-lavapipe.spv",
     ),
     known("wrong-output", None, SHARED_WHY, "corpus/findings/emulation-layer-shared-output.spv"),
+    KnownDiscrepancy {
+        message: Some("Expected boolean constant for id"),
+        ..known(
+            "refused-valid",
+            None,
+            "OpConstantNull of bool as a boolean operand (e.g. ARITHMETIC_RIGHT_SHIFT round) is refused: \
+             'Expected boolean constant for id %N, found constant type kind 1'",
+            "corpus/findings/emulation-layer-null-bool-operand-rejected.spv",
+        )
+    },
     known(
         "accepts-invalid",
         None,
