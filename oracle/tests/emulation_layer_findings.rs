@@ -135,6 +135,7 @@ fn findings() -> Vec<Finding> {
         accepts_shape_mismatch(),
         shared_output(),
         null_bool_operand(),
+        null_constituent(),
     ]
 }
 
@@ -327,6 +328,46 @@ manager and accepts only `OpConstantTrue`/`OpConstantFalse`, not the null consta
 bool type. The same refusal shows for every TOSA boolean attribute (RESCALE
 `scale32`/`per_channel`/`input_unsigned`/`output_unsigned`, ARITHMETIC_RIGHT_SHIFT `round`,
 ...). Found by `spvgraph hunt` (the generator's null-scalar constants), cut down by hand.
+";
+
+fn null_constituent() -> Finding {
+    let words = module(&[(ElemType::Bf16, &[1, 4])], &[(ElemType::Bf16, &[1, 4])], |b, x, t| {
+        // [[0, 0, 0, 0]]: a composite whose one row is OpConstantNull.
+        let row_ty = b.type_tensor(ElemType::Bf16, Some(&[4]));
+        let row = b.const_null(row_ty);
+        let c = b.const_composite(t[0], vec![row]);
+        vec![b.tosa(TosaOp::Add, t[0], vec![x[0], c])]
+    });
+    Finding {
+        stem: "emulation-layer-null-constituent-rejected",
+        kind: "refused-valid",
+        words,
+        entry: "main",
+        inputs: vec![TensorData::from_bits(ElemType::Bf16, &[1, 4], &[0x3f80, 0x4000, 0xc040, 0x3f00]).expect("shape")],
+        constants: BTreeMap::new(),
+        rows: vec![(TosaOp::Add, vec![ElemType::Bf16])],
+        breaks: None,
+        seen: Seen::Error("Unsupported float constant encoding"),
+        note: NULL_CONSTITUENT,
+    }
+}
+
+const NULL_CONSTITUENT: &str = "# The emulation layer refuses a tensor constant with an OpConstantNull constituent
+
+ADD of a bf16 input `[[1, 2, -3, 0.5]]` and the `1x4` tensor constant
+`OpConstantComposite %tensor_bfloat16_1x4 %null_row`, whose one constituent is
+`OpConstantNull %tensor_bfloat16_4` (a zero row). SPV_ARM_tensors allows any constant of the
+constituent type, OpConstantNull included; spirv-val and spvgraph's validator accept it. The
+same constant written with `OpConstant` scalars, or as a replicate, is taken.
+
+Seen (ai-ml-emulation-layer-for-vulkan 0.11.0): pipeline creation fails with
+`Unsupported float constant encoding in composite constant` (scenario-runner exit status
+255). Expected (in-tree executor and TOSA reference model): the input unchanged.
+
+Why (our reading): the Graph layer flattens composite tensor constants by reading each
+constituent as a float scalar or a nested composite, and has no case for a null
+constituent. Found by `spvgraph hunt` (the generator's mixed-form constants), cut down by
+hand.
 ";
 
 fn fft2d_result_to_operator() -> Finding {
@@ -893,6 +934,11 @@ fn shape_mismatch_still_runs() {
 #[test]
 fn null_bool_operand_refusal_still_reproduces() {
     check("emulation-layer-null-bool-operand-rejected");
+}
+
+#[test]
+fn null_constituent_refusal_still_reproduces() {
+    check("emulation-layer-null-constituent-rejected");
 }
 
 #[test]

@@ -352,6 +352,16 @@ const KNOWN: &[KnownDiscrepancy] = &[
     ),
     known("wrong-output", None, SHARED_WHY, "corpus/findings/emulation-layer-shared-output.spv"),
     KnownDiscrepancy {
+        message: Some("Unsupported float constant encoding in composite constant"),
+        ..known(
+            "refused-valid",
+            None,
+            "a tensor constant with an OpConstantNull constituent is refused: 'Unsupported float constant \
+             encoding in composite constant'",
+            "corpus/findings/emulation-layer-null-constituent-rejected.spv",
+        )
+    },
+    KnownDiscrepancy {
         message: Some("Expected boolean constant for id"),
         ..known(
             "refused-valid",
