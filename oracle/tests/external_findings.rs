@@ -69,6 +69,14 @@ fn graph(
     b.finish()
 }
 
+/// SIN of a bf16 `[4]` tensor.
+fn sin_bf16_module() -> Module {
+    graph(&[(ElemType::Bf16, &[4])], &[(ElemType::Bf16, &[4])], |b, x| {
+        let t = b.type_tensor(ElemType::Bf16, Some(&[4]));
+        vec![b.tosa(TosaOp::Sin, t, vec![x[0]])]
+    })
+}
+
 /// REDUCE_MAX and REDUCE_MIN over axis 0 of a `2x3` fp32 tensor.
 fn reduce_module() -> Module {
     graph(&[(ElemType::Fp32, &[2, 3])], &[(ElemType::Fp32, &[1, 3]), (ElemType::Fp32, &[1, 3])], |b, x| {
@@ -189,6 +197,14 @@ fn findings() -> Vec<Finding> {
             note: I48_NOTE,
         },
         Finding {
+            stem: "iree-sin-of-large-bf16",
+            module: sin_bf16_module(),
+            // bf16 bit patterns of -1.97e38, -2.38e38, 1.93e38, -2.65e38 (the hunt's inputs)
+            inputs: vec![tensor(ElemType::Bf16, &[4], &[65300, 65331, 32529, 65351])],
+            produced_with_debug_info: false,
+            note: SIN_NOTE,
+        },
+        Finding {
             stem: "iree-fft2d-transposed-result",
             module: fft_module(true),
             inputs: fft_inputs(),
@@ -229,6 +245,23 @@ fn findings() -> Vec<Finding> {
         },
     ]
 }
+
+const SIN_NOTE: &str = "# IREE: SIN of large bf16 values is infinite
+
+IREE 3.13.0 (`iree-base-compiler`/`iree-base-runtime` 3.13.0, `llvm-cpu`) computes
+`tosa.sin` of the bf16 tensor `[-1.97e38, -2.38e38, 1.93e38, -2.65e38]` as infinities.
+The sine of any finite value lies in [-1, 1]; TOSA SIN's accuracy rule is an absolute
+error bound, and the in-tree executor and the TOSA reference model give values in
+[-1, 1] (the reference model's precise run: 0.71 for the first element). COS behaves the
+same (the hunt found both).
+
+Why (our reading): the bf16 input is widened to f32 and IREE's polynomial approximation of
+sin reduces the argument without handling magnitudes this large, so the reduction
+overflows. Found by `spvgraph hunt` (inputs with values near the type's range), cut down by
+hand.
+
+Reproduce: `spvgraph diff iree-sin-of-large-bf16.spv --oracles in-tree,iree,tosa-ref`.
+";
 
 const REDUCE_NOTE: &str = "# IREE: REDUCE_MAX of -inf values is -FLT_MAX, REDUCE_MIN of +inf values is FLT_MAX
 
@@ -566,6 +599,16 @@ fn iree_reduce_max_of_infinities_still_reproduces() {
     let max = f64::from(f32::MAX);
     assert_eq!(theirs[0].to_f64(), [-max, inf, 2.0], "fixed? update the finding");
     assert_eq!(theirs[1].to_f64(), [-inf, max, 1.0], "fixed? update the finding");
+}
+
+#[test]
+fn iree_sin_of_large_bf16_still_reproduces() {
+    let Some(iree) = iree() else { return };
+    let f = finding("iree-sin-of-large-bf16");
+    let (ours, theirs) = run_iree(&iree, &f);
+    assert!(ours[0].to_f64().iter().all(|v| v.abs() <= 1.0), "{:?}", ours[0].to_f64());
+    let ExecOutcome::Outputs(theirs) = theirs else { panic!("{theirs:?}") };
+    assert!(theirs[0].to_f64().iter().any(|v| v.is_infinite()), "fixed? update the finding: {:?}", theirs[0].to_f64());
 }
 
 #[test]

@@ -356,6 +356,9 @@ const MINMAX_WHY: &str = "REDUCE_MAX over -inf values gives the lowest finite va
     highest; MAX_POOL2D likewise)";
 const MINMAX_FINDING: &str = "corpus/findings/iree-reduce-max-of-infinities.spv";
 
+const SIN_WHY: &str = "SIN and COS of large bf16 values (about 1e38) are infinite, outside [-1, 1]";
+const SIN_FINDING: &str = "corpus/findings/iree-sin-of-large-bf16.spv";
+
 /// IREE's documented discrepancies. The negative-i48-constant bug
 /// (`corpus/findings/iree-negative-i48-constant.spv`) names no operator or
 /// message a judgement could match, so it is not listed.
@@ -363,6 +366,8 @@ pub const IREE_KNOWN: &[KnownDiscrepancy] = &[
     known("wrong-output", Some(TosaOp::ReduceMax), None, MINMAX_WHY, MINMAX_FINDING),
     known("wrong-output", Some(TosaOp::ReduceMin), None, MINMAX_WHY, MINMAX_FINDING),
     known("wrong-output", Some(TosaOp::MaxPool2d), None, MINMAX_WHY, MINMAX_FINDING),
+    known("wrong-output", Some(TosaOp::Sin), None, SIN_WHY, SIN_FINDING),
+    known("wrong-output", Some(TosaOp::Cos), None, SIN_WHY, SIN_FINDING),
     known(
         "refused-valid",
         None,
