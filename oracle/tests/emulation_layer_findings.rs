@@ -136,6 +136,7 @@ fn findings() -> Vec<Finding> {
         shared_output(),
         null_bool_operand(),
         null_constituent(),
+        bool_null_row(),
     ]
 }
 
@@ -368,6 +369,50 @@ Why (our reading): the Graph layer flattens composite tensor constants by readin
 constituent as a float scalar or a nested composite, and has no case for a null
 constituent. Found by `spvgraph hunt` (the generator's mixed-form constants), cut down by
 hand.
+";
+
+fn bool_null_row() -> Finding {
+    let words = module(&[], &[(ElemType::Bool, &[2, 4])], |b, _, t| {
+        // [[false x4], [true, false, true, false]]: the first row OpConstantNull.
+        let row_ty = b.type_tensor(ElemType::Bool, Some(&[4]));
+        let null_row = b.const_null(row_ty);
+        let (yes, no) = (b.const_bool(true), b.const_bool(false));
+        let row = b.const_composite(row_ty, vec![yes, no, yes, no]);
+        let c = b.const_composite(t[0], vec![null_row, row]);
+        vec![b.tosa(TosaOp::LogicalNot, t[0], vec![c])]
+    });
+    Finding {
+        stem: "emulation-layer-bool-null-row-misread",
+        kind: "wrong-output",
+        words,
+        entry: "main",
+        inputs: Vec::new(),
+        constants: BTreeMap::new(),
+        rows: vec![(TosaOp::LogicalNot, vec![ElemType::Bool])],
+        breaks: None,
+        seen: Seen::Output { index: 0, bits: vec![1, 0, 1, 0, 1, 1, 1, 1] },
+        note: BOOL_NULL_ROW,
+    }
+}
+
+const BOOL_NULL_ROW: &str = "# The emulation layer misreads a bool tensor constant with an OpConstantNull row
+
+LOGICAL_NOT of the `2x4` bool tensor constant `[[false, false, false, false], [true, false,
+true, false]]`, written as `OpConstantComposite %tensor_bool_2x4 %null_row %row` with
+`%null_row = OpConstantNull %tensor_bool_4`. spirv-val and spvgraph's validator accept it.
+
+Expected (in-tree executor and TOSA reference model): `[[true, true, true, true], [false,
+true, false, true]]`.
+Seen (ai-ml-emulation-layer-for-vulkan 0.11.0 on lavapipe): `[[true, false, true, false],
+[true, true, true, true]]`: the NOT of `[[false, true, false, true], [false, false, false,
+false]]`, a constant that is neither the one given nor its rows swapped.
+
+Why (our reading): the constant reader that refuses a float tensor constant with a null
+constituent (`emulation-layer-null-constituent-rejected`) takes a bool one but does not
+expand the null row correctly, so the graph computes on other values. Unlike the float
+case nothing is reported: the results are silently wrong. Found by `spvgraph hunt` and
+reduced by it to this one-operator graph (from 7 operators and 134 instructions to 1 and 38;
+the constant was already in the case).
 ";
 
 fn fft2d_result_to_operator() -> Finding {
@@ -939,6 +984,11 @@ fn null_bool_operand_refusal_still_reproduces() {
 #[test]
 fn null_constituent_refusal_still_reproduces() {
     check("emulation-layer-null-constituent-rejected");
+}
+
+#[test]
+fn bool_null_row_still_reproduces() {
+    check("emulation-layer-bool-null-row-misread");
 }
 
 #[test]
