@@ -20,10 +20,10 @@ use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::Module;
 use spvgraph_oracle::exec::{self, Executor, Port};
 use spvgraph_oracle::judge::{
-    check_production, judge, Disagreement, ExecAnswer, Expectation, Observations, ValidityAnswer,
+    check_production, judge, Disagreement, ExecAnswer, Expectation, Kind, Observations, ValidityAnswer,
 };
 use spvgraph_oracle::oracle::{
-    Capability, ExecOutcome, Oracle, OwnedExecRequest, ProduceRequest, Refusal, ValidateOptions,
+    Capability, ExecOutcome, Oracle, OwnedExecRequest, ProduceOutcome, ProduceRequest, Refusal, ValidateOptions,
 };
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -216,10 +216,63 @@ fn request(
     bail!("{}: no generated inputs keep every result defined; pass them with --input", file.display())
 }
 
-/// Runs every oracle of `oracles` on the module in `file` and judges.
+/// A module a producer made of a `.mlir` file.
+struct Produced {
+    /// The module's bytes.
+    bytes: Vec<u8>,
+    /// Its graph-constant data by GraphConstantID.
+    graph_constants: BTreeMap<u32, TensorData>,
+    /// The producer's name.
+    producer: String,
+}
+
+/// What the first producer among `oracles` made of the TOSA MLIR in `file`
+/// (without debug information): the module's bytes and its graph-constant
+/// data, or a report of the producer's failure (which is the finding).
+fn produce_from(file: &Path, oracles: &[Arc<dyn Oracle>]) -> anyhow::Result<Result<Produced, DiffReport>> {
+    let mlir = std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let producer = oracles.iter().find(|o| o.capabilities().contains(&Capability::Produce)).with_context(|| {
+        format!("{}: a .mlir file needs a producer among the oracles (model-converter)", file.display())
+    })?;
+    let name = producer.name().to_string();
+    let outcome = producer.produce(&ProduceRequest { mlir: &mlir, debug_info: false });
+    let (kind, detail) = match &outcome {
+        Ok(ProduceOutcome::Module { words, graph_constants, .. }) => {
+            let bytes = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+            return Ok(Ok(Produced { bytes, graph_constants: graph_constants.clone(), producer: name }));
+        }
+        Ok(ProduceOutcome::Rejected { message }) => (Kind::ProducerRejects, format!("{name} refuses it: {message}")),
+        Ok(ProduceOutcome::Abnormal { how, detail }) => (Kind::ProducerCrash, format!("{name} {how}: {detail}")),
+        Err(e) => (Kind::OracleError, e.to_string()),
+    };
+    Ok(Err(DiffReport {
+        file: file.display().to_string(),
+        expect: "valid".to_string(),
+        entry: None,
+        inputs: InputSource::None,
+        notes: Vec::new(),
+        answers: vec![(name.clone(), Answer::of_production(&outcome))],
+        versions: BTreeMap::from([(name.clone(), producer.version().unwrap_or_else(|| "unknown".into()))]),
+        disagreements: vec![Disagreement::new(kind, &name, detail)],
+    }))
+}
+
+/// Runs every oracle of `oracles` on the module in `file` and judges. A
+/// `.mlir` file is first converted by the producer among the oracles, and
+/// the module it makes goes to the others (inputs from `--input`, else
+/// generated; graph constants from the producer).
 pub fn diff_module(file: &Path, oracles: &[Arc<dyn Oracle>], given: &DiffInputs) -> anyhow::Result<DiffReport> {
-    let bytes = std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
-    let manifest = manifest_of(file);
+    let is_mlir = file.extension().is_some_and(|e| e == "mlir");
+    let (bytes, produced) = if is_mlir {
+        match produce_from(file, oracles)? {
+            Ok(p) => (p.bytes.clone(), Some(p)),
+            Err(report) => return Ok(report),
+        }
+    } else {
+        (std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?, None)
+    };
+    // A case manifest describes the case's own module, not a producer's.
+    let manifest = if is_mlir { None } else { manifest_of(file) };
     let (expectation, env, profiles) = expectation_of(manifest.as_ref().map(|(_, v)| v));
     let options = ValidateOptions {
         target_env: given.target_env.or(env).unwrap_or_default(),
@@ -258,7 +311,13 @@ pub fn diff_module(file: &Path, oracles: &[Arc<dyn Oracle>], given: &DiffInputs)
         || oracles.iter().any(|o| o.capabilities().contains(&Capability::Produce));
     let mut request_owned = None;
     if let (Some(module), false) = (&module, executors.is_empty() && !runs_in_tree) {
-        let (req, source) = request(file, &words, module, manifest.as_ref(), given)?;
+        let (mut req, source) = request(file, &words, module, manifest.as_ref(), given)?;
+        if let Some(p) = &produced {
+            report.notes.push(format!("the module {} made of {}", p.producer, file.display()));
+            if given.graph_constants.is_empty() {
+                req.graph_constants.clone_from(&p.graph_constants);
+            }
+        }
         report.entry = req.entry_point.clone();
         report.inputs = source;
         observations.operators = req.entry_point.as_deref().map(|e| graph_operators(module, e)).unwrap_or_default();

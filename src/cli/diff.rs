@@ -20,7 +20,8 @@ use std::sync::Arc;
 /// Arguments of `diff`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// SPIR-V module files (`.spv`).
+    /// SPIR-V module files (`.spv`), or TOSA MLIR files (`.mlir`), which the
+    /// producer among the oracles (model-converter) converts first.
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// The oracles, comma-separated (in-tree, spirv-val, tosa-ref,
