@@ -617,6 +617,42 @@ impl Recycler {
     }
 }
 
+/// `$body` with `$result` bound to the result id of a typed instruction
+/// that defines one, else `None`: the one list of such instructions.
+macro_rules! typed_result {
+    ($inst:expr, $result:ident => $body:expr) => {
+        match $inst {
+            Inst::ExtInstImport { result: $result, .. }
+            | Inst::String { result: $result, .. }
+            | Inst::TypeVoid { result: $result, .. }
+            | Inst::TypeBool { result: $result, .. }
+            | Inst::TypeInt { result: $result, .. }
+            | Inst::TypeFloat { result: $result, .. }
+            | Inst::TypeArray { result: $result, .. }
+            | Inst::TypeRuntimeArray { result: $result, .. }
+            | Inst::TypeStruct { result: $result, .. }
+            | Inst::TypePointer { result: $result, .. }
+            | Inst::TypeTensor { result: $result, .. }
+            | Inst::TypeGraph { result: $result, .. }
+            | Inst::ConstantTrue { result: $result, .. }
+            | Inst::ConstantFalse { result: $result, .. }
+            | Inst::Constant { result: $result, .. }
+            | Inst::ConstantComposite { result: $result, .. }
+            | Inst::ConstantCompositeReplicate { result: $result, .. }
+            | Inst::ConstantNull { result: $result, .. }
+            | Inst::GraphConstant { result: $result, .. }
+            | Inst::Variable { result: $result, .. }
+            | Inst::Graph { result: $result, .. }
+            | Inst::GraphInput { result: $result, .. }
+            | Inst::Tosa { result: $result, .. }
+            | Inst::GraphDebug { result: $result, .. }
+            | Inst::ExtInst { result: $result, .. }
+            | Inst::CompositeExtract { result: $result, .. } => $body,
+            _ => None,
+        }
+    };
+}
+
 impl Inst {
     /// Decodes one instruction. `ext_set` tells which set an `OpExtInst`'s set
     /// id was imported as (looked up by the module decoder).
@@ -970,35 +1006,16 @@ impl Inst {
     #[inline]
     pub fn result_id(&self) -> Option<Id> {
         match self {
-            Inst::ExtInstImport { result, .. }
-            | Inst::String { result, .. }
-            | Inst::TypeVoid { result }
-            | Inst::TypeBool { result }
-            | Inst::TypeInt { result, .. }
-            | Inst::TypeFloat { result, .. }
-            | Inst::TypeArray { result, .. }
-            | Inst::TypeRuntimeArray { result, .. }
-            | Inst::TypeStruct { result, .. }
-            | Inst::TypePointer { result, .. }
-            | Inst::TypeTensor { result, .. }
-            | Inst::TypeGraph { result, .. }
-            | Inst::ConstantTrue { result, .. }
-            | Inst::ConstantFalse { result, .. }
-            | Inst::Constant { result, .. }
-            | Inst::ConstantComposite { result, .. }
-            | Inst::ConstantCompositeReplicate { result, .. }
-            | Inst::ConstantNull { result, .. }
-            | Inst::GraphConstant { result, .. }
-            | Inst::Variable { result, .. }
-            | Inst::Graph { result, .. }
-            | Inst::GraphInput { result, .. }
-            | Inst::Tosa { result, .. }
-            | Inst::GraphDebug { result, .. }
-            | Inst::ExtInst { result, .. }
-            | Inst::CompositeExtract { result, .. } => Some(*result),
             Inst::Raw { opcode, operands } => raw_result_id(*opcode, operands),
-            _ => None,
+            typed => typed_result!(typed, result => Some(*result)),
         }
+    }
+
+    /// The result id of a typed instruction, to renumber it in place
+    /// (`None` for `Raw` instructions, whose operands are words).
+    #[inline]
+    pub fn result_id_mut(&mut self) -> Option<&mut Id> {
+        typed_result!(self, result => Some(result))
     }
 
     /// The result type id, if this instruction has one.

@@ -64,15 +64,7 @@ fn case(name: &'static str, module: Module, rule: Option<RuleId>, pinned: Pinned
 /// outside CI.
 fn pinned() -> Option<SpirvVal> {
     tool(Tool::LibSpirvTools).or_else(|| tool(Tool::SpirvVal))?;
-    let sv = SpirvVal::discover();
-    match sv.available() {
-        Ok(()) => Some(sv),
-        Err(e) => {
-            assert!(!spvgraph_ir::tools::Tools::required(), "CI=true and {e}");
-            eprintln!("skipping spirv-val: {e}");
-            None
-        }
-    }
+    spvgraph_oracle::oracle::runnable(SpirvVal::discover()).unwrap_or_else(|e| panic!("CI=true and {e}"))
 }
 
 /// A spirv-val of SPIRV-Tools main, when `SPVGRAPH_SPIRV_VAL_MAIN` names one

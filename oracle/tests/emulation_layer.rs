@@ -7,28 +7,19 @@
 use spvgraph_ir::builder::ModuleBuilder;
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::tensor::TensorData;
-use spvgraph_ir::tools::Tools;
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::Id;
 use spvgraph_oracle::compliance::{judge, Agreement, PreciseOutcome, PreciseOutput, ReferenceTensor};
 use spvgraph_oracle::exec::Executor;
 use spvgraph_oracle::external::emulation_layer::EmulationLayer;
-use spvgraph_oracle::oracle::{Abnormal, ExecOutcome, ExecRequest, Oracle, OracleError, Refusal};
+use spvgraph_oracle::oracle::{runnable, Abnormal, ExecOutcome, ExecRequest, Oracle, OracleError, Refusal};
 use spvgraph_oracle::registry::{self, OracleConfig};
 use std::collections::BTreeMap;
 use std::time::Duration;
 
 /// The oracle, or `None` with a notice when a tool is missing outside CI.
 fn oracle() -> Option<EmulationLayer> {
-    let o = EmulationLayer::discover();
-    match o.available() {
-        Ok(()) => Some(o),
-        Err(e) => {
-            assert!(!Tools::required(), "CI=true and {e}");
-            eprintln!("skipping: {e}");
-            None
-        }
-    }
+    runnable(EmulationLayer::discover()).unwrap_or_else(|e| panic!("CI=true and {e}"))
 }
 
 /// An interface tensor: element type, shape, DescriptorSet, Binding.

@@ -19,7 +19,6 @@ use spvgraph_ir::builder::ModuleBuilder;
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::rules::RuleId;
 use spvgraph_ir::tensor::TensorData;
-use spvgraph_ir::tools::Tools;
 use spvgraph_ir::tosa::{RowQualifier, TosaOp};
 use spvgraph_ir::{GraphDebugInst, Id, Inst, Module};
 use spvgraph_oracle::compliance::ReferenceTensor;
@@ -28,7 +27,7 @@ use spvgraph_oracle::external::emulation_layer::scenario::{self, Names};
 use spvgraph_oracle::external::emulation_layer::{prepare, EmulationLayer, Preparation, Prepared, Workarounds};
 use spvgraph_oracle::external::process::{self, Ended, Limits, ScratchDir};
 use spvgraph_oracle::external::tosa_reference;
-use spvgraph_oracle::oracle::{Abnormal, ExecOutcome, ExecRequest, Oracle, Refusal, ValidateOptions};
+use spvgraph_oracle::oracle::{runnable, Abnormal, ExecOutcome, ExecRequest, Oracle, Refusal, ValidateOptions};
 use spvgraph_oracle::validate::Validator;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -833,15 +832,7 @@ fn reproduce(f: &Finding) -> String {
 
 /// The emulation layer, or `None` with a notice when it is missing outside CI.
 fn oracle() -> Option<EmulationLayer> {
-    let o = EmulationLayer::discover();
-    match o.available() {
-        Ok(()) => Some(o),
-        Err(e) => {
-            assert!(!Tools::required(), "CI=true and {e}");
-            eprintln!("skipping: {e}");
-            None
-        }
-    }
+    runnable(EmulationLayer::discover()).unwrap_or_else(|e| panic!("CI=true and {e}"))
 }
 
 /// Runs a finding's stored scenario by hand, in a copy of its corpus files.

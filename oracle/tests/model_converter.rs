@@ -18,7 +18,8 @@ use spvgraph_oracle::external::model_converter::ModelConverter;
 use spvgraph_oracle::external::process::Limits;
 use spvgraph_oracle::external::spirv_val::SpirvVal;
 use spvgraph_oracle::oracle::{
-    Abnormal, Capability, ExecOutcome, ExecRequest, Oracle, ProduceOutcome, ProduceRequest, ValidateOptions, Verdict,
+    runnable, Abnormal, Capability, ExecOutcome, ExecRequest, Oracle, ProduceOutcome, ProduceRequest, ValidateOptions,
+    Verdict,
 };
 use spvgraph_oracle::produced::{bit_identical, OutputSource, ProducedRun, ProducerNote};
 use spvgraph_oracle::validate::Validator;
@@ -39,15 +40,7 @@ fn converter() -> Option<ModelConverter> {
 
 /// spirv-val, or `None` (after a notice) when it is missing.
 fn spirv_val() -> Option<SpirvVal> {
-    let sv = SpirvVal::discover();
-    match sv.available() {
-        Ok(()) => Some(sv),
-        Err(e) if Tools::required() => panic!("CI=true and {e}"),
-        Err(e) => {
-            eprintln!("skipping spirv-val: {e}");
-            None
-        }
-    }
+    runnable(SpirvVal::discover()).unwrap_or_else(|e| panic!("CI=true and {e}"))
 }
 
 fn module_of(outcome: &ProduceOutcome) -> &[u32] {

@@ -19,7 +19,7 @@ use spvgraph_ir::rules::RuleId;
 use spvgraph_oracle::external::known::spirv_val_accepts;
 use spvgraph_oracle::external::spirv_val::SpirvVal;
 use spvgraph_oracle::judge::{judge, Disagreement, Expectation, Observations, ValidityAnswer};
-use spvgraph_oracle::oracle::{Oracle, ValidateOptions};
+use spvgraph_oracle::oracle::{runnable, Oracle, ValidateOptions};
 use spvgraph_oracle::registry::InTree;
 use spvgraph_oracle::validate::Validator;
 use std::collections::BTreeMap;
@@ -36,15 +36,7 @@ fn env_count(name: &str, default: u64) -> u64 {
 }
 
 fn spirv_val() -> Option<SpirvVal> {
-    let sv = SpirvVal::discover();
-    match sv.available() {
-        Ok(()) => Some(sv),
-        Err(e) => {
-            assert!(!spvgraph_ir::tools::Tools::required(), "CI=true and {e}");
-            eprintln!("skipping: {e}");
-            None
-        }
-    }
+    runnable(SpirvVal::discover()).unwrap_or_else(|e| panic!("CI=true and {e}"))
 }
 
 /// Both validators' answers on `words`, judged.

@@ -93,38 +93,6 @@ fn merge_duplicates(insts: &mut Vec<Inst>) {
     }
 }
 
-fn result_id_mut(inst: &mut Inst) -> Option<&mut Id> {
-    match inst {
-        Inst::ExtInstImport { result, .. }
-        | Inst::String { result, .. }
-        | Inst::TypeVoid { result }
-        | Inst::TypeBool { result }
-        | Inst::TypeInt { result, .. }
-        | Inst::TypeFloat { result, .. }
-        | Inst::TypeArray { result, .. }
-        | Inst::TypeRuntimeArray { result, .. }
-        | Inst::TypeStruct { result, .. }
-        | Inst::TypePointer { result, .. }
-        | Inst::TypeTensor { result, .. }
-        | Inst::TypeGraph { result, .. }
-        | Inst::ConstantTrue { result, .. }
-        | Inst::ConstantFalse { result, .. }
-        | Inst::Constant { result, .. }
-        | Inst::ConstantComposite { result, .. }
-        | Inst::ConstantCompositeReplicate { result, .. }
-        | Inst::ConstantNull { result, .. }
-        | Inst::GraphConstant { result, .. }
-        | Inst::Variable { result, .. }
-        | Inst::Graph { result, .. }
-        | Inst::GraphInput { result, .. }
-        | Inst::Tosa { result, .. }
-        | Inst::GraphDebug { result, .. }
-        | Inst::ExtInst { result, .. }
-        | Inst::CompositeExtract { result, .. } => Some(result),
-        _ => None,
-    }
-}
-
 /// Renumbers ids in definition order (ids used but never defined come
 /// after, in order of first use) and sets the bound to one past the last.
 fn renumber(c: &mut Candidate) {
@@ -148,7 +116,7 @@ fn renumber(c: &mut Candidate) {
     }
     for inst in &mut c.module.insts {
         ids::replace_uses(inst, &map);
-        if let Some(r) = result_id_mut(inst) {
+        if let Some(r) = inst.result_id_mut() {
             if let Some(&to) = map.get(r) {
                 *r = to;
             }
