@@ -33,7 +33,7 @@ use std::path::{Path, PathBuf};
 const CONSTRUCT_CASE_BYTES: u64 = 128 << 10;
 
 /// Seeds tried per construct before it counts as unreached.
-const CONSTRUCT_ATTEMPTS: u64 = 400;
+const CONSTRUCT_ATTEMPTS: u64 = 3000;
 
 /// What to build.
 #[derive(Clone, Debug)]
@@ -94,7 +94,8 @@ pub fn corpus_config() -> Config {
 /// the consumer-breaking constructs (those have cases of their own), so the
 /// operation's result is what the graph outputs.
 pub fn row_config() -> Config {
-    let mut c = corpus_config();
+    // Rank 5: CONV3D's operands have that rank.
+    let mut c = Config { max_rank: 5, ..corpus_config() };
     let p = &mut c.probs;
     p.unused_result = 0.0;
     p.output_from_input = 0.0;
