@@ -66,8 +66,8 @@ fn recorded_compliance_modes_are_what_the_rules_give() {
         for (k, _) in case.manifest.entry_points.iter().enumerate() {
             let req = case.request(k).expect("the case's files load");
             let module = Module::decode_words(&req.module).expect("decodes");
-            let contexts =
-                output_contexts(&module, req.entry_point.as_deref(), &req.inputs, &req.graph_constants).expect("contexts");
+            let contexts = output_contexts(&module, req.entry_point.as_deref(), &req.inputs, &req.graph_constants)
+                .expect("contexts");
             for e in case.expected(k) {
                 let ctx = contexts.get(e.output).expect("an output per record");
                 let mode = match ctx {
@@ -103,7 +103,8 @@ fn spvgraph_run_as_an_executor_template_passes_and_junit_lists_every_case() {
         "{bin} run {{spv}} --entry {{entry_point}} {{inputs:--input}} {{graph_constants:--graph-constant}} \
          --output-dir {{out_dir}}"
     );
-    let cases: Vec<CorpusCase> = load(Some("valid/*-r0")).into_iter().filter(|c| !c.manifest.expected.is_empty()).collect();
+    let cases: Vec<CorpusCase> =
+        load(Some("valid/*-r0")).into_iter().filter(|c| !c.manifest.expected.is_empty()).collect();
     assert!(cases.len() >= 60, "{}", cases.len());
     let report = check::check(&cases, &options(Role::Executor, Implementation::Command(template))).expect("runs");
     let bad: Vec<_> = report.cases.iter().filter(|r| r.status != Status::Pass && r.status != Status::Skip).collect();

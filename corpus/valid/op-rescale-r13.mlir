@@ -1,5 +1,5 @@
 // TOSA MLIR of graph entry point "graph0" (graph %2)
-func.func @graph0(%arg0: tensor<2x3x1x2xi32>) -> (tensor<4xi8>) {
+func.func @graph0(%arg0: tensor<4x4x1x3x2xi32>) -> (tensor<4xi8>) {
   %0 = "tosa.const"() <{values = dense<[9822, 29288, 3614, -5628]> : tensor<4xi32>}> : () -> tensor<4xi32>
   %1 = "tosa.const"() <{values = dense<7570> : tensor<1xi16>}> : () -> tensor<1xi16>
   %2 = "tosa.const"() <{values = dense<23> : tensor<1xi8>}> : () -> tensor<1xi8>

@@ -14,13 +14,13 @@
 
 use super::Outcome;
 use anyhow::{bail, Context};
+use spvgraph::corpus::build::{self, BuildOptions};
+use spvgraph::corpus::check::{self, CheckOptions, Implementation, Role};
+use spvgraph::corpus::{add, cases};
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_oracle::external::tosa_reference::TosaReferenceModel;
 use spvgraph_oracle::oracle::{Capability, Oracle};
 use spvgraph_oracle::registry::{self, OracleConfig};
-use spvgraph::corpus::build::{self, BuildOptions};
-use spvgraph::corpus::check::{self, CheckOptions, Implementation, Role};
-use spvgraph::corpus::{add, cases};
 use std::path::PathBuf;
 use std::time::Duration;
 

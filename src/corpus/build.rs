@@ -104,6 +104,9 @@ pub fn row_config() -> Config {
     p.pass_through_graph = 0.0;
     p.alias_entry_point = 0.0;
     p.tensor_array_output = 0.0;
+    p.tensor_array_input = 0.0;
+    p.null_scalar = 0.0;
+    p.constant_rows = 0.0;
     p.special_leaf = 0.0;
     p.fft_both_results = 1.0;
     p.unused_extracted_member = 0.0;
@@ -241,7 +244,9 @@ fn write_expected_case(
         };
         let outputs = match executor.execute(&request) {
             Ok(ExecOutcome::Outputs(o)) => o,
-            other => return Err(anyhow!("{stem}: the in-tree executor does not run entry point {}: {other:?}", ep.name)),
+            other => {
+                return Err(anyhow!("{stem}: the in-tree executor does not run entry point {}: {other:?}", ep.name))
+            }
         };
         let module = Module::decode_words(&words).map_err(|e| anyhow!("{stem}: {e}"))?;
         let contexts = output_contexts(&module, Some(&ep.name), &inputs, &case.graph_constants)
@@ -251,8 +256,12 @@ fn write_expected_case(
         // as the specification says. Several: the precise run does not
         // round between operations, so the model's typed run is compared.
         let single = case.meta.nodes <= 1;
-        let answer = reference.map(|r| if single { r.execute_precise(&request).map(Answer::Precise) } else {
-            r.execute(&request).map(Answer::Typed)
+        let answer = reference.map(|r| {
+            if single {
+                r.execute_precise(&request).map(Answer::Precise)
+            } else {
+                r.execute(&request).map(Answer::Typed)
+            }
         });
         for (j, out) in outputs.iter().enumerate() {
             let file = format!("{stem}.ep{k}.out{j}.npy");

@@ -23,7 +23,9 @@ use spvgraph_ir::rules::RuleId;
 use spvgraph_ir::tensor::TensorData;
 use spvgraph_oracle::compliance::{compare_with_mode, Mode, ReferenceTensor};
 use spvgraph_oracle::external::process::{self, Ended, Limits, ScratchDir};
-use spvgraph_oracle::oracle::{ExecOutcome, Oracle, OracleError, OwnedExecRequest, RuleClaim, ValidateOptions};
+use spvgraph_oracle::oracle::{
+    ExecOutcome, Oracle, OracleError, OwnedExecRequest, Refusal, RuleClaim, ValidateOptions,
+};
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -252,9 +254,9 @@ fn documented_validation(oracle: &dyn Oracle, case: &CorpusCase, detail: &str) -
     match &case.expect {
         Expect::Reject(rule) => {
             let id = RuleId::from_name(rule)?;
-            let row = known.iter().find(|k| {
-                k.rule == Some(id) && k.mutator.is_none_or(|m| case.mutator.as_deref() == Some(m))
-            });
+            let row = known
+                .iter()
+                .find(|k| k.rule == Some(id) && k.mutator.is_none_or(|m| case.mutator.as_deref() == Some(m)));
             match row {
                 Some(k) => Some(k.finding.to_string()),
                 None if oracle.rule_claim(id) == RuleClaim::Accepts => Some(format!("does not check {rule}")),
@@ -278,6 +280,7 @@ struct Job<'a> {
 /// What an executor did with one entry point.
 enum Run {
     Outputs(Vec<TensorData>),
+    NotRun(String),
     Refused(String),
     Crash(String),
 }
@@ -325,7 +328,7 @@ fn execute_cases(cases: &[CorpusCase], options: &CheckOptions) -> Vec<CaseResult
             let mut r = result(&cases[i], status, detail, Instant::now());
             r.seconds = seconds;
             if let (Status::Fail | Status::Crash, Implementation::Oracle(o)) = (status, &options.implementation) {
-                r.documented = documented_execution(o.as_ref(), &cases[i]);
+                r.documented = documented_execution(o.as_ref(), &cases[i], status, &r.detail);
             }
             results[i] = Some(r);
         }
@@ -333,12 +336,26 @@ fn execute_cases(cases: &[CorpusCase], options: &CheckOptions) -> Vec<CaseResult
     results.into_iter().flatten().collect()
 }
 
-/// The executor's documented discrepancy about an operator of the case.
-fn documented_execution(oracle: &dyn Oracle, case: &CorpusCase) -> Option<String> {
-    oracle
-        .known_discrepancies()
+/// The executor's documented discrepancy a failure is: a known row whose
+/// message the failure carries, or one about an operator of the case whose
+/// kind is the failure's (a crash, a refusal, a wrong output).
+fn documented_execution(oracle: &dyn Oracle, case: &CorpusCase, status: Status, detail: &str) -> Option<String> {
+    let known = oracle.known_discrepancies();
+    let kind = match status {
+        Status::Crash => "crash",
+        _ if detail.contains("refused a valid graph") => "refused-valid",
+        _ => "wrong-output",
+    };
+    known
         .iter()
-        .find(|k| k.operator.is_some_and(|op| case.manifest.ops.iter().any(|o| o == op.name())))
+        .find(|k| k.message.is_some_and(|m| detail.contains(m)))
+        .or_else(|| {
+            known.iter().find(|k| {
+                k.kind == kind
+                    && k.message.is_none()
+                    && k.operator.is_some_and(|op| case.manifest.ops.iter().any(|o| o == op.name()))
+            })
+        })
         .map(|k| k.finding.to_string())
 }
 
@@ -364,6 +381,16 @@ fn run_oracle(oracle: &dyn Oracle, cases: &[CorpusCase], jobs: &[Job<'_>]) -> Ve
                     let run = match (&requests[*i], by_index.remove(i)) {
                         (Err(e), _) => Run::Crash(format!("the case's files do not load: {e}")),
                         (Ok(_), Some(Ok(ExecOutcome::Outputs(o)))) => Run::Outputs(o),
+                        // The adapter declines what it cannot drive (tensor
+                        // arrays) or works around (a documented bug): the
+                        // implementation was never asked.
+                        (
+                            Ok(_),
+                            Some(Ok(ExecOutcome::Refused {
+                                kind: kind @ (Refusal::Unsupported | Refusal::OverBudget),
+                                reason,
+                            })),
+                        ) => Run::NotRun(format!("{kind:?}: {}", first_line(&reason))),
                         (Ok(_), Some(Ok(ExecOutcome::Refused { kind, reason }))) => {
                             Run::Refused(format!("{kind:?}: {}", first_line(&reason)))
                         }
@@ -371,7 +398,10 @@ fn run_oracle(oracle: &dyn Oracle, cases: &[CorpusCase], jobs: &[Job<'_>]) -> Ve
                             Run::Crash(format!("{how}: {}", first_line(&detail)))
                         }
                         (Ok(_), Some(Err(e @ OracleError::Failed { .. }))) => Run::Crash(e.to_string()),
-                        (Ok(_), Some(Err(e))) => Run::Refused(e.to_string()),
+                        // The adapter cannot drive the tool for this graph
+                        // (scenario-runner binds no tensor arrays): the
+                        // implementation was never asked.
+                        (Ok(_), Some(Err(e))) => Run::NotRun(e.to_string()),
                         (Ok(_), None) => Run::Crash("no answer from the batch".into()),
                     };
                     (run, per)
@@ -439,6 +469,7 @@ fn judge_run(case: &CorpusCase, job: &Job<'_>, run: Run) -> (Status, String) {
     let k = job.k;
     let outputs = match run {
         Run::Crash(d) => return (Status::Crash, format!("ep{k}: {d}")),
+        Run::NotRun(d) => return (Status::Skip, format!("ep{k}: not run: {d}")),
         Run::Refused(d) => return (Status::Fail, format!("ep{k}: refused a valid graph: {d}")),
         Run::Outputs(o) => o,
     };
@@ -478,7 +509,9 @@ pub fn judge_output(dir: &Path, e: &ExpectedOutputRecord, got: &TensorData) -> R
         Some(f) => read_precise(&dir.join(f))?,
         None => {
             let path = dir.join(&e.file);
-            ReferenceTensor::Typed(TensorData::read_npy(&path, e.elem).map_err(|err| format!("{}: {err}", path.display()))?)
+            ReferenceTensor::Typed(
+                TensorData::read_npy(&path, e.elem).map_err(|err| format!("{}: {err}", path.display()))?,
+            )
         }
     };
     let bounds = e.bounds.as_ref().map(|f| read_bounds(&dir.join(f), e)).transpose()?;

@@ -100,9 +100,7 @@ pub fn expand(template: &str, vars: &Vars) -> Result<String, TemplateError> {
                 .iter()
                 .map(|(id, p)| shell_quote(&format!("{id}={}", p.to_string_lossy())))
                 .collect(),
-            other => {
-                return Err(err(format!("unknown placeholder {{{other}}} (known: {})", PLACEHOLDERS.join(", "))))
-            }
+            other => return Err(err(format!("unknown placeholder {{{other}}} (known: {})", PLACEHOLDERS.join(", ")))),
         };
         if flag.is_some() && !matches!(name, "inputs" | "graph_constants") {
             return Err(err(format!("{{{name}:...}}: only {{inputs:FLAG}} and {{graph_constants:FLAG}} take a flag")));
