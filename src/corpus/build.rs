@@ -378,7 +378,17 @@ fn keep_precise(
     };
     // Integer outputs keep no fp64 result (the expected file is exact),
     // but RESCALE's INEXACT_ROUND interval still needs the bounds.
-    record.reference = save(&p.reference, "ref")?;
+    record.reference = match (&p.reference, &p.bounds) {
+        // RESCALE with INEXACT_ROUND: the precise run's typed result is the
+        // interval's lower limit (the bounds its upper one).
+        (ReferenceTensor::Typed(t), Some(_)) => {
+            let name = format!("{stem}.ep{k}.out{j}.ref.npy");
+            let path = dir.join(&name);
+            t.write_npy(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            Some(name)
+        }
+        (r, _) => save(r, "ref")?,
+    };
     record.bounds = match &p.bounds {
         // RESCALE's bounds are in the output type (an unsigned output's
         // bits included): kept as they are.

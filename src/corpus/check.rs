@@ -280,7 +280,7 @@ struct Job<'a> {
 /// What an executor did with one entry point.
 enum Run {
     Outputs(Vec<TensorData>),
-    NotRun(String),
+    Declined(String),
     Refused(String),
     Crash(String),
 }
@@ -390,7 +390,7 @@ fn run_oracle(oracle: &dyn Oracle, cases: &[CorpusCase], jobs: &[Job<'_>]) -> Ve
                                 kind: kind @ (Refusal::Unsupported | Refusal::OverBudget),
                                 reason,
                             })),
-                        ) => Run::NotRun(format!("{kind:?}: {}", first_line(&reason))),
+                        ) => Run::Declined(format!("{kind:?}: {}", first_line(&reason))),
                         (Ok(_), Some(Ok(ExecOutcome::Refused { kind, reason }))) => {
                             Run::Refused(format!("{kind:?}: {}", first_line(&reason)))
                         }
@@ -401,7 +401,7 @@ fn run_oracle(oracle: &dyn Oracle, cases: &[CorpusCase], jobs: &[Job<'_>]) -> Ve
                         // The adapter cannot drive the tool for this graph
                         // (scenario-runner binds no tensor arrays): the
                         // implementation was never asked.
-                        (Ok(_), Some(Err(e))) => Run::NotRun(e.to_string()),
+                        (Ok(_), Some(Err(e))) => Run::Declined(e.to_string()),
                         (Ok(_), None) => Run::Crash("no answer from the batch".into()),
                     };
                     (run, per)
@@ -469,7 +469,7 @@ fn judge_run(case: &CorpusCase, job: &Job<'_>, run: Run) -> (Status, String) {
     let k = job.k;
     let outputs = match run {
         Run::Crash(d) => return (Status::Crash, format!("ep{k}: {d}")),
-        Run::NotRun(d) => return (Status::Skip, format!("ep{k}: not run: {d}")),
+        Run::Declined(d) => return (Status::Skip, format!("ep{k}: not run: {d}")),
         Run::Refused(d) => return (Status::Fail, format!("ep{k}: refused a valid graph: {d}")),
         Run::Outputs(o) => o,
     };
@@ -506,7 +506,7 @@ pub fn judge_output(dir: &Path, e: &ExpectedOutputRecord, got: &TensorData) -> R
     }
     let mode: Mode = serde_json::from_value(e.compliance.clone()).map_err(|err| format!("compliance: {err}"))?;
     let reference = match &e.reference {
-        Some(f) => read_precise(&dir.join(f))?,
+        Some(f) => read_bounds(&dir.join(f), e)?,
         None => {
             let path = dir.join(&e.file);
             ReferenceTensor::Typed(
@@ -522,8 +522,8 @@ pub fn judge_output(dir: &Path, e: &ExpectedOutputRecord, got: &TensorData) -> R
     }
 }
 
-/// A bounds tensor: fp64 (`<f8`) from a precise run, or in the output's
-/// own type (RESCALE's INEXACT_ROUND limit).
+/// A reference or bounds tensor: fp64 (`<f8`) from a precise run, or in
+/// the output's own type (RESCALE's INEXACT_ROUND limits).
 fn read_bounds(path: &Path, e: &ExpectedOutputRecord) -> Result<ReferenceTensor, String> {
     let a = NpyArray::read(path).map_err(|err| format!("{}: {err}", path.display()))?;
     if a.descr() == "<f8" {
