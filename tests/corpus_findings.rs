@@ -81,3 +81,27 @@ fn every_finding_still_reproduces_or_is_marked_fixed() {
     }
     assert!(uncovered.is_empty(), "findings neither checked by a test nor marked fixed: {uncovered:?}");
 }
+
+#[test]
+fn corpus_add_copies_the_reduced_case_and_leaves_the_original_behind() {
+    let base = std::env::temp_dir().join(format!("spvgraph-corpus-add-{}", std::process::id()));
+    let finding = base.join("hunt/findings/spirv-val-misses-x");
+    let findings = base.join("corpus/findings");
+    std::fs::create_dir_all(&finding).expect("dirs");
+    let src = repo().join("corpus/findings");
+    let stem = "spirv-val-concat-without-inputs";
+    for (from, to) in [("json", "json"), ("spv", "spv"), ("md", "md"), ("spv", "orig.spv")] {
+        std::fs::copy(src.join(format!("{stem}.{from}")), finding.join(format!("spirv-val-misses-x.{to}")))
+            .expect("copy");
+    }
+    std::fs::write(finding.join("config.json"), "{}").expect("config");
+    let written = spvgraph::corpus::add::add(&finding, &findings, false).expect("added");
+    let mut names: Vec<String> =
+        written.iter().filter_map(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned()).collect();
+    names.sort();
+    assert_eq!(names, ["spirv-val-misses-x.json", "spirv-val-misses-x.md", "spirv-val-misses-x.spv"]);
+    assert!(spvgraph::corpus::add::add(&finding, &findings, false).is_err(), "a second add must not overwrite");
+    assert!(spvgraph::corpus::add::add(&finding, &findings, true).is_ok());
+    assert!(spvgraph::corpus::add::add(&base.join("nope"), &findings, false).is_err());
+    let _ = std::fs::remove_dir_all(&base);
+}
