@@ -69,12 +69,14 @@ impl CorpusCase {
     }
 
     /// The group a report files the case under: its rule for a must-reject
-    /// case, else its operators (`+`-joined), else its first construct.
+    /// case, its operator for a single-operator case, else
+    /// `(several operators)` or `(no operator)`.
     pub fn group(&self) -> String {
-        match &self.expect {
-            Expect::Reject(rule) => rule.clone(),
-            Expect::Valid if !self.manifest.ops.is_empty() => self.manifest.ops.join("+"),
-            Expect::Valid => self.manifest.features.first().cloned().unwrap_or_else(|| "(no operator)".into()),
+        match (&self.expect, self.manifest.ops.as_slice()) {
+            (Expect::Reject(rule), _) => rule.clone(),
+            (Expect::Valid, [op]) => op.clone(),
+            (Expect::Valid, []) => "(no operator)".into(),
+            (Expect::Valid, _) => "(several operators)".into(),
         }
     }
 
