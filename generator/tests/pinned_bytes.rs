@@ -101,3 +101,30 @@ fn three_hundred_ten_node_seeds_keep_their_bytes() {
     println!("all: {all:#018x}");
     assert_eq!(all, 0xd046_1397_447a_7810, "the first 300 ten-node seeds no longer generate their pinned bytes");
 }
+
+/// `generate_from_seed` expands only a prefix of a seed's bytes at first;
+/// cases that read past it (large graphs) must still be those of the whole
+/// expansion, as `generate` over `seed_bytes(seed, SEED_BYTES)` gives them.
+#[test]
+fn seeds_of_large_cases_match_their_whole_expansion() {
+    use arbitrary::Unstructured;
+    use spvgraph_generator::prng::{seed_bytes, SEED_BYTES};
+    let configs =
+        [Config { min_graphs: 4, max_graphs: 6, min_nodes: 600, max_nodes: 1000, ..Config::default() }, ten_nodes()];
+    let mut read_past = 0;
+    for config in &configs {
+        for seed in 0..6 {
+            let bytes = seed_bytes(seed, SEED_BYTES);
+            let mut u = Unstructured::new(&bytes);
+            let whole = spvgraph_generator::generate(&mut u, config).expect("usable config");
+            read_past += usize::from(SEED_BYTES - u.len() > 8 * 1024);
+            let by_seed = generate_from_seed(seed, config);
+            assert_eq!(by_seed.module, whole.module, "seed {seed}");
+            let data = |c: &spvgraph_generator::Case| {
+                c.entry_points.iter().flat_map(|e| e.inputs.iter().map(|t| t.data.to_bits())).collect::<Vec<_>>()
+            };
+            assert_eq!(data(&by_seed), data(&whole), "seed {seed}");
+        }
+    }
+    assert!(read_past > 0, "no case read past the prefix: the test does not reach the second expansion");
+}
