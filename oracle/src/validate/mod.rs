@@ -386,6 +386,14 @@ impl Validator {
         with_buffers(|b| self.check_with(module, &mut b.tables))
     }
 
+    /// [`Validator::rule_words`] for a module file's bytes (either byte order).
+    pub fn rule_bytes(&self, bytes: &[u8]) -> Ruling {
+        match Module::decode_bytes(bytes) {
+            Ok(m) => self.rule(&m),
+            Err(e) => Ruling::of_report(&self.decode_report(&e)),
+        }
+    }
+
     /// The rules a module's host-order words break, without any text: what
     /// judging a verdict needs. Same checks as [`Validator::check_words`],
     /// but no message is kept and no instruction is rendered, which is most
