@@ -20,7 +20,7 @@ fuzz_target!(
 );
 
 fuzz_mutator!(|data: &mut [u8], size: usize, max_size: usize, seed: u32| {
-    if spvgraph_fuzz::mutate::enabled() && seed % 4 != 0 {
+    if spvgraph_fuzz::mutate::enabled() && !seed.is_multiple_of(4) {
         if let Some(n) = spvgraph_fuzz::mutate::mutate_in_place(data, size, max_size, seed) {
             return n;
         }

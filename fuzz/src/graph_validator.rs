@@ -186,7 +186,7 @@ fn check_near_valid(nv: &NearValid) {
     let observations =
         Observations { validity: vec![ValidityAnswer { oracle: sv, verdict }], ..Observations::default() };
     let expectation = Expectation::Breaks { rule: nv.rule, mutator: Some(nv.mutator.to_string()) };
-    for d in judge(&expectation, &observations).into_iter().filter(|d| d.documented.is_none()) {
+    if let Some(d) = judge(&expectation, &observations).into_iter().find(|d| d.documented.is_none()) {
         panic!("{}: {} ({}: {})", d.signature().key(), d.detail, nv.mutator, nv.note);
     }
 }
