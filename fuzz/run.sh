@@ -12,7 +12,14 @@
 #   and `cd fuzz && cargo test` replays it.
 #
 # Extra arguments go to libFuzzer, e.g. `fuzz/run.sh roundtrip 60 -jobs=2`.
-# Environment: FUZZ_TOOLCHAIN=stable|nightly forces the choice.
+# Environment: FUZZ_TOOLCHAIN=stable|nightly forces the choice;
+# FUZZ_CORPUS=DIR fuzzes from DIR instead of fuzz/corpus/TARGET (e.g.
+# corpus/valid: libFuzzer then adds its new inputs there, so copy it first);
+# for graph_validator, SPVGRAPH_FUZZ_SPIRV_VAL=0|FRACTION (default 0.1) and
+# SPVGRAPH_FUZZ_MUTATOR=0 (byte mutation only) are read by the target.
+#
+# The last line printed sums the run up: exec/s (libFuzzer's
+# average_exec_per_sec), executions, and the settings that change the rate.
 set -euo pipefail
 
 if [[ $# -lt 2 ]]; then
@@ -35,10 +42,12 @@ if [[ ! -d "fuzz/seeds/$target" ]]; then
     exit 2
 fi
 
-corpus="fuzz/corpus/$target"
+corpus=${FUZZ_CORPUS:-fuzz/corpus/$target}
 mkdir -p "$corpus" "fuzz/artifacts/$target"
-# -n: keep whatever earlier runs added (and never clobber a minimised entry).
-cp -n "fuzz/seeds/$target"/* "$corpus"/ 2>/dev/null || true
+if [[ -z "${FUZZ_CORPUS:-}" ]]; then
+    # -n: keep whatever earlier runs added (and never clobber a minimised entry).
+    cp -n "fuzz/seeds/$target"/* "$corpus"/ 2>/dev/null || true
+fi
 
 toolchain=${FUZZ_TOOLCHAIN:-}
 if [[ -z "$toolchain" ]]; then
@@ -59,12 +68,19 @@ flags=(
 )
 
 echo "fuzzing $target for ${seconds}s with $toolchain (corpus $corpus)" >&2
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
 status=0
 if [[ "$toolchain" == nightly ]]; then
-    cargo +nightly fuzz run "$target" "$corpus" -- "${flags[@]}" "$@" || status=$?
+    cargo +nightly fuzz run "$target" "$corpus" -- "${flags[@]}" "$@" 2> >(tee "$log" >&2) || status=$?
 else
-    RUSTC_BOOTSTRAP=1 cargo fuzz run -s none "$target" "$corpus" -- "${flags[@]}" "$@" || status=$?
+    RUSTC_BOOTSTRAP=1 cargo fuzz run -s none "$target" "$corpus" -- "${flags[@]}" "$@" 2> >(tee "$log" >&2) || status=$?
 fi
+wait
+rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || true)
+runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || true)
+echo "summary: $target ${rate:-?} exec/s, ${runs:-?} executions in ${seconds}s ($toolchain;" \
+    "spirv-val fraction ${SPVGRAPH_FUZZ_SPIRV_VAL:-default}; mutator ${SPVGRAPH_FUZZ_MUTATOR:-on})" >&2
 
 if [[ $status -ne 0 ]]; then
     echo "fuzz target $target failed (exit $status); artifacts in fuzz/artifacts/$target/:" >&2

@@ -6,6 +6,9 @@
 //! cargo run --release --manifest-path fuzz/Cargo.toml --example exec_rate -- graph_validator fuzz/corpus/graph_validator
 //! ```
 //!
+//! For `graph_validator`, `SPVGRAPH_FUZZ_SPIRV_VAL=0|F|1` sets the share of
+//! near-valid cases spirv-val sees (see `spvgraph_fuzz::graph_validator`).
+//!
 //! libFuzzer's own exec/s (`fuzz/run.sh`, `-print_final_stats=1`) adds
 //! coverage instrumentation and mutation; this measures the property alone.
 
@@ -38,4 +41,15 @@ fn main() {
     }
     rates.sort_by(f64::total_cmp);
     println!("{target}: {} inputs, median {:.0} exec/s on one thread", inputs.len(), rates[2]);
+    if target == "graph_validator" {
+        let s = spvgraph_fuzz::graph_validator::stats();
+        println!(
+            "  per pass: {} valid cases, {} near-valid; spirv-val fraction {} ({} asked, {} from the cache, over 5 passes)",
+            s.valid / 5,
+            s.near_valid / 5,
+            spvgraph_fuzz::graph_validator::spirv_val_fraction(),
+            s.spirv_val_sampled - s.spirv_val_cached,
+            s.spirv_val_cached
+        );
+    }
 }

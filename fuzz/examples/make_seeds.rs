@@ -213,15 +213,18 @@ fn main() {
     write(&dir, "builder_constants", &constants());
     write(&dir, "builder_arrays_debug_two_graphs", &arrays_debug_two_graphs());
     model_converter_seeds(&dir);
-    graph_validator_seeds(&Path::new(env!("CARGO_MANIFEST_DIR")).join("seeds/graph_validator"), &chain(10));
+    graph_validator_seeds(&Path::new(env!("CARGO_MANIFEST_DIR")).join("seeds/graph_validator"), &chain(10), &dir);
 }
 
 /// `graph_validator` reads its input twice: as a module (validated
 /// directly) and as generator choices whose first byte picks a valid (even)
-/// or near-valid (odd) case. The seeds are generator choices of both kinds,
-/// of a few lengths (short inputs give small modules, which keeps exec/s
-/// high; long ones reach deep graphs), plus one real module.
-fn graph_validator_seeds(dir: &Path, module: &Module) {
+/// or near-valid (odd) case and whose next bytes draw the swarm
+/// configuration. The seeds are generator choices of both kinds, of a few
+/// lengths (short inputs give small modules, which keeps exec/s high; long
+/// ones reach deep graphs), plus real modules (the chain and every
+/// `roundtrip` seed, model-converter's among them), which the target's
+/// structure-aware mutator mutates.
+fn graph_validator_seeds(dir: &Path, module: &Module, modules: &Path) {
     std::fs::create_dir_all(dir).expect("create seeds dir");
     for (k, len) in [(0u64, 64usize), (1, 256), (2, 1024), (3, 4096), (4, 512), (5, 2048)] {
         for (kind, first) in [("valid", 0u8), ("near_valid", 1u8)] {
@@ -233,4 +236,9 @@ fn graph_validator_seeds(dir: &Path, module: &Module) {
     }
     let bytes = module.encode_bytes().expect("the chain encodes");
     std::fs::write(dir.join("module_chain10.spv"), bytes).expect("write seed");
+    for f in spvgraph_fuzz::corpus_files(modules) {
+        if let Some(name) = f.file_name().and_then(|n| n.to_str()).filter(|n| n.ends_with(".spv")) {
+            std::fs::copy(&f, dir.join(format!("module_{name}"))).expect("copy seed");
+        }
+    }
 }

@@ -10,6 +10,7 @@
 //! property; libFuzzer turns the panic into a crash artifact.
 
 pub mod graph_validator;
+pub mod mutate;
 pub mod roundtrip;
 
 use std::path::{Path, PathBuf};

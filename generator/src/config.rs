@@ -561,6 +561,66 @@ fn arbitrary_prob(u: &mut Unstructured) -> arbitrary::Result<f64> {
     Ok(f64::from(u.int_in_range(0u8..=100)?) / 100.0)
 }
 
+impl Config {
+    /// A configuration for one fuzz input, drawn from its leading bytes
+    /// (swarm testing, as wasm-smith does): `base`'s sizes are upper bounds,
+    /// and each input enables a subset of the operators and profiles, its
+    /// own sizes, and switches optional constructs off, to their base
+    /// probability or on for sure. A fuzzer can then steer the shape of the
+    /// graphs, and each case concentrates on a few features instead of
+    /// diluting every one. Reads about 30 bytes; running out of bytes gives
+    /// `base` with minimal sizes.
+    pub fn swarm(u: &mut Unstructured, base: &Config) -> Config {
+        let mut c = base.clone();
+        let mask = |u: &mut Unstructured| -> u128 {
+            let mut bytes = [0u8; 9];
+            let _ = u.fill_buffer(&mut bytes);
+            bytes.iter().rev().fold(0u128, |m, &b| (m << 8) | u128::from(b))
+        };
+        let ops_mode = u.int_in_range(0u8..=3).unwrap_or(0);
+        let (a, b) = (mask(u), mask(u));
+        let picked = |m: u128| -> Vec<TosaOp> {
+            TosaOp::ALL.iter().enumerate().filter(|(i, _)| m >> i & 1 == 1).map(|(_, op)| *op).collect()
+        };
+        match ops_mode {
+            // About half the operators left out.
+            1 => c.deny_ops.extend(picked(a)),
+            // About a quarter of them, alone.
+            2 => c.allow_ops = picked(a & b),
+            // Every operator (the base's choice), as often as the two above.
+            _ => {}
+        }
+        if u.ratio(1u8, 2).unwrap_or(false) {
+            let profiles = mask(u);
+            let subset: Vec<Profile> =
+                c.profiles.iter().enumerate().filter(|(i, _)| profiles >> i & 1 == 1).map(|(_, p)| *p).collect();
+            if !subset.is_empty() {
+                c.profiles = subset;
+            }
+        }
+        let at_most = |u: &mut Unstructured, lo: u32, hi: u32| u.int_in_range(lo..=hi.max(lo)).unwrap_or(lo);
+        c.max_graphs = at_most(u, 1, base.max_graphs);
+        c.min_graphs = c.min_graphs.min(c.max_graphs).max(1);
+        c.max_nodes = at_most(u, 1, base.max_nodes);
+        c.min_nodes = c.min_nodes.min(c.max_nodes);
+        c.max_rank = at_most(u, 1, base.max_rank.min(MAX_RANK));
+        c.max_dim = at_most(u, 1, base.max_dim);
+        let elements = [16u64, 64, 256, 2048][usize::from(u.int_in_range(0u8..=3).unwrap_or(0))];
+        c.max_tensor_elements = elements.min(base.max_tensor_elements);
+        c.max_graph_elements = base.max_graph_elements.min(elements * 16).max(c.max_tensor_elements);
+        c.max_graph_inputs = at_most(u, 1, base.max_graph_inputs);
+        c.max_graph_outputs = at_most(u, 1, base.max_graph_outputs);
+        for p in c.probs.as_mut_slice() {
+            *p = match u.int_in_range(0u8..=7).unwrap_or(0) {
+                0 => 0.0,
+                1 if *p > 0.0 => 1.0,
+                _ => *p,
+            };
+        }
+        c
+    }
+}
+
 fn arbitrary_ops(u: &mut Unstructured) -> arbitrary::Result<Vec<TosaOp>> {
     // Mostly empty (all operators / none denied), sometimes a small subset.
     if u.ratio(3u8, 4)? {

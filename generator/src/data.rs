@@ -10,7 +10,7 @@
 
 use crate::floats;
 use crate::prng::SplitMix64;
-use crate::range::Domain;
+use crate::range::{Domain, Range};
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::tensor::TensorData;
 
@@ -51,9 +51,74 @@ impl DataSpec {
 
 /// Draws a tensor of `elem` with `shape` (row-major).
 pub fn generate(rng: &mut SplitMix64, elem: ElemType, shape: &[u32], spec: &DataSpec) -> TensorData {
-    let dims: Vec<usize> = shape.iter().map(|&d| d as usize).collect();
-    let count: usize = dims.iter().product();
-    let bits = match spec.fill {
+    tensor(elem, shape, &draw_bits(rng, elem, shape, spec))
+}
+
+/// Draws a tensor like [`generate`] and reads its [`Summary`] off the drawn
+/// bits in the same pass, instead of decoding the tensor again.
+pub fn generate_summarised(
+    rng: &mut SplitMix64,
+    elem: ElemType,
+    shape: &[u32],
+    spec: &DataSpec,
+) -> (TensorData, Summary) {
+    let bits = draw_bits(rng, elem, shape, spec);
+    let summary = Summary::of_bits(elem, &bits);
+    (tensor(elem, shape, &bits), summary)
+}
+
+/// What the generator needs to know of a leaf's data: its value range and
+/// which special floating-point values it holds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Summary {
+    /// The tightest range holding every element ([`Range::of_data`]).
+    pub range: Range,
+    /// A NaN is among the elements.
+    pub nan: bool,
+    /// An infinity is among the elements.
+    pub inf: bool,
+    /// A subnormal is among the elements.
+    pub subnormal: bool,
+}
+
+impl Summary {
+    /// The summary of `bits` (as [`TensorData::to_bits`] gives them) of `elem`.
+    pub fn of_bits(elem: ElemType, bits: &[u64]) -> Summary {
+        let mut s = Summary { range: Range::Bool, nan: false, inf: false, subnormal: false };
+        if elem == ElemType::Bool {
+            return s;
+        }
+        if !elem.is_float() {
+            let lo = bits.iter().map(|&b| b as i64).min().unwrap_or(0);
+            let hi = bits.iter().map(|&b| b as i64).max().unwrap_or(0);
+            s.range = Range::Int { lo, hi };
+            return s;
+        }
+        let normal = floats::min_normal(elem);
+        let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+        for &b in bits {
+            let v = floats::decode(elem, b);
+            if v.is_nan() {
+                s.nan = true;
+                continue;
+            }
+            s.inf |= v.is_infinite();
+            s.subnormal |= v != 0.0 && v.abs() < normal;
+            lo = lo.min(v);
+            hi = hi.max(v);
+        }
+        if lo > hi {
+            // All NaN: no finite bound holds, keep a degenerate interval.
+            (lo, hi) = (0.0, 0.0);
+        }
+        s.range = Range::Float { lo, hi, nan: s.nan };
+        s
+    }
+}
+
+fn draw_bits(rng: &mut SplitMix64, elem: ElemType, shape: &[u32], spec: &DataSpec) -> Vec<u64> {
+    let count: usize = shape.iter().map(|&d| d as usize).product();
+    match spec.fill {
         Fill::Zero => vec![0; count],
         Fill::Uniform => vec![one_value(rng, elem, spec); count],
         Fill::Rows if spec.domain.admits_uniform() => rows(rng, elem, shape, spec),
@@ -61,10 +126,14 @@ pub fn generate(rng: &mut SplitMix64, elem: ElemType, shape: &[u32], spec: &Data
             Domain::Indices { k, unique } => indices(rng, shape, k, unique),
             _ => (0..count).map(|_| one_value(rng, elem, spec)).collect(),
         },
-    };
-    match TensorData::from_bits(elem, &dims, &bits) {
+    }
+}
+
+fn tensor(elem: ElemType, shape: &[u32], bits: &[u64]) -> TensorData {
+    let dims: Vec<usize> = shape.iter().map(|&d| d as usize).collect();
+    match TensorData::from_bits(elem, &dims, bits) {
         Ok(t) => t,
-        // `bits` has exactly `count` entries, so this cannot happen.
+        // `bits` has exactly one entry per element, so this cannot happen.
         Err(_) => TensorData::zeros(elem, &dims),
     }
 }

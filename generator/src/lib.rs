@@ -64,9 +64,37 @@ pub fn generate(u: &mut Unstructured, config: &Config) -> arbitrary::Result<Case
 /// With no usable operator the case is an empty module (check
 /// [`Config::validate`] first).
 pub fn generate_from_seed(seed: u64, config: &Config) -> Case {
-    let bytes = prng::seed_bytes(seed, prng::SEED_BYTES);
-    let mut u = Unstructured::new(&bytes);
-    match generate(&mut u, config) {
+    // One 64 KiB expansion per thread, refilled per seed: allocating and
+    // faulting in a fresh one per case cost more than a small module.
+    thread_local! {
+        static BYTES: std::cell::RefCell<Vec<u8>> = std::cell::RefCell::new(vec![0; prng::SEED_BYTES]);
+    }
+    BYTES.with(|bytes| {
+        let mut bytes = bytes.borrow_mut();
+        // The generator reads its bytes front to back and otherwise asks only
+        // how many remain, so expanding a prefix is enough when the case reads
+        // no further; the bytes beyond it (left from an earlier seed) are
+        // never read, only counted. A case reading past it is redone with the
+        // whole expansion, so the result is always that of all 64 KiB.
+        prng::fill_seed_bytes(seed, &mut bytes[..SEED_PREFIX]);
+        match case_of_bytes(seed, &bytes, config) {
+            (case, read) if read <= SEED_PREFIX => case,
+            _ => {
+                prng::fill_seed_bytes(seed, &mut bytes);
+                case_of_bytes(seed, &bytes, config).0
+            }
+        }
+    })
+}
+
+/// How much of a seed's expansion [`generate_from_seed`] fills first: more
+/// than default-sized modules usually read.
+const SEED_PREFIX: usize = 8 * 1024;
+
+/// The case of `bytes` and how many of them it read.
+fn case_of_bytes(seed: u64, bytes: &[u8], config: &Config) -> (Case, usize) {
+    let mut u = Unstructured::new(bytes);
+    let case = match generate(&mut u, config) {
         Ok(mut case) => {
             case.meta.seed = Some(seed);
             case
@@ -77,7 +105,8 @@ pub fn generate_from_seed(seed: u64, config: &Config) -> Case {
             graph_constants: Default::default(),
             meta: CaseMeta { seed: Some(seed), ..CaseMeta::default() },
         },
-    }
+    };
+    (case, bytes.len() - u.len())
 }
 
 /// Orders min/max pairs and clamps fields to what synthesis supports, so an

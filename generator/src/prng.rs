@@ -63,13 +63,22 @@ impl SplitMix64 {
 /// `spvgraph generate --seed S` feeds case `i` the bytes of seed `S + i`, so
 /// any case can be regenerated alone.
 pub fn seed_bytes(seed: u64, len: usize) -> Vec<u8> {
-    let mut rng = SplitMix64::new(seed);
-    let mut out = Vec::with_capacity(len + 8);
-    while out.len() < len {
-        out.extend_from_slice(&rng.next_u64().to_le_bytes());
-    }
-    out.truncate(len);
+    let mut out = vec![0; len];
+    fill_seed_bytes(seed, &mut out);
     out
+}
+
+/// Overwrites `out` with the first `out.len()` bytes [`seed_bytes`] gives
+/// for `seed`, so a caller generating many cases can reuse one buffer.
+pub fn fill_seed_bytes(seed: u64, out: &mut [u8]) {
+    let mut rng = SplitMix64::new(seed);
+    let mut chunks = out.chunks_exact_mut(8);
+    for chunk in &mut chunks {
+        chunk.copy_from_slice(&rng.next_u64().to_le_bytes());
+    }
+    let tail = chunks.into_remainder();
+    let last = rng.next_u64().to_le_bytes();
+    tail.copy_from_slice(&last[..tail.len()]);
 }
 
 /// How many bytes [`crate::generate_from_seed`] expands a seed into: enough
@@ -108,5 +117,10 @@ mod tests {
         assert_eq!(seed_bytes(42, 100), seed_bytes(42, 100));
         assert_ne!(seed_bytes(42, 100), seed_bytes(43, 100));
         assert_eq!(seed_bytes(1, 13).len(), 13);
+        // Every length is a prefix of the longer expansion.
+        assert_eq!(seed_bytes(9, 13)[..], seed_bytes(9, 64)[..13]);
+        let mut buf = vec![0xaa; 21];
+        fill_seed_bytes(9, &mut buf);
+        assert_eq!(buf, seed_bytes(9, 21));
     }
 }

@@ -8,8 +8,8 @@ use crate::inst::{Id, Inst, TOSA_SET_NAME};
 use crate::module::Module;
 use crate::shader;
 use crate::tosa::TosaOp;
+use rustc_hash::FxHashMap as HashMap;
 use spirv::{Capability, Decoration, StorageClass};
-use std::collections::HashMap;
 
 /// SPIR-V 1.6, the version the builder writes by default.
 pub const VERSION_1_6: u32 = 0x0001_0600;

@@ -11,6 +11,13 @@
 //! The modules are `spvgraph_generator::generate_from_seed(seed, &Config::default())`
 //! for seeds 0..N. Criterion reports the time per pass over all N modules;
 //! the ratio lines at the end use medians of five more passes each.
+//!
+//! A second group, `validate_large_cnn`, takes one large real module:
+//! model-converter's output for a 358-operator CNN
+//! (`ir/benches/data/large_cnn.spv`, 126 KB, 5,205 instructions, see
+//! `ir/benches/codec.rs`): the in-tree validator's full report and its
+//! rules-only ruling (`Validator::rule_words`), the codec's decode and
+//! encode, and in-process spirv-val, with a ratio line.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use spvgraph_generator::{generate_from_seed, Config};
@@ -105,5 +112,61 @@ fn bench(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, bench);
+/// model-converter output for `ir/benches/data/large_cnn.mlir`.
+const LARGE_CNN: &[u8] = include_bytes!("../../ir/benches/data/large_cnn.spv");
+
+fn bench_large(c: &mut Criterion) {
+    let module = Module::decode_bytes(LARGE_CNN).expect("large_cnn decodes");
+    let words = module.encode_words().expect("large_cnn encodes");
+    let options = ValidateOptions::default();
+    let validator = Validator::new(options.clone());
+    assert!(validator.check_words(&words).is_valid(), "large_cnn is valid");
+    let sv = SpirvVal::discover();
+    let spirv_val = sv.available().is_ok().then_some(&sv);
+    let env = options.target_env;
+    let mut group = c.benchmark_group("validate_large_cnn");
+    group.sample_size(20).measurement_time(Duration::from_secs(5));
+    group.bench_function("in-tree-report", |b| {
+        b.iter(|| black_box(validator.check_words(black_box(&words)).is_valid()))
+    });
+    group.bench_function("in-tree-rules", |b| b.iter(|| black_box(validator.rule_words(black_box(&words)).is_valid())));
+    group.bench_function("decode", |b| b.iter(|| black_box(Module::decode_words(black_box(&words)).is_ok())));
+    group.bench_function("encode", |b| b.iter(|| black_box(module.encode_words().map(|w| w.len()).unwrap_or(0))));
+    if let Some(sv) = spirv_val {
+        group.bench_function("spirv-val-in-process", |b| {
+            b.iter(|| black_box(sv.validate_in_process(black_box(&words), env).map(|v| v.is_valid()).unwrap_or(false)))
+        });
+    }
+    group.finish();
+    let Some(sv) = spirv_val else { return };
+    let runs = 21;
+    let ours = median(runs, || {
+        black_box(validator.check_words(&words).is_valid());
+    });
+    let rules = median(runs, || {
+        black_box(validator.rule_words(&words).is_valid());
+    });
+    let codec = median(runs, || {
+        black_box(Module::decode_words(&words).map(|m| m.encode_words().map(|w| w.len())).is_ok());
+    });
+    let theirs = median(runs, || {
+        black_box(sv.validate_in_process(&words, env).map(|v| v.is_valid()).unwrap_or(false));
+    });
+    let us = |d: Duration| d.as_secs_f64() * 1e6;
+    let ratio = |d: Duration| theirs.as_secs_f64() / d.as_secs_f64().max(f64::MIN_POSITIVE);
+    eprintln!(
+        "large_cnn ({} words): spirv-val in-process {:.0} µs; in-tree report {:.0} µs ({:.1}x faster), \
+         rules only {:.0} µs ({:.1}x faster); codec decode+encode {:.0} µs ({:.1}x faster)",
+        words.len(),
+        us(theirs),
+        us(ours),
+        ratio(ours),
+        us(rules),
+        ratio(rules),
+        us(codec),
+        ratio(codec)
+    );
+}
+
+criterion_group!(benches, bench, bench_large);
 criterion_main!(benches);

@@ -83,8 +83,8 @@ impl Synth<'_, '_> {
 
     /// A fresh graph input regardless of the constant probability.
     fn fresh_input(&mut self, elem: ElemType, shape: &[u32], need: &super::Need) -> usize {
-        let d = data::generate(&mut self.rng, elem, shape, &need.fresh);
-        let range = crate::range::Range::of_data(&d);
+        let (d, summary) = data::generate_summarised(&mut self.rng, elem, shape, &need.fresh);
+        let range = summary.range;
         self.g.inputs += 1;
         self.g.elements += super::elements(shape);
         let id = self.b.id();

@@ -618,9 +618,9 @@ impl<'a, 'u> Synth<'a, 'u> {
     /// A leaf of `elem` and `shape` with data drawn from `spec`: a constant
     /// (in a form chosen by `tensor_constant`) or a graph input.
     pub(crate) fn leaf(&mut self, elem: ElemType, shape: &[u32], spec: &DataSpec, constant: bool) -> usize {
-        let data = data::generate(&mut self.rng, elem, shape, spec);
-        let range = Range::of_data(&data);
-        let special = spec.specials > 0.0 && elem.is_float() && self.note_specials(&data, constant);
+        let (data, summary) = data::generate_summarised(&mut self.rng, elem, shape, spec);
+        let range = summary.range;
+        let special = spec.specials > 0.0 && elem.is_float() && self.note_specials(&summary, constant);
         self.note_shape(shape);
         let (id, kind) = if constant {
             let id =
@@ -650,22 +650,14 @@ impl<'a, 'u> Synth<'a, 'u> {
     /// Records which special values (NaN, infinities, subnormals) a leaf's
     /// data holds, for graph inputs and constants apart; whether it holds a
     /// NaN or an infinity.
-    fn note_specials(&mut self, data: &TensorData, constant: bool) -> bool {
-        let (mut nan, mut inf, mut sub) = (false, false, false);
-        let elem = data.elem();
-        let normal = floats::min_normal(elem);
-        for v in data.to_f64() {
-            nan |= v.is_nan();
-            inf |= v.is_infinite();
-            sub |= v != 0.0 && v.abs() < normal;
-        }
+    fn note_specials(&mut self, summary: &data::Summary, constant: bool) -> bool {
         let whereto = if constant { "constant" } else { "input" };
-        for (hit, what) in [(nan, "nan"), (inf, "inf"), (sub, "subnormal")] {
+        for (hit, what) in [(summary.nan, "nan"), (summary.inf, "inf"), (summary.subnormal, "subnormal")] {
             if hit {
                 self.feature(format!("special:{what}-{whereto}"));
             }
         }
-        nan || inf
+        summary.nan || summary.inf
     }
 
     /// The leaves of a graph without operations: sometimes a constant
@@ -725,7 +717,10 @@ fn specials_comparable(op: TosaOp) -> bool {
 /// Whether a pool value satisfies an operand requirement.
 pub(crate) fn admits_value(need: &Need, v: &Value) -> bool {
     match &v.data {
-        Some(d) => need.admit.admits_data(d),
+        // A leaf's range holds all of its data, so the interval test settles
+        // most cases; only a range straddling an excluded value, or index
+        // domains, need the element scan.
+        Some(d) => need.admit.admits(&v.range) || need.admit.admits_data(d),
         None => !need.leaf_only && need.admit.admits(&v.range),
     }
 }

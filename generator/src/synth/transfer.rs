@@ -277,7 +277,8 @@ impl<'x> Args<'x, '_, '_> {
     fn check_leaf(&self, name: &str, d: Domain) -> R<()> {
         let v = self.val(name)?;
         match &v.data {
-            Some(data) if d.admits_data(data) => Ok(()),
+            // The leaf's range holds its data: see `admits_value`.
+            Some(data) if d.admits(&v.range) || d.admits_data(data) => Ok(()),
             Some(_) => Err(format!("{name}: data outside {d:?}")),
             None => Err(format!("{name}: not a leaf, its data cannot be checked")),
         }

@@ -219,6 +219,54 @@ impl Report {
     }
 }
 
+/// A broken rule and where, without text (see [`Validator::rule_words`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hit {
+    /// The rule.
+    pub rule: RuleId,
+    /// Its severity (from the catalogue).
+    pub severity: Severity,
+    /// Word offset of the instruction, when there is one.
+    pub word_offset: Option<usize>,
+}
+
+/// The rules a module breaks, in the order of [`Report::findings`], one hit
+/// per rule and instruction; no messages (see [`Validator::rule_words`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Ruling {
+    /// Every hit, module-wide ones first.
+    pub hits: Vec<Hit>,
+}
+
+impl Ruling {
+    /// True when no must-reject rule is broken (as [`Report::is_valid`]).
+    pub fn is_valid(&self) -> bool {
+        !self.hits.iter().any(|h| h.severity == Severity::MustReject)
+    }
+
+    /// The must-reject rules broken, each once, in first-hit order.
+    pub fn error_rules(&self) -> Vec<RuleId> {
+        let mut out: Vec<RuleId> = Vec::new();
+        for h in self.hits.iter().filter(|h| h.severity == Severity::MustReject) {
+            if !out.contains(&h.rule) {
+                out.push(h.rule);
+            }
+        }
+        out
+    }
+
+    /// The ruling a full report stands for.
+    pub fn of_report(report: &Report) -> Ruling {
+        Ruling {
+            hits: report
+                .findings
+                .iter()
+                .map(|f| Hit { rule: f.rule, severity: f.severity, word_offset: f.word_offset })
+                .collect(),
+        }
+    }
+}
+
 /// The in-tree validator.
 #[derive(Clone, Debug)]
 pub struct Validator {
@@ -338,7 +386,61 @@ impl Validator {
         with_buffers(|b| self.check_with(module, &mut b.tables))
     }
 
+    /// [`Validator::rule_words`] for a module file's bytes (either byte order).
+    pub fn rule_bytes(&self, bytes: &[u8]) -> Ruling {
+        match Module::decode_bytes(bytes) {
+            Ok(m) => self.rule(&m),
+            Err(e) => Ruling::of_report(&self.decode_report(&e)),
+        }
+    }
+
+    /// The rules a module's host-order words break, without any text: what
+    /// judging a verdict needs. Same checks as [`Validator::check_words`],
+    /// but no message is kept and no instruction is rendered, which is most
+    /// of the cost of a report on a small invalid module; call
+    /// `check_words` for the full [`Report`] once a finding is to be shown.
+    pub fn rule_words(&self, words: &[u32]) -> Ruling {
+        with_buffers(|b| match Module::decode_words_recycling(words, &mut b.recycler) {
+            Ok(m) => {
+                let ruling = self.rule_with(&m, &mut b.tables);
+                b.recycler.reclaim(m.insts);
+                ruling
+            }
+            Err(e) => Ruling::of_report(&self.decode_report(&e)),
+        })
+    }
+
+    /// [`Validator::rule_words`] for a decoded module.
+    pub fn rule(&self, module: &Module) -> Ruling {
+        with_buffers(|b| self.rule_with(module, &mut b.tables))
+    }
+
+    fn rule_with(&self, module: &Module, scratch: &mut Scratch) -> Ruling {
+        let (mut issues, _, _) = self.run(module, scratch);
+        if issues.is_empty() {
+            return Ruling::default();
+        }
+        issues.sort_by_key(|a| (a.inst, a.rule));
+        issues.dedup_by_key(|a| (a.inst, a.rule));
+        let offsets = module.word_offsets();
+        let hits = issues
+            .into_iter()
+            .map(|issue| Hit {
+                rule: issue.rule,
+                severity: issue.rule.severity(),
+                word_offset: issue.inst.and_then(|i| offsets.get(i).copied()),
+            })
+            .collect();
+        Ruling { hits }
+    }
+
     fn check_with(&self, module: &Module, scratch: &mut Scratch) -> Report {
+        let (issues, not_checked, pipeline) = self.run(module, scratch);
+        Report { findings: finish(module, issues), not_checked, pipeline }
+    }
+
+    /// Every check; the issues unordered, with their messages.
+    fn run(&self, module: &Module, scratch: &mut Scratch) -> (Vec<Issue>, Vec<String>, Option<PipelineCheck>) {
         let mut cx = Cx::new(module, &self.options, self.options.target_env, scratch);
         check_header(&mut cx);
         layout::check(&mut cx);
@@ -374,7 +476,7 @@ impl Validator {
             PipelineCheck { entry_point: entry.to_string(), found }
         });
         let (issues, not_checked) = cx.finish(scratch);
-        Report { findings: finish(module, issues), not_checked, pipeline }
+        (issues, not_checked, pipeline)
     }
 
     /// The report for a module that does not decode.
