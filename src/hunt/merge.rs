@@ -8,7 +8,8 @@
 //! `finding.versions_seen` (shards on other releases show up there). The
 //! kept finding's files are copied whole (subdirectories, such as a
 //! reproduce command's `repro/`, are not), its manifest and note
-//! rewritten. The output may be one of the inputs (a merge in place).
+//! rewritten. The output may be an existing findings directory, one of the
+//! inputs or not: its findings are merged too (a merge in place).
 
 use super::findings::{self, Finding};
 use super::note;
@@ -34,11 +35,18 @@ pub struct Merged {
 }
 
 /// Merges the findings of `inputs` (hunt output directories or findings
-/// directories) into `out/findings/`, then rebuilds `out/summary.json`.
+/// directories) and those already in `out` into `out/findings/`, then
+/// rebuilds `out/summary.json`.
 pub fn merge(inputs: &[PathBuf], out: &Path) -> anyhow::Result<Merged> {
     let mut groups: BTreeMap<String, Vec<Finding>> = BTreeMap::new();
     let mut read = 0;
-    for input in inputs {
+    // Merging into an existing directory merges its own findings too.
+    let mut inputs = inputs.to_vec();
+    let canonical = |p: &Path| findings::findings_dir(p).canonicalize().ok();
+    if canonical(out).is_some() && !inputs.iter().any(|i| canonical(i) == canonical(out)) {
+        inputs.push(out.to_path_buf());
+    }
+    for input in &inputs {
         let dir = findings::findings_dir(input);
         if !dir.is_dir() {
             anyhow::bail!("{}: not a directory", input.display());
