@@ -231,4 +231,21 @@ mod tests {
             "cargo run --release -q --bin spvgraph -- generate --seed 7 --count 1 --spvasm --no-mlir -o repro"
         );
     }
+
+    #[test]
+    fn the_note_says_why_there_is_no_text_form_and_when_a_finding_is_documented() {
+        let finding = json!({
+            "kind": "misses-rule", "severity": "medium", "oracles": ["spirv-val"], "seed": 3,
+            "roundtrip": { "ran": true, "identical": false, "decodes": false, "detail": "word 7: bad word count" },
+            "documented": { "why": "spirv-val does not check it", "finding": "corpus/findings/x.spv" },
+        });
+        let md = note("s", &json!({ "spv": "s.spv", "finding": finding }));
+        assert!(md.starts_with("# spirv-val: misses-rule (medium severity) — documented discrepancy"), "{md}");
+        assert!(
+            md.contains("No `s.spvasm`: the module does not decode, so it has no text form (word 7: bad word count)"),
+            "{md}"
+        );
+        let md = note("s", &json!({ "spv": "s.spv", "spvasm": "s.spvasm", "finding": { "kind": "panic" } }));
+        assert!(!md.contains("No `s.spvasm`") && !md.contains("documented discrepancy"), "{md}");
+    }
 }
