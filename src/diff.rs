@@ -23,7 +23,8 @@ use spvgraph_oracle::judge::{
     check_production, judge, Disagreement, ExecAnswer, Expectation, Kind, Observations, ValidityAnswer,
 };
 use spvgraph_oracle::oracle::{
-    Capability, ExecOutcome, Oracle, OwnedExecRequest, ProduceOutcome, ProduceRequest, Refusal, ValidateOptions,
+    Capability, ExecOutcome, Oracle, OracleError, OwnedExecRequest, ProduceOutcome, ProduceRequest, Refusal,
+    ValidateOptions,
 };
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -40,6 +41,20 @@ pub struct DiffInputs {
     pub graph_constants: BTreeMap<u32, PathBuf>,
     /// The target environment (default: the manifest's, else vulkan1.3).
     pub target_env: Option<TargetEnv>,
+    /// Where to write each executor's outputs, as `DIR/ORACLE/out<j>.npy`
+    /// (the in-tree executor's under `in-tree`), to look at them.
+    pub save_outputs: Option<PathBuf>,
+}
+
+/// Writes `outcome`'s outputs, when it has some, as `dir/oracle/out<j>.npy`.
+fn save_outputs(dir: &Path, oracle: &str, outcome: &Result<ExecOutcome, OracleError>) -> anyhow::Result<()> {
+    let Ok(ExecOutcome::Outputs(outputs)) = outcome else { return Ok(()) };
+    let dir = dir.join(oracle);
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    for (j, t) in outputs.iter().enumerate() {
+        t.write_npy(&dir.join(format!("out{j}.npy")))?;
+    }
+    Ok(())
 }
 
 /// Where the inputs came from.
@@ -327,11 +342,17 @@ pub fn diff_module(file: &Path, oracles: &[Arc<dyn Oracle>], given: &DiffInputs)
         let request = req.request();
         if expectation == Expectation::Valid {
             let reference = Executor::default().execute(&request);
+            if let Some(dir) = &given.save_outputs {
+                save_outputs(dir, spvgraph_oracle::registry::IN_TREE, &reference)?;
+            }
             report.answers.push(("in-tree executor".to_string(), Answer::of_outcome(&reference)));
             observations.reference = reference.ok();
         }
         for o in &executors {
             let outcome = o.execute(&request);
+            if let Some(dir) = &given.save_outputs {
+                save_outputs(dir, o.name(), &outcome)?;
+            }
             report.answers.push((o.name().to_string(), Answer::of_outcome(&outcome)));
             observations.executions.push(ExecAnswer { oracle: o.as_ref(), outcome });
         }

@@ -4,6 +4,7 @@
 
 use spvgraph_ir::builder::ModuleBuilder;
 use spvgraph_ir::elem::ElemType;
+use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::tools::{locate, Tool};
 use spvgraph_ir::tosa::TosaOp;
 use std::path::PathBuf;
@@ -49,6 +50,29 @@ fn a_valid_module_on_the_in_tree_oracle_agrees_with_generated_inputs() {
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("every oracle agrees"), "{out}");
     assert!(out.contains("in-tree executor"), "the module ran: {out}");
+}
+
+#[test]
+fn save_outputs_writes_each_executors_outputs_as_npy() {
+    let dir = scratch("save");
+    let spv = dir.join("abs.spv");
+    std::fs::write(&spv, abs_module()).expect("write");
+    let input = dir.join("x.npy");
+    TensorData::from_bits(ElemType::I32, &[4], &[(-3i64) as u64, 0, 7, (-1i64) as u64])
+        .expect("[4]")
+        .write_npy(&input)
+        .expect("write input");
+    let saved = dir.join("outputs");
+    let (code, out, err) = run(bin()
+        .arg("diff")
+        .arg(&spv)
+        .args(["--oracles", "in-tree", "--input"])
+        .arg(&input)
+        .arg("--save-outputs")
+        .arg(&saved));
+    assert_eq!(code, 0, "{out}{err}");
+    let abs = TensorData::read_npy(&saved.join("in-tree").join("out0.npy"), ElemType::I32).expect("saved output");
+    assert_eq!(abs.to_f64(), [3.0, 0.0, 7.0, 1.0]);
 }
 
 #[test]

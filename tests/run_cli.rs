@@ -216,7 +216,12 @@ fn refused_graphs_exit_1() {
             .arg(&out),
     );
     assert_eq!(code, 1, "{stderr}");
-    assert!(stderr.contains("invalid") && stderr.contains("word"), "{stderr}");
+    assert!(stderr.contains("refused (invalid)"), "{stderr}");
+    // The diagnostics are worded as `spvgraph validate` words them.
+    let (_, _, validated) = exec(bin().arg("validate").arg(&bad));
+    let diagnostic = validated.lines().next().expect("validate prints a diagnostic");
+    assert!(diagnostic.contains("[tosa."), "{validated}");
+    assert!(stderr.lines().any(|l| l == diagnostic), "run: {stderr}\nvalidate: {validated}");
     // A file that does not decode is refused as invalid too.
     let junk = s.dir.join("junk.spv");
     std::fs::write(&junk, [1u8, 2, 3, 4, 5, 6, 7, 8]).expect("write");
@@ -256,7 +261,11 @@ fn usage_and_io_errors_exit_2() {
     // Missing graph-constant data, an unknown graph constant, a bad size, an unknown entry point.
     let (code, _, stderr) = exec(base().arg("--input").arg(&s.x).arg("--input").arg(&s.y));
     assert_eq!(code, 2);
-    assert!(stderr.contains("graph constant 5"), "{stderr}");
+    assert!(
+        stderr
+            .contains("no data for graph constant 5: fp32 [2]: pass --graph-constant 5=FILE.npy (numpy dtype float32)"),
+        "the message names the flag and the expected type: {stderr}"
+    );
     let (code, _, _) = exec(
         base()
             .arg("--input")

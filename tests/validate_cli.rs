@@ -195,3 +195,16 @@ fn spirv_val_oracle_and_both() {
     assert_eq!(code, 1);
     assert!(err.contains("[spirv-val]") && err.contains("(rule: graph.output.missing)"), "{err}");
 }
+
+#[test]
+fn an_oracle_directory_without_tools_is_named_not_replaced() {
+    // A SPVGRAPH_ORACLES that names a directory without tools.json must not
+    // fall back to another installation: spirv-val is unavailable, and the
+    // message says which variable pointed where.
+    let dir = scratch("empty-oracles");
+    let file = write(&dir, "ok.spv", &unary(ElemType::Fp32, &[2, 2], TosaOp::Abs));
+    let (code, _, stderr) =
+        run(bin().env("SPVGRAPH_ORACLES", &dir).args(["validate", "--oracle", "spirv-val"]).arg(&file));
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("SPVGRAPH_ORACLES=") && stderr.contains("tools.json"), "{stderr}");
+}

@@ -157,15 +157,22 @@ pub struct Tools {
 impl Tools {
     /// Finds the oracle directory and reads its `tools.json`.
     ///
-    /// Looks at `$SPVGRAPH_ORACLES`, then `.oracles` in the current directory
-    /// and its ancestors, then beside the running executable's ancestors, then
-    /// beside this crate's sources (for tests). Never fails: a missing directory
-    /// makes every tool unavailable, with the reason kept for messages.
+    /// Uses `$SPVGRAPH_ORACLES` when it is set (and only it: a variable that
+    /// names a directory without `tools.json` makes every tool unavailable
+    /// with that reason, rather than quietly using another directory);
+    /// otherwise `.oracles` in the current directory and its ancestors, then
+    /// beside the running executable's ancestors, then beside this crate's
+    /// sources (for tests). Never fails: a missing directory makes every tool
+    /// unavailable, with the reason kept for messages.
     pub fn discover() -> Tools {
-        let mut candidates = Vec::new();
         if let Some(dir) = std::env::var_os("SPVGRAPH_ORACLES") {
-            candidates.push(PathBuf::from(dir));
+            let mut tools = Tools::from_dir(Path::new(&dir));
+            if let Some(problem) = tools.problem.take() {
+                tools.problem = Some(format!("SPVGRAPH_ORACLES={}: {problem}", Path::new(&dir).display()));
+            }
+            return tools;
         }
+        let mut candidates = Vec::new();
         if let Ok(cwd) = std::env::current_dir() {
             candidates.extend(cwd.ancestors().map(|a| a.join(".oracles")));
         }

@@ -136,6 +136,7 @@ fn findings() -> Vec<Finding> {
         null_bool_operand(),
         null_constituent(),
         bool_null_row(),
+        int_null_row(),
     ]
 }
 
@@ -406,12 +407,58 @@ Seen (ai-ml-emulation-layer-for-vulkan 0.11.0 on lavapipe): `[[true, false, true
 [true, true, true, true]]`: the NOT of `[[false, true, false, true], [false, false, false,
 false]]`, a constant that is neither the one given nor its rows swapped.
 
-Why (our reading): the constant reader that refuses a float tensor constant with a null
-constituent (`emulation-layer-null-constituent-rejected`) takes a bool one but does not
-expand the null row correctly, so the graph computes on other values. Unlike the float
-case nothing is reported: the results are silently wrong. Found by `spvgraph hunt` and
+Why: the layer takes the null row as a single `false` element instead of four, so the
+second row's elements move three places towards the start and the end is filled with
+`false` (the same bug for integer constants: `emulation-layer-null-row-shifts-elements`;
+float constants with a null constituent are refused instead:
+`emulation-layer-null-constituent-rejected`). Unlike the float case nothing is reported:
+the results are silently wrong. Found by `spvgraph hunt` and
 reduced by it to this one-operator graph (from 7 operators and 134 instructions to 1 and 38;
 the constant was already in the case).
+";
+
+fn int_null_row() -> Finding {
+    let words = module(&[], &[(ElemType::I16, &[2, 4])], |b, _, t| {
+        // [[0 x4], [1, 2, 3, 4]] as i8: the first row OpConstantNull.
+        let row_ty = b.type_tensor(ElemType::I8, Some(&[4]));
+        let null_row = b.const_null(row_ty);
+        let parts = (1..=4).map(|v| b.const_scalar(ElemType::I8, v)).collect();
+        let row = b.const_composite(row_ty, parts);
+        let c_ty = b.type_tensor(ElemType::I8, Some(&[2, 4]));
+        let c = b.const_composite(c_ty, vec![null_row, row]);
+        vec![b.tosa(TosaOp::Cast, t[0], vec![c])]
+    });
+    Finding {
+        stem: "emulation-layer-null-row-shifts-elements",
+        kind: "wrong-output",
+        words,
+        entry: "main",
+        inputs: Vec::new(),
+        constants: BTreeMap::new(),
+        rows: vec![(TosaOp::Cast, vec![ElemType::I8, ElemType::I16])],
+        breaks: None,
+        seen: Seen::Output { index: 0, bits: vec![0, 1, 2, 3, 4, 0, 0, 0] },
+        note: NULL_ROW_SHIFTS,
+    }
+}
+
+const NULL_ROW_SHIFTS: &str = "# The emulation layer reads an OpConstantNull row of a tensor constant as one element
+
+CAST to i16 of the `2x4` i8 tensor constant `[[0, 0, 0, 0], [1, 2, 3, 4]]`, written as
+`OpConstantComposite %tensor_uchar_2x4 %null_row %row` with `%null_row = OpConstantNull
+%tensor_uchar_4`. spirv-val and spvgraph's validator accept it.
+
+Expected (in-tree executor and TOSA reference model): `[[0, 0, 0, 0], [1, 2, 3, 4]]`.
+Seen (ai-ml-emulation-layer-for-vulkan 0.11.0 on lavapipe): `[[0, 1, 2, 3], [4, 0, 0, 0]]`.
+
+Why: the layer flattens the constant's constituents in order and takes the null row as a
+single zero element instead of four, so every later element moves three places towards the
+start and the end is filled with zeros. Silently: nothing is reported. The same happens to
+bool constants (`emulation-layer-bool-null-row-misread`, the same bug); float constants
+with a null constituent are refused instead (`emulation-layer-null-constituent-rejected`).
+Found by `spvgraph hunt` (four wrong-output signatures of a 10-minute hunt: CAST twice,
+LOGICAL_AND, LOGICAL_LEFT_SHIFT, each on a constant with a null row), seen with
+`spvgraph diff --save-outputs`, and written by hand as small as it goes.
 ";
 
 fn fft2d_result_to_operator() -> Finding {
@@ -980,6 +1027,11 @@ fn null_constituent_refusal_still_reproduces() {
 #[test]
 fn bool_null_row_still_reproduces() {
     check("emulation-layer-bool-null-row-misread");
+}
+
+#[test]
+fn int_null_row_still_reproduces() {
+    check("emulation-layer-null-row-shifts-elements");
 }
 
 #[test]

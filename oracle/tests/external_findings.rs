@@ -146,6 +146,44 @@ fn negative_i48_bias_module() -> Module {
     )
 }
 
+/// CONV2D i16 x i8 -> i48 (EXT-INT16) of a `[1,1,1,2]` input with the
+/// constant weights `[7, 3]` whose weight zero point is `2` (TOSA allows a
+/// non-zero weight zero point for i8 weights, in the i16 x i8 row too).
+fn conv_weight_zero_point_module() -> Module {
+    graph(&[(ElemType::I16, &[1, 1, 1, 2])], &[(ElemType::I48, &[1, 1, 1, 1])], |b, x| {
+        let out = b.type_tensor(ElemType::I48, Some(&[1, 1, 1, 1]));
+        let pad = b.const_i32_vector(&[0, 0, 0, 0]);
+        let ones = b.const_i32_vector(&[1, 1]);
+        let int48 = b.const_u32(4);
+        let no = b.const_bool(false);
+        let weight = b.const_tensor(ElemType::I8, &[1, 1, 1, 2], &[7, 3]).expect("[1,1,1,2]");
+        let bias = b.const_tensor(ElemType::I48, &[1], &[0]).expect("[1]");
+        let izp = b.const_tensor(ElemType::I16, &[1], &[0]).expect("[1]");
+        let wzp = b.const_tensor(ElemType::I8, &[1], &[2]).expect("[1]");
+        vec![b.tosa(TosaOp::Conv2d, out, vec![pad, ones, ones, int48, no, x[0], weight, bias, izp, wzp])]
+    })
+}
+
+/// DEPTHWISE_CONV2D i16 x i8 -> i48 (EXT-INT16) with a 1x1 kernel: input
+/// `[1,1,1,2]`, weight `[1,1,2,1]`, zero points 0.
+fn depthwise_1x1_int16_module() -> Module {
+    graph(
+        &[(ElemType::I16, &[1, 1, 1, 2]), (ElemType::I8, &[1, 1, 2, 1])],
+        &[(ElemType::I48, &[1, 1, 1, 2])],
+        |b, x| {
+            let out = b.type_tensor(ElemType::I48, Some(&[1, 1, 1, 2]));
+            let pad = b.const_i32_vector(&[0, 0, 0, 0]);
+            let ones = b.const_i32_vector(&[1, 1]);
+            let int48 = b.const_u32(4);
+            let no = b.const_bool(false);
+            let bias = b.const_tensor(ElemType::I48, &[1], &[0]).expect("[1]");
+            let izp = b.const_tensor(ElemType::I16, &[1], &[0]).expect("[1]");
+            let wzp = b.const_tensor(ElemType::I8, &[1], &[0]).expect("[1]");
+            vec![b.tosa(TosaOp::DepthwiseConv2d, out, vec![pad, ones, ones, int48, no, x[0], x[1], bias, izp, wzp])]
+        },
+    )
+}
+
 /// MUL of a `4` fp32 tensor by a constant of zeros.
 fn mul_by_zero_module() -> Module {
     let t = (ElemType::Fp32, &[4u32][..]);
@@ -221,6 +259,20 @@ fn findings() -> Vec<Finding> {
             ],
             produced_with_debug_info: false,
             note: TRANSPOSE_CONV_NOTE,
+        },
+        Finding {
+            stem: "iree-conv2d-int16-weight-zero-point",
+            module: conv_weight_zero_point_module(),
+            inputs: vec![tensor(ElemType::I16, &[1, 1, 1, 2], &[3, 5])],
+            produced_with_debug_info: false,
+            note: CONV_WZP_NOTE,
+        },
+        Finding {
+            stem: "iree-depthwise-conv2d-int16-1x1",
+            module: depthwise_1x1_int16_module(),
+            inputs: vec![tensor(ElemType::I16, &[1, 1, 1, 2], &[3, 5]), tensor(ElemType::I8, &[1, 1, 2, 1], &[7, 2])],
+            produced_with_debug_info: false,
+            note: DEPTHWISE_NOTE,
         },
         Finding {
             stem: "model-converter-opline-in-graph-body",
@@ -366,6 +418,64 @@ Expected: a module computing `[1, 3, 1, 1]` i48 outputs `[22, 1, 36]`.
 Seen: the error above. Whose bug: IREE (the transpose-convolution
 decomposition runs before, and is checked by, its TOSA profile validation).
 The spvgraph adapter reports it as `Refused { Rejected }`.
+";
+
+const CONV_WZP_NOTE: &str = "# IREE: int16 CONV2D with a non-zero weight zero point does not compile
+
+IREE 3.13.0 (`iree-base-compiler` 3.13.0, `llvm-cpu`) fails to compile a
+`tosa.conv2d` with i16 input, i8 weights and an i48 accumulator (EXT-INT16)
+whose weights are a constant and whose weight zero point is neither 0 nor 1
+(2, -1, 64, 95 and 127 all fail):
+
+    error: 'arith.muli' op requires the same type for all operands and results
+
+TOSA 1.0 lets i8 weights have a non-zero zero point in every row, the
+i16 x i8 row included (only non-i8 weights need a zero weight_zp). With
+weight_zp 0 or 1, with the weights a graph input instead of a constant, or with
+i8 input (i32 accumulator) and the same weight_zp, it compiles; the kernel
+size does not matter.
+
+Found by the hunt (seed 317: a 22-node case; `spvgraph reduce --finding`
+took it to the CONV2D, and it was then written by hand as small as it goes).
+
+Module: `iree-conv2d-int16-weight-zero-point.spv` (`.mlir`), input
+`x = [3, 5]` (i16), constant weights `[7, 3]` (i8), weight zero point 2.
+Reproduce:
+
+    tosa-opt iree-conv2d-int16-weight-zero-point.mlir --mlir-print-op-generic -o g.mlir
+    iree-compile --iree-input-type=tosa --iree-hal-target-device=local \\
+        --iree-hal-local-target-device-backends=llvm-cpu --iree-llvmcpu-target-cpu=host g.mlir -o g.vmfb
+
+Expected: a module computing `3 * (7 - 2) + 5 * (3 - 2) = 20`. Seen: the
+error above. Whose bug: IREE (its handling of a constant weight tensor with a
+zero point in the int16 convolution mixes element types). The spvgraph adapter reports it as
+`Refused { Rejected }`.
+";
+
+const DEPTHWISE_NOTE: &str = "# IREE: int16 DEPTHWISE_CONV2D with a 1x1 kernel does not compile
+
+IREE 3.13.0 (`iree-base-compiler` 3.13.0, `llvm-cpu`) fails to compile a
+`tosa.depthwise_conv2d` with i16 input, i8 weights and an i48 accumulator
+(EXT-INT16) when the kernel is 1x1:
+
+    error: 'tosa.cast' op illegal: operation operand/result data types did not
+    align with any profile or extension, got (i16,i48)
+
+The input has no CAST: IREE rewrites a 1x1 depthwise convolution into a CAST
+of the input to the accumulator type and a MUL, then its own TOSA profile
+validation rejects the i16 -> i48 CAST it made (TOSA has no such CAST). With
+a 2x2 kernel, or with i8 input (i32 accumulator), it compiles.
+
+Module: `iree-depthwise-conv2d-int16-1x1.spv` (`.mlir`), inputs
+`x = [3, 5]` (i16), `w = [7, 2]` (i8). Reproduce:
+
+    tosa-opt iree-depthwise-conv2d-int16-1x1.mlir --mlir-print-op-generic -o g.mlir
+    iree-compile --iree-input-type=tosa --iree-hal-target-device=local \\
+        --iree-hal-local-target-device-backends=llvm-cpu --iree-llvmcpu-target-cpu=host g.mlir -o g.vmfb
+
+Expected: a module computing `[3 * 7, 5 * 2] = [21, 10]`. Seen: the error
+above. Whose bug: IREE (the 1x1 depthwise rewrite makes an operation its own
+validation refuses). The spvgraph adapter reports it as `Refused { Rejected }`.
 ";
 
 const OPLINE_NOTE: &str = "# model-converter: with --emit-debug-info, OpLine inside a graph body
@@ -653,6 +763,44 @@ fn iree_transpose_conv2d_int16_stride_still_reproduces() {
         }
         other => panic!("fixed? update the finding: {other:?}"),
     }
+}
+
+/// IREE refuses `stem` at compile time with `message`, where the in-tree
+/// executor computes `expected` as the first output.
+fn iree_refuses(stem: &str, expected: &[f64], message: &str) {
+    let Some(iree) = iree() else { return };
+    let f = finding(stem);
+    let (ours, theirs) = run_iree(&iree, &f);
+    assert_eq!(ours[0].to_f64(), expected);
+    match theirs {
+        ExecOutcome::Refused { kind: Refusal::Rejected, reason } => assert!(reason.contains(message), "{reason}"),
+        other => panic!("fixed? update the finding: {other:?}"),
+    }
+    let known = spvgraph_oracle::external::iree::IREE_KNOWN;
+    assert!(
+        known
+            .iter()
+            .any(|k| k.finding.ends_with(&format!("{stem}.spv")) && k.message.is_some_and(|m| message.contains(m))),
+        "{stem}: documented with a message the judge matches"
+    );
+}
+
+#[test]
+fn iree_conv2d_int16_weight_zero_point_still_reproduces() {
+    iree_refuses(
+        "iree-conv2d-int16-weight-zero-point",
+        &[20.0],
+        "'arith.muli' op requires the same type for all operands and results",
+    );
+}
+
+#[test]
+fn iree_depthwise_conv2d_int16_1x1_still_reproduces() {
+    iree_refuses(
+        "iree-depthwise-conv2d-int16-1x1",
+        &[21.0, 10.0],
+        "'tosa.cast' op illegal: operation operand/result data types did not align with any profile or extension, got (i16,i48)",
+    );
 }
 
 #[test]

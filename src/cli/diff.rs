@@ -47,6 +47,11 @@ pub struct Args {
     /// Time limit of one backend run, in seconds.
     #[arg(long, value_name = "SECS", default_value_t = 60.0)]
     timeout: f64,
+    /// Write each executor's outputs as DIR/ORACLE/out<j>.npy (the in-tree
+    /// executor's under DIR/in-tree; with several files, under
+    /// DIR/<file stem>/ORACLE), to look at them.
+    #[arg(long, value_name = "DIR")]
+    save_outputs: Option<PathBuf>,
     /// Print one JSON document on stdout instead of the table.
     #[arg(long)]
     json: bool,
@@ -72,9 +77,15 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         inputs: args.inputs.clone(),
         graph_constants: args.graph_constants.iter().map(|s| parse_constant(s)).collect::<Result<_, _>>()?,
         target_env: args.target_env,
+        save_outputs: args.save_outputs.clone(),
     };
     let mut reports = Vec::new();
     for file in &args.files {
+        // With several files, each one's outputs go under DIR/<file stem>/.
+        let mut given = given.clone();
+        if let (Some(dir), true) = (&args.save_outputs, args.files.len() > 1) {
+            given.save_outputs = Some(dir.join(file.file_stem().unwrap_or(file.as_os_str())));
+        }
         reports.push(diff_module(file, &oracles, &given)?);
     }
     if args.json {

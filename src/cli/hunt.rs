@@ -69,7 +69,8 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
     /// The oracles to run, comma-separated (in-tree, spirv-val, tosa-ref,
-    /// emulation-layer, model-converter, iree); default: every available one.
+    /// emulation-layer, model-converter, iree); default: every available one;
+    /// `all`: every one, and a missing one is an error.
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
     oracles: Option<Vec<String>>,
     /// Share of cases an expensive oracle runs on, NAME=FRACTION (repeatable);

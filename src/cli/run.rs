@@ -13,11 +13,12 @@
 //! Exit status: 0 outputs written, 1 the graph is refused (invalid, over the
 //! memory budget, or unpredictable on these inputs), 2 usage or I/O error.
 
-use super::{input, Outcome};
+use super::{input, validate, Outcome};
 use anyhow::{anyhow, bail, Context};
 use spvgraph_ir::tensor::{npy_dtype, TensorData};
 use spvgraph_oracle::exec::{self, ExecConfig, ExecError, Executor, Port, DEFAULT_MEMORY_BUDGET};
-use spvgraph_oracle::oracle::Level;
+use spvgraph_oracle::oracle::{Level, ValidateOptions};
+use spvgraph_oracle::validate::Validator;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -92,6 +93,15 @@ fn read_port(path: &Path, port: &Port, what: &str) -> anyhow::Result<TensorData>
 /// Runs the graph and writes its outputs.
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let bytes = input::read_bytes(&args.file)?;
+    // The validator's verdict first, so an invalid module is refused with the
+    // same diagnostics `spvgraph validate` prints for it.
+    let options = ValidateOptions { level: args.level, ..ValidateOptions::default() };
+    let report = Validator::new(options).check_bytes(&bytes);
+    if !report.is_valid() {
+        validate::print_report(&args.file, &report);
+        eprintln!("{}: refused (invalid)", args.file.display());
+        return Ok(Outcome::CheckFailed);
+    }
     let module = match input::decode(&args.file, &bytes) {
         Ok(m) => m,
         Err(msg) => {
@@ -128,6 +138,15 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             anyhow!("--graph-constant {id}: the graph uses no graph constant {id} (it uses {known:?})")
         })?;
         graph_constants.insert(id, read_port(Path::new(path), port, &format!("graph constant {id}"))?);
+    }
+    if let Some(port) = iface.graph_constants.iter().find(|p| !graph_constants.contains_key(&p.index)) {
+        bail!(
+            "{}: no data for {}: pass --graph-constant {}=FILE.npy (numpy dtype {})",
+            args.file.display(),
+            port.describe("graph constant"),
+            port.index,
+            npy_dtype(port.elem)
+        );
     }
     let executor = Executor::new(ExecConfig { memory_budget_bytes: args.memory_budget, level: args.level });
     let outputs = match executor.run(&module, entry, &inputs, &graph_constants) {

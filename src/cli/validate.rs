@@ -193,37 +193,40 @@ fn location(file: &str, word: Option<usize>, instruction: Option<&str>) -> Strin
     s
 }
 
+/// Prints an in-tree report's diagnostics (`FILE: word N: <instruction>:
+/// [rule] message`), each broken rule's text and what was not checked: the
+/// one wording every command uses for the validator's verdict.
+pub fn print_report(path: &Path, report: &Report) {
+    let file = path.display().to_string();
+    for f in &report.findings {
+        let label = match f.severity {
+            Severity::MustReject => "",
+            Severity::MayAccept => "warning: ",
+            Severity::Pipeline => "pipeline: ",
+        };
+        eprintln!("{}: {label}[{}] {}", location(&file, f.word_offset, f.instruction.as_deref()), f.rule, f.message);
+    }
+    for rule in report.rules() {
+        let info = rule.info();
+        eprintln!(
+            "{file}: note: [{}] {} ({}; {}; follows {}): {}",
+            info.name,
+            info.severity.label(),
+            info.source.name(),
+            info.reference,
+            rule.provenance().follows,
+            info.spec
+        );
+    }
+    for n in &report.not_checked {
+        eprintln!("{file}: note: not checked: {n}");
+    }
+}
+
 fn print_file(path: &Path, r: &FileResult) {
     let file = path.display().to_string();
     if let Some(report) = &r.in_tree {
-        for f in &report.findings {
-            let label = match f.severity {
-                Severity::MustReject => "",
-                Severity::MayAccept => "warning: ",
-                Severity::Pipeline => "pipeline: ",
-            };
-            eprintln!(
-                "{}: {label}[{}] {}",
-                location(&file, f.word_offset, f.instruction.as_deref()),
-                f.rule,
-                f.message
-            );
-        }
-        for rule in report.rules() {
-            let info = rule.info();
-            eprintln!(
-                "{file}: note: [{}] {} ({}; {}; follows {}): {}",
-                info.name,
-                info.severity.label(),
-                info.source.name(),
-                info.reference,
-                rule.provenance().follows,
-                info.spec
-            );
-        }
-        for n in &report.not_checked {
-            eprintln!("{file}: note: not checked: {n}");
-        }
+        print_report(path, report);
     }
     if let Some(Verdict::Invalid(ds)) = &r.spirv_val {
         for d in ds {

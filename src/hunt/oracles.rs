@@ -63,7 +63,8 @@ pub enum SetupError {
 }
 
 impl OracleSet {
-    /// The oracles called `names` (`None`: every oracle of the registry),
+    /// The oracles called `names` (`None`: every oracle of the registry;
+    /// `["all"]`: every oracle of the registry, each one mandatory),
     /// with `samples` overriding their default shares. An oracle named
     /// explicitly must be available; of the default list, unavailable ones
     /// are left out and listed, unless `CI=true` makes that an error.
@@ -73,9 +74,12 @@ impl OracleSet {
         samples: &BTreeMap<String, f64>,
     ) -> Result<OracleSet, SetupError> {
         let explicit = names.is_some();
+        let every = || registry::NAMES.iter().map(|s| s.to_string()).collect();
+        // `all` names every oracle of the registry explicitly: each must be available.
         let list: Vec<String> = match names {
+            Some([one]) if one == "all" => every(),
             Some(n) => n.to_vec(),
-            None => registry::NAMES.iter().map(|s| s.to_string()).collect(),
+            None => every(),
         };
         let mut set = OracleSet::default();
         for name in &list {
@@ -196,5 +200,26 @@ mod tests {
         assert!(set.executors.is_empty() && set.producers.is_empty());
         let bad = BTreeMap::from([("in-tree".to_string(), 0.5)]);
         assert!(matches!(OracleSet::build(Some(&names), &OracleConfig::default(), &bad), Err(SetupError::Sample(_))));
+    }
+
+    #[test]
+    fn all_means_every_registry_oracle_and_each_is_mandatory() {
+        let all = vec!["all".to_string()];
+        match OracleSet::build(Some(&all), &OracleConfig::default(), &BTreeMap::new()) {
+            Ok(set) => {
+                assert!(set.unavailable.is_empty());
+                let mut names: Vec<String> = set.all().iter().map(|o| o.name().to_string()).collect();
+                names.sort();
+                names.dedup();
+                let mut every: Vec<String> = registry::NAMES.iter().map(|s| s.to_string()).collect();
+                every.sort();
+                assert_eq!(names, every);
+            }
+            // Only when this machine lacks an oracle; CI installs them all.
+            Err(e) => {
+                assert!(matches!(e, SetupError::Unavailable(_)), "{e}");
+                assert!(!spvgraph_ir::tools::Tools::required(), "CI=true has every oracle: {e}");
+            }
+        }
     }
 }

@@ -51,9 +51,9 @@ pub(crate) fn tensor(
     let (elem, shape) =
         tensor_of(a, ty).ok_or_else(|| ConstError::NotConstant(format!("{id} is not of a shaped tensor type")))?;
     if let Inst::GraphConstant { graph_constant_id, .. } = inst {
-        let data = graph_constants
-            .get(graph_constant_id)
-            .ok_or_else(|| ConstError::Request(format!("no data for graph constant {graph_constant_id}")))?;
+        let data = graph_constants.get(graph_constant_id).ok_or_else(|| {
+            ConstError::Request(format!("no data for graph constant {graph_constant_id} ({elem} {shape:?})"))
+        })?;
         if data.elem() != elem || data.shape() != shape.as_slice() {
             return Err(ConstError::Request(format!(
                 "graph constant {graph_constant_id} is declared {elem} {shape:?} but the data is {} {:?}",

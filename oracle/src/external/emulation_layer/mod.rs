@@ -354,9 +354,16 @@ const KNOWN: &[KnownDiscrepancy] = &[
     known(
         "wrong-output",
         None,
-        "a bool tensor constant with an OpConstantNull row is misread (silently wrong values); found and reduced by \
-         the hunt",
+        "a bool tensor constant with an OpConstantNull row is misread (silently wrong values): the null row is \
+         read as one element, so later elements shift; found and reduced by the hunt",
         "corpus/findings/emulation-layer-bool-null-row-misread.spv",
+    ),
+    known(
+        "wrong-output",
+        None,
+        "an integer tensor constant with an OpConstantNull row is misread the same way (the null row counts as one \
+         element; later elements shift, zeros fill the end)",
+        "corpus/findings/emulation-layer-null-row-shifts-elements.spv",
     ),
     KnownDiscrepancy {
         message: Some("Unsupported float constant encoding in composite constant"),

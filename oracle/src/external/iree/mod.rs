@@ -382,6 +382,20 @@ pub const IREE_KNOWN: &[KnownDiscrepancy] = &[
         "strided int16 TRANSPOSE_CONV2D does not compile (the tosa.reshape IREE makes of it has mismatched types)",
         "corpus/findings/iree-transpose-conv2d-int16-stride.spv",
     ),
+    known(
+        "refused-valid",
+        None,
+        Some("'arith.muli' op requires the same type for all operands and results"),
+        "int16 CONV2D with a non-zero weight zero point does not compile ('arith.muli' op requires the same type)",
+        "corpus/findings/iree-conv2d-int16-weight-zero-point.spv",
+    ),
+    known(
+        "refused-valid",
+        None,
+        Some("'tosa.cast' op illegal: operation operand/result data types did not align with any profile or extension, got (i16,i48)"),
+        "int16 DEPTHWISE_CONV2D with a 1x1 kernel does not compile (IREE rewrites it into an i16 -> i48 CAST its own validation refuses)",
+        "corpus/findings/iree-depthwise-conv2d-int16-1x1.spv",
+    ),
 ];
 
 impl Oracle for Iree {
