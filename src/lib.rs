@@ -5,6 +5,7 @@
 //! parses arguments, calls into this library and prints.
 #![deny(missing_docs)]
 
+pub mod corpus;
 pub mod diff;
 pub mod hunt;
 pub mod reduce;

@@ -38,6 +38,62 @@ pub struct Manifest {
     pub entry_points: Vec<EntryPointRecord>,
     /// Constructs reached beyond type rows.
     pub features: Vec<String>,
+    /// The expected value of every output of every entry point, with what
+    /// judging a candidate needs (written by `spvgraph corpus build`; empty
+    /// for other cases).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub expected: Vec<ExpectedOutputRecord>,
+}
+
+/// The expected value of one output of one entry point, and how to judge a
+/// candidate's value of it under the TOSA compliance rules.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ExpectedOutputRecord {
+    /// Entry-point position (in `entry_points`).
+    pub entry_point: usize,
+    /// Output position in OutputIndex order (tensor arrays flattened in
+    /// ElementIndex order): the `j` of `out<j>.npy`.
+    pub output: usize,
+    /// The expected output, `STEM.ep<k>.out<j>.npy`, in the output's own
+    /// element type (the in-tree executor's result).
+    pub file: String,
+    /// Element type.
+    pub elem: ElemType,
+    /// Shape.
+    pub shape: Vec<u32>,
+    /// The TOSA operator that produces the output (none for an output wired
+    /// straight to a graph input or a constant, which must come back exact).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub operator: Option<String>,
+    /// The operator's accuracy class in the catalogue (`exact`, `ulp`,
+    /// `dot_product`, ...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub accuracy: Option<String>,
+    /// The compliance mode with its parameters, as the oracle's
+    /// `compliance::Mode` serialises it (`{"mode": "ulp", "ulp": 1.0, ...}`);
+    /// `null` when it could not be worked out (the output is then not judged).
+    pub compliance: serde_json::Value,
+    /// The fp64 result of the TOSA reference model's precise run
+    /// (`STEM.ep<k>.out<j>.ref.npy`, floating-point outputs it confirmed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reference: Option<String>,
+    /// The bounds tensor of the same run (`STEM.ep<k>.out<j>.bounds.npy`),
+    /// for the modes that need one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bounds: Option<String>,
+    /// The oracles whose results agree with `file` under the compliance
+    /// rules, with their versions (`in-tree`, `tosa-ref 2025.07.0`).
+    pub confirmed_by: Vec<String>,
+    /// Whether an operator upstream of the one producing the output has an
+    /// inexact floating-point result: two compliant implementations may then
+    /// differ by more than the rule allows, so the output is not judged.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub upstream_inexact: bool,
+    /// TOSA profiles the output needs (any of them).
+    pub profiles: Vec<String>,
+    /// TOSA extensions the output also needs (all of them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub extensions: Vec<String>,
 }
 
 /// A type row in a manifest.
@@ -267,12 +323,18 @@ pub fn write_case(dir: &Path, stem: &str, case: &Case, extras: &Extras) -> Resul
         graph_constants,
         entry_points,
         features: case.meta.features.iter().cloned().collect(),
+        expected: Vec::new(),
     };
-    let (json_path, _) = file(".json");
-    let text = serde_json::to_string_pretty(&manifest)
-        .map_err(|e| FilesError::Write { path: json_path.display().to_string(), reason: e.to_string() })?;
-    write(&json_path, format!("{text}\n").as_bytes())?;
+    write_manifest(dir, stem, &manifest)?;
     Ok(manifest)
+}
+
+/// Writes `manifest` as `dir/STEM.json` (pretty-printed, newline-terminated).
+pub fn write_manifest(dir: &Path, stem: &str, manifest: &Manifest) -> Result<(), FilesError> {
+    let json_path = dir.join(format!("{stem}.json"));
+    let text = serde_json::to_string_pretty(manifest)
+        .map_err(|e| FilesError::Write { path: json_path.display().to_string(), reason: e.to_string() })?;
+    write(&json_path, format!("{text}\n").as_bytes())
 }
 
 /// Writes a near-valid case in the corpus format: the broken module as

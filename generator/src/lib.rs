@@ -28,11 +28,13 @@ pub mod floats;
 pub mod near_valid;
 pub mod prng;
 pub mod range;
+mod single;
 mod synth;
 
 pub use case::{Case, CaseMeta, EntryPoint, InputTensor, InterfaceSlot, RowUse};
 pub use config::{Config, ConfigError, Probabilities};
 pub use coverage::Coverage;
+pub use single::{single_op_case, single_op_seed};
 
 use arbitrary::Unstructured;
 

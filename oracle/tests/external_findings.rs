@@ -433,7 +433,8 @@ TOSA 1.0 lets i8 weights have a non-zero zero point in every row, the
 i16 x i8 row included (only non-i8 weights need a zero weight_zp). With
 weight_zp 0 or 1, with the weights a graph input instead of a constant, or with
 i8 input (i32 accumulator) and the same weight_zp, it compiles; the kernel
-size does not matter.
+size does not matter. The same bug stops int16 TRANSPOSE_CONV2D with constant weights and a
+weight zero point of 85 (seen by the hunt).
 
 Found by the hunt (seed 317: a 22-node case; `spvgraph reduce --finding`
 took it to the CONV2D, and it was then written by hand as small as it goes).
@@ -464,7 +465,9 @@ IREE 3.13.0 (`iree-base-compiler` 3.13.0, `llvm-cpu`) fails to compile a
 The input has no CAST: IREE rewrites a 1x1 depthwise convolution into a CAST
 of the input to the accumulator type and a MUL, then its own TOSA profile
 validation rejects the i16 -> i48 CAST it made (TOSA has no such CAST). With
-a 2x2 kernel, or with i8 input (i32 accumulator), it compiles.
+a 2x2 kernel, or with i8 input (i32 accumulator), it compiles. With padding the same
+rewrite fails one step later: `'tosa.pad' op expect input and output to have same element
+type, got 'i48' and 'i16'` (seen by the hunt, seed 42704: a 1x1 kernel with pad `[1, 1, 2, 1]`).
 
 Module: `iree-depthwise-conv2d-int16-1x1.spv` (`.mlir`), inputs
 `x = [3, 5]` (i16), `w = [7, 2]` (i8). Reproduce:

@@ -23,8 +23,7 @@ use super::Outcome;
 use anyhow::{bail, Context};
 use rayon::prelude::*;
 use spvgraph_generator::files::{self, Extras};
-use spvgraph_generator::{generate_from_seed, Case, Config};
-use spvgraph_ir::elem::Profile;
+use spvgraph_generator::{generate_from_seed, single_op_seed, Case, Config};
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_oracle::exec::Executor;
 use spvgraph_oracle::external::tosa_reference::{check_against_reference, Agreement, SweepTally, TosaReferenceModel};
@@ -111,35 +110,8 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     Ok(if total.fail == 0 && total.errors == 0 { Outcome::Success } else { Outcome::CheckFailed })
 }
 
-/// The seed of attempt `k` of row `row` of `op`.
-fn seed_for(base: u64, op: TosaOp, row: usize, k: u64) -> u64 {
-    base.wrapping_mul(1_000_000_007).wrapping_add((u64::from(op.opcode()) * 100 + row as u64) * 1_000_000 + k)
-}
-
-/// The generation settings for one type row: only `op`, one graph of one
-/// operation, the row's first profile plus its required extensions (and the
-/// RESCALE rounding extensions, which only widen attribute choices).
-fn config_for(op: TosaOp, row: usize) -> Config {
-    let mut profiles: Vec<Profile> = op
-        .spec()
-        .type_rows
-        .get(row)
-        .map(|r| r.profiles.iter().take(1).chain(r.also.iter()).copied().collect())
-        .unwrap_or_default();
-    profiles.extend([Profile::ExtDoubleRound, Profile::ExtInexactRound]);
-    Config {
-        allow_ops: vec![op],
-        profiles,
-        min_graphs: 1,
-        max_graphs: 1,
-        min_nodes: 1,
-        max_nodes: 1,
-        ..Config::default()
-    }
-}
-
 fn sweep_row(job: &RowJob, args: &Args, model: &TosaReferenceModel) -> (SweepTally, Vec<String>) {
-    let config = config_for(job.op, job.row);
+    let config = Config::single_op(job.op, job.row, &Config::default());
     let executor = Executor::default();
     let mut tally = SweepTally::new();
     let mut found = 0u32;
@@ -148,7 +120,7 @@ fn sweep_row(job: &RowJob, args: &Args, model: &TosaReferenceModel) -> (SweepTal
         if found >= args.per_row {
             break;
         }
-        let seed = seed_for(args.seed, job.op, job.row, k);
+        let seed = single_op_seed(args.seed, job.op, job.row, k);
         let case = generate_from_seed(seed, &config);
         if !case.meta.internal_errors.is_empty()
             || !case.meta.type_rows.iter().any(|u| u.op == job.op && u.row == job.row)

@@ -1,5 +1,6 @@
 //! Argument parsing and dispatch; one module per subcommand.
 
+mod corpus;
 mod diff;
 mod diff_exec;
 mod dis;
@@ -34,6 +35,10 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// The regression corpus: `build` its valid cases with expected
+    /// outputs, `check` another implementation (a validator or an executor,
+    /// by registry name or command template) on every case, `add` a finding.
+    Corpus(corpus::Args),
     /// One module through every oracle (validators, execution backends,
     /// the referee), one judgement: a table of answers and disagreements.
     Diff(diff::Args),
@@ -79,6 +84,7 @@ enum Command {
 /// Runs the parsed command.
 pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
     match cli.command {
+        Command::Corpus(a) => corpus::run(a),
         Command::Diff(a) => diff::run(a),
         Command::DiffExec(a) => diff_exec::run(a),
         Command::Dis(a) => dis::run(a),

@@ -242,11 +242,50 @@ pub struct StoredFinding {
     pub candidate: Candidate,
 }
 
+/// The finding manifest in `dir`: `DIR/<dir name>.json` when it is there
+/// (a hunt names the directory after the slug), otherwise the one `*.json`
+/// with a `finding` object that is not an original (`.orig.json`), so `.`
+/// and copies under other names work too.
+fn finding_manifest(dir: &Path) -> anyhow::Result<PathBuf> {
+    let named = std::fs::canonicalize(dir)
+        .ok()
+        .and_then(|d| d.file_name().map(|n| dir.join(format!("{}.json", n.to_string_lossy()))))
+        .filter(|p| p.is_file());
+    if let Some(p) = named {
+        return Ok(p);
+    }
+    let entries = std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))?;
+    let mut found: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            name.ends_with(".json") && !name.ends_with(".orig.json")
+        })
+        .filter(|p| {
+            std::fs::read_to_string(p)
+                .ok()
+                .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+                .is_some_and(|v| v["finding"].is_object())
+        })
+        .collect();
+    found.sort();
+    match found.as_slice() {
+        [one] => Ok(one.clone()),
+        [] => anyhow::bail!("{}: no finding manifest (a STEM.json with a \"finding\" object)", dir.display()),
+        many => anyhow::bail!(
+            "{}: {} finding manifests; name one: {}",
+            dir.display(),
+            many.len(),
+            many.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+        ),
+    }
+}
+
 /// Reads the finding in `path` (its directory or its `STEM.json`).
 pub fn stored_case(path: &Path) -> anyhow::Result<StoredFinding> {
     let (dir, json_path) = if path.is_dir() {
-        let stem = path.file_name().and_then(|n| n.to_str()).context("the finding directory needs a name")?;
-        (path.to_path_buf(), path.join(format!("{stem}.json")))
+        (path.to_path_buf(), finding_manifest(path)?)
     } else {
         (path.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf), path.to_path_buf())
     };
@@ -406,4 +445,45 @@ fn remove_case_files(dir: &Path, stem: &str) -> anyhow::Result<()> {
         std::fs::remove_file(&path).with_context(|| format!("cannot remove {}", path.display()))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::finding_manifest;
+    use std::path::Path;
+
+    fn scratch(name: &str) -> std::path::PathBuf {
+        let d = std::env::temp_dir().join(format!("spvgraph-finding-manifest-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).expect("scratch");
+        d
+    }
+
+    fn write(dir: &Path, name: &str, text: &str) {
+        std::fs::write(dir.join(name), text).expect("write");
+    }
+
+    #[test]
+    fn the_manifest_is_found_whatever_the_directory_is_called() {
+        let d = scratch("renamed");
+        write(&d, "slug.json", r#"{"finding": {"signature": "s"}}"#);
+        write(&d, "slug.orig.json", r#"{"finding": {"signature": "s"}}"#);
+        write(&d, "config.json", r#"{"max_nodes": 3}"#);
+        assert_eq!(finding_manifest(&d).expect("found"), d.join("slug.json"));
+        // A directory named after the slug is read directly.
+        let named = d.join("slug");
+        std::fs::create_dir_all(&named).expect("dir");
+        write(&named, "slug.json", r#"{"finding": {"signature": "t"}}"#);
+        assert_eq!(finding_manifest(&named).expect("found"), named.join("slug.json"));
+    }
+
+    #[test]
+    fn no_manifest_or_several_are_errors_that_say_so() {
+        let d = scratch("none");
+        write(&d, "config.json", "{}");
+        assert!(finding_manifest(&d).expect_err("none").to_string().contains("no finding manifest"));
+        write(&d, "a.json", r#"{"finding": {}}"#);
+        write(&d, "b.json", r#"{"finding": {}}"#);
+        assert!(finding_manifest(&d).expect_err("two").to_string().contains("2 finding manifests"));
+    }
 }

@@ -1,0 +1,14 @@
+//! The regression corpus as something other implementations run: building
+//! its valid cases with expected outputs ([`build`]), reading it
+//! ([`cases`]), running a validator or an executor on every case and
+//! judging it ([`check`], with command [`template`]s or the registry's
+//! oracles), the per-operator and per-rule tables, JSON and JUnit XML
+//! ([`report`]), and promoting a hunt finding into `corpus/findings/`
+//! ([`add`]).
+
+pub mod add;
+pub mod build;
+pub mod cases;
+pub mod check;
+pub mod report;
+pub mod template;
