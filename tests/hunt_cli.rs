@@ -38,7 +38,7 @@ fn u(v: &Value) -> u64 {
 /// The parts of a summary that do not depend on timing or thread count.
 fn counts(s: &Value) -> Value {
     let mut s = s.clone();
-    for key in ["elapsed_s", "cases_per_s", "jobs"] {
+    for key in ["elapsed_s", "cases_per_s", "jobs", "run"] {
         s[key] = Value::Null;
     }
     for o in s["oracles"].as_object_mut().into_iter().flat_map(|m| m.values_mut()) {
@@ -194,8 +194,12 @@ fn check_finding(dir: &Path, seed: u64, case: &str, occurrences: u64) -> Value {
     // The reproduce command, run in the finding's directory, writes the same module.
     let argv: Vec<&str> =
         f["reproduce_argv"].as_array().expect("argv").iter().map(|a| a.as_str().expect("string")).collect();
-    assert_eq!(argv[..2], ["spvgraph", "generate"]);
-    let (code, _, err) = run(bin().args(&argv[1..]).current_dir(dir));
+    // `cargo run ... --` then the subcommand: run the built binary with the same arguments
+    // (`the_printed_reproduce_command_works` runs the printed line itself).
+    let prefix = spvgraph::hunt::note::RUN;
+    assert_eq!(argv[..prefix.len()], prefix, "{argv:?}");
+    assert_eq!(argv[prefix.len()], "generate");
+    let (code, _, err) = run(bin().args(&argv[prefix.len()..]).current_dir(dir));
     assert_eq!(code, 0, "{argv:?}: {err}");
     let again = std::fs::read(dir.join(f["reproduce_output"].as_str().expect("output"))).expect("regenerated");
     // A reduced finding keeps the case as found as STEM.orig.*; that is what the seed gives.

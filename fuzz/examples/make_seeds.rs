@@ -1,4 +1,5 @@
-//! Regenerates the seed corpora `seeds/roundtrip/` and `seeds/graph_validator/`:
+//! Regenerates the seed corpora `seeds/roundtrip/`, `seeds/graph_validator/`,
+//! `seeds/execute/` and `seeds/differential/`:
 //!
 //! ```sh
 //! cargo run --manifest-path fuzz/Cargo.toml --example make_seeds
@@ -214,6 +215,37 @@ fn main() {
     write(&dir, "builder_arrays_debug_two_graphs", &arrays_debug_two_graphs());
     model_converter_seeds(&dir);
     graph_validator_seeds(&Path::new(env!("CARGO_MANIFEST_DIR")).join("seeds/graph_validator"), &chain(10), &dir);
+    execute_seeds(&Path::new(env!("CARGO_MANIFEST_DIR")).join("seeds/execute"));
+    differential_seeds(&Path::new(env!("CARGO_MANIFEST_DIR")).join("seeds/differential"));
+}
+
+/// `execute` runs the first graph of a module: the builder's graphs (an
+/// elementwise chain, a CONV2D with graph constants, tensor-array
+/// interfaces) and small generated cases of several operators.
+fn execute_seeds(dir: &Path) {
+    std::fs::create_dir_all(dir).expect("create seeds dir");
+    write(dir, "builder_chain10", &chain(10));
+    write(dir, "builder_constants", &constants());
+    write(dir, "builder_arrays_debug_two_graphs", &arrays_debug_two_graphs());
+    let config =
+        spvgraph_generator::Config { max_nodes: 6, max_dim: 8, max_tensor_elements: 4096, ..Default::default() };
+    for seed in 0..8u64 {
+        let case = spvgraph_generator::generate_from_seed(seed, &config);
+        write(dir, &format!("generated_seed{seed}"), &case.module);
+    }
+}
+
+/// `differential` reads generator choices like `graph_validator`: first
+/// byte even for a valid case, odd for a near-valid one.
+fn differential_seeds(dir: &Path) {
+    std::fs::create_dir_all(dir).expect("create seeds dir");
+    for (k, len) in [(0u64, 64usize), (1, 256), (2, 1024), (3, 512)] {
+        for (kind, first) in [("valid", 0u8), ("near_valid", 1u8)] {
+            let mut bytes = vec![first];
+            bytes.extend(spvgraph_generator::prng::seed_bytes(k, len));
+            std::fs::write(dir.join(format!("{kind}_{k}_{len}.bin")), bytes).expect("write seed");
+        }
+    }
 }
 
 /// `graph_validator` reads its input twice: as a module (validated

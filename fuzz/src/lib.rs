@@ -9,7 +9,10 @@
 //! A property signals a violation by panicking with a message that names the
 //! property; libFuzzer turns the panic into a crash artifact.
 
+pub mod differential;
+pub mod execute;
 pub mod graph_validator;
+pub mod meter;
 pub mod mutate;
 pub mod roundtrip;
 
@@ -17,7 +20,7 @@ use std::path::{Path, PathBuf};
 
 /// Every fuzz target this crate defines, by `[[bin]]` name. The replay test
 /// and `run.sh` use the same names for `seeds/<target>/`.
-pub const TARGETS: &[&str] = &["graph_validator", "roundtrip"];
+pub const TARGETS: &[&str] = &["graph_validator", "roundtrip", "execute", "differential"];
 
 /// Per-process setup every fuzz target calls from its `init` block.
 ///
@@ -70,6 +73,8 @@ pub fn check(target: &str, data: &[u8]) -> bool {
     match target {
         "graph_validator" => graph_validator::check(data),
         "roundtrip" => roundtrip::check(data),
+        "execute" => execute::check(data),
+        "differential" => differential::check(data),
         _ => return false,
     }
     true

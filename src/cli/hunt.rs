@@ -7,6 +7,7 @@
 //! spvgraph hunt --time 60 --oracles in-tree,spirv-val --rule tosa.shape --near-valid-ratio 1
 //! spvgraph hunt --count 500 --no-reduce                # findings as found (default: each reduced, at most --reduce-time 30 s)
 //! spvgraph hunt --time 10m --sample emulation-layer=0.2 --oracle-path emulation-layer=$HOME/my-layer-build
+//! spvgraph hunt --resume --time 10m --out nightly      # after a kill: from the first unfinished case
 //! ```
 //!
 //! Exit status: 0 the hunt ran and found no new signature (none at all, or
@@ -18,6 +19,7 @@ use super::{generate, Outcome};
 use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressStyle};
 use spvgraph::hunt::oracles::{parse_sample, OracleSet};
+use spvgraph::hunt::progress;
 use spvgraph::hunt::reduce_finding::FindingReduction;
 use spvgraph::hunt::{HuntOptions, Progress};
 use spvgraph_generator::near_valid::covered_rules;
@@ -30,7 +32,7 @@ use std::time::{Duration, Instant};
 
 /// Arguments of `hunt`.
 #[derive(clap::Args, Debug)]
-#[command(group(clap::ArgGroup::new("budget").required(true).args(["time", "count"])))]
+#[command(group(clap::ArgGroup::new("budget").args(["time", "count"])))]
 pub struct Args {
     /// How long to hunt: seconds, or a number with s, m or h (`90`, `10m`, `8h`).
     #[arg(long, value_name = "SECS", value_parser = parse_duration)]
@@ -39,8 +41,15 @@ pub struct Args {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     count: Option<u64>,
     /// First seed; case i uses seed SEED+i.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, conflicts_with = "resume")]
     seed: u64,
+    /// Continue the hunt in --out where it stopped (killed, or its time was
+    /// up): from the first case it had not finished, with its seed, its
+    /// --count unless one is given, and the same generator settings (which
+    /// must be given again: they are checked, not stored). Findings it wrote
+    /// stay new.
+    #[arg(long)]
+    resume: bool,
     /// Worker threads (default: every core).
     #[arg(long, value_name = "J", value_parser = clap::value_parser!(u64).range(1..=1024))]
     jobs: Option<u64>,
@@ -253,8 +262,50 @@ impl Progress for Bar {
     }
 }
 
+/// A name for this run: the time it started and the process.
+fn run_id() -> String {
+    let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    format!("{}-{}", t.as_secs(), std::process::id())
+}
+
+fn options_plan(options: &HuntOptions) -> String {
+    spvgraph::hunt::plan_digest(options)
+}
+
+/// Where `--resume` continues: seed, first index, count and run name of
+/// the hunt in `--out`. Rebuilds its summary first, so a second kill
+/// still leaves one.
+fn resume_point(args: &Args, plan: &str) -> anyhow::Result<(u64, u64, Option<u64>, String)> {
+    let Some(p) = progress::Progress::load(&args.out)? else {
+        bail!("--resume: {} has no {} (no hunt to resume there)", args.out.display(), progress::FILE);
+    };
+    if p.plan != plan {
+        bail!(
+            "--resume: the hunt in {} made its cases with other settings (--config, --near-valid-ratio or --rule \
+             differ), so its seeds would give other cases",
+            args.out.display()
+        );
+    }
+    let count = args.count.or(p.count);
+    if count.is_none() && args.time.is_none() {
+        bail!("--resume: the hunt in {} was bounded by time: give --time (or --count)", args.out.display());
+    }
+    spvgraph::hunt::summary::rebuild(&args.out)?;
+    eprintln!(
+        "resuming the hunt in {}: seed {}, from case {} (seed {})",
+        args.out.display(),
+        p.seed,
+        p.done_below,
+        p.seed.wrapping_add(p.done_below)
+    );
+    Ok((p.seed, p.done_below, count, p.run))
+}
+
 /// Runs the hunt.
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
+    if !args.resume && args.time.is_none() && args.count.is_none() {
+        bail!("hunt needs --time or --count (or --resume)");
+    }
     let config = load_config(args.config.as_ref())?;
     let rules = select_rules(&args.rules)?;
     if rules.is_empty() && args.near_valid_ratio > 0.0 {
@@ -274,6 +325,8 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         time: args.time,
         count: args.count,
         seed: args.seed,
+        start: 0,
+        run_id: String::new(),
         jobs,
         out: args.out.clone(),
         near_valid_ratio: args.near_valid_ratio,
@@ -285,6 +338,12 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         reduce: (!args.no_reduce)
             .then(|| FindingReduction { time_limit: Duration::from_secs_f64(args.reduce_time), jobs }),
     };
+    let (seed, start, count, run_id) =
+        if args.resume { resume_point(&args, &options_plan(&options))? } else { (args.seed, 0, args.count, run_id()) };
+    let options = HuntOptions { seed, start, count, run_id, ..options };
+    if count.is_some_and(|c| start >= c) {
+        eprintln!("note: the hunt in {} has run every one of its {} cases", args.out.display(), start);
+    }
     let bar = Bar::new(&args);
     let report = spvgraph::hunt::run(&options, &bar)?;
     bar.bar.finish_and_clear();

@@ -4,11 +4,13 @@ mod corpus;
 mod diff;
 mod diff_exec;
 mod dis;
+mod findings;
 mod generate;
 mod hunt;
 mod info;
 mod input;
 mod reduce;
+mod report;
 mod roundtrip;
 mod run;
 mod validate;
@@ -46,6 +48,9 @@ enum Command {
     DiffExec(diff_exec::Args),
     /// Print a readable, spirv-dis-like listing with friendly names.
     Dis(dis::Args),
+    /// Merge hunts' findings directories by signature (a hunt sharded by
+    /// seed range), or rebuild a killed hunt's summary.json.
+    Findings(findings::Args),
     /// Generate valid-by-construction graph modules with their input data,
     /// TOSA MLIR and manifests; `--coverage` and `--check-spirv-val` check them.
     Generate(generate::Args),
@@ -57,6 +62,10 @@ enum Command {
     /// Summarise a module: graphs, entry points, interfaces and bindings,
     /// graph constants, operator histogram.
     Info(info::Args),
+    /// Write a hunt's report, DIR/report.md and DIR/report.html: findings by
+    /// oracle, kind, severity and operator, what is new, throughput,
+    /// coverage, and each finding's reproduce command.
+    Report(report::Args),
     /// Shrink a module and its input data while a test (given the candidate
     /// .spv as its last argument) exits 0; every candidate keeps the input's
     /// validity (or --keep-valid / --rule R).
@@ -79,10 +88,12 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Diff(a) => diff::run(a),
         Command::DiffExec(a) => diff_exec::run(a),
         Command::Dis(a) => dis::run(a),
+        Command::Findings(a) => findings::run(a),
         Command::Generate(a) => generate::run(a),
         Command::Hunt(a) => hunt::run(a),
         Command::Info(a) => info::run(a),
         Command::Reduce(a) => reduce::run(a),
+        Command::Report(a) => report::run(a),
         Command::Roundtrip(a) => roundtrip::run(a),
         Command::Run(a) => run::run(a),
         Command::Validate(a) => validate::run(a),

@@ -16,10 +16,14 @@
 
 pub mod batch;
 pub mod case;
+pub mod findings;
 pub mod guard;
+pub mod merge;
 pub mod note;
 pub mod oracles;
+pub mod progress;
 pub mod reduce_finding;
+pub mod report;
 pub mod store;
 pub mod summary;
 
@@ -41,10 +45,16 @@ use summary::{Stats, SummaryContext};
 pub struct HuntOptions {
     /// Stop after this long (checked between cases).
     pub time: Option<Duration>,
-    /// Stop after this many cases.
+    /// Stop when case index `count` is reached (with `start` 0: after this many cases).
     pub count: Option<u64>,
-    /// First seed.
+    /// First seed: case `i` uses seed `seed + i`.
     pub seed: u64,
+    /// The first case index to run (0; a resumed hunt starts where the
+    /// killed one had finished every case, see [`progress`]).
+    pub start: u64,
+    /// This run's name, recorded in each finding it writes and in
+    /// `progress.json` (a resumed hunt keeps the name of the run it resumes).
+    pub run_id: String,
     /// Worker threads.
     pub jobs: usize,
     /// Where `findings/` and `summary.json` go.
@@ -114,6 +124,7 @@ struct Shared<'a> {
     deadline: Option<Instant>,
     progress: &'a dyn Progress,
     reduce: Option<&'a reduce_finding::FindingReduction>,
+    completion: progress::Completion,
 }
 
 impl Shared<'_> {
@@ -149,6 +160,7 @@ impl Shared<'_> {
         for case in &result.cases {
             stats.add_backend(case, if q.producer { 2 } else { 1 });
             self.record(case);
+            self.completion.batch_ran(case.index);
         }
     }
 }
@@ -166,14 +178,20 @@ fn worker(sh: &Shared<'_>) -> Stats {
         let (outcome, pending) = sh.hunter.run(index);
         stats.add_case(&outcome);
         sh.record(&outcome);
+        let takers: Vec<&Queue> = match &pending {
+            Some(p) => {
+                sh.queues.iter().filter(|q| q.member.takes(outcome.seed) && (!q.producer || p.mlir.is_some())).collect()
+            }
+            None => Vec::new(),
+        };
+        // Counted before any batch can run it, so the mark never passes a queued case.
+        sh.completion.first_phase(index, takers.len());
         if let Some(p) = pending {
-            for q in &sh.queues {
-                if q.member.takes(outcome.seed) && (!q.producer || p.mlir.is_some()) {
-                    if let Ok(mut w) = q.waiting.lock() {
-                        w.push(p.clone());
-                    }
-                    sh.run_queue(q, &mut stats, false);
+            for q in takers {
+                if let Ok(mut w) = q.waiting.lock() {
+                    w.push(p.clone());
                 }
+                sh.run_queue(q, &mut stats, false);
             }
         }
         sh.done.fetch_add(1, Ordering::Relaxed);
@@ -187,6 +205,20 @@ fn worker(sh: &Shared<'_>) -> Stats {
     stats
 }
 
+/// A digest of what decides the case of each index (configuration,
+/// near-valid share, rules): `--resume` refuses to continue a hunt whose
+/// cases would differ.
+pub fn plan_digest(options: &HuntOptions) -> String {
+    let rules: Vec<&str> = options.rules.iter().map(|r| r.name()).collect();
+    let text = serde_json::json!({
+        "config": options.config,
+        "near_valid_ratio": options.near_valid_ratio,
+        "rules": rules,
+    })
+    .to_string();
+    format!("{:016x}", spvgraph_oracle::judge::fnv1a(text.as_bytes()))
+}
+
 /// Runs the hunt.
 pub fn run(options: &HuntOptions, progress: &dyn Progress) -> anyhow::Result<HuntReport> {
     let findings_dir = options.out.join("findings");
@@ -194,6 +226,7 @@ pub fn run(options: &HuntOptions, progress: &dyn Progress) -> anyhow::Result<Hun
         if options.config_from_file { Some(serde_json::to_string_pretty(&options.config)? + "\n") } else { None };
     let versions = options.oracles.versions();
     let context = StoreContext {
+        run: Some(options.run_id.clone()),
         config_json,
         validators: options.oracles.validators.iter().map(|v| v.name().to_string()).collect(),
         referee: options.oracles.referee.as_ref().map(|r| r.name().to_string()),
@@ -222,15 +255,28 @@ pub fn run(options: &HuntOptions, progress: &dyn Progress) -> anyhow::Result<Hun
         },
         store: &store,
         queues,
-        next: AtomicU64::new(0),
+        next: AtomicU64::new(options.start),
         done: AtomicU64::new(0),
         limit: options.count.unwrap_or(u64::MAX),
         deadline: options.time.map(|t| start + t),
         progress,
         reduce: options.reduce.as_ref(),
+        completion: progress::Completion::new(options.start),
     };
-    let mut stats = Stats::default();
+    let plan = plan_digest(options);
+    let mark = |finished: bool| progress::Progress {
+        seed: options.seed,
+        done_below: shared.completion.done_below(),
+        count: options.count,
+        plan: plan.clone(),
+        run: options.run_id.clone(),
+        finished,
+    };
     let mut errors = Vec::new();
+    if let Err(e) = mark(false).store(&options.out) {
+        errors.push(format!("{e:#}"));
+    }
+    let mut stats = Stats::default();
     std::thread::scope(|s| -> anyhow::Result<()> {
         let mut handles = Vec::new();
         for k in 0..options.jobs.max(1) {
@@ -241,8 +287,14 @@ pub fn run(options: &HuntOptions, progress: &dyn Progress) -> anyhow::Result<Hun
                 .map_err(|e| anyhow::anyhow!("cannot start a worker thread: {e}"))?;
             handles.push(h);
         }
+        let mut saved = Instant::now();
         while !handles.iter().all(|h| h.is_finished()) {
             std::thread::sleep(Duration::from_millis(100));
+            if saved.elapsed() >= Duration::from_secs(1) {
+                // A failed write is retried a second later; the last one is reported.
+                let _ = mark(false).store(&options.out);
+                saved = Instant::now();
+            }
             let totals = store.totals();
             progress.tick(
                 shared.done.load(Ordering::Relaxed),
@@ -260,8 +312,11 @@ pub fn run(options: &HuntOptions, progress: &dyn Progress) -> anyhow::Result<Hun
     })?;
     let elapsed = start.elapsed();
     store.finish();
+    if let Err(e) = mark(errors.is_empty()).store(&options.out) {
+        errors.push(format!("{e:#}"));
+    }
     let cx = SummaryContext {
-        seed: options.seed,
+        seed: options.seed.wrapping_add(options.start),
         jobs: options.jobs.max(1),
         elapsed,
         known_before,
@@ -271,11 +326,14 @@ pub fn run(options: &HuntOptions, progress: &dyn Progress) -> anyhow::Result<Hun
         samples: &samples,
         unavailable: &options.oracles.unavailable,
     };
-    let summary = summary::summary_json(&stats, &store, &cx);
+    let mut summary = summary::summary_json(&stats, &store, &cx);
+    summary["run"] = serde_json::json!(options.run_id);
+    summary["first_index"] = serde_json::json!(options.start);
     let table = summary::table(&stats, &store, &cx);
     let summary_path = options.out.join("summary.json");
-    if let Err(e) = std::fs::write(&summary_path, format!("{}\n", serde_json::to_string_pretty(&summary)?)) {
-        errors.push(format!("cannot write {}: {e}", summary_path.display()));
+    if let Err(e) = progress::write_atomically(&summary_path, &format!("{}\n", serde_json::to_string_pretty(&summary)?))
+    {
+        errors.push(format!("{e:#}"));
     }
     errors.extend(store.errors());
     let new_signatures = store.totals().values().map(|t| t.new).sum();

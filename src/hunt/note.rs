@@ -7,10 +7,22 @@ use serde_json::{json, Value};
 use spvgraph_oracle::judge::{Disagreement, Kind};
 use spvgraph_oracle::registry::IN_TREE;
 
+/// How a finding's commands start: the `spvgraph` of the checkout the
+/// directory is in, built on demand. A bare `spvgraph` is not on PATH after
+/// `cargo build --release`; `cargo run` finds the workspace from any
+/// directory inside the checkout and leaves the working directory alone, so
+/// the files a command names stay relative to the finding.
+pub const RUN: [&str; 7] = ["cargo", "run", "--release", "-q", "--bin", "spvgraph", "--"];
+
+fn run_prefix() -> Vec<String> {
+    RUN.map(String::from).to_vec()
+}
+
 /// The command that regenerates case `seed` (run in the finding's
-/// directory), and the module file it writes.
+/// directory, inside an spvgraph checkout), and the module file it writes.
 pub fn reproduce(seed: u64, rule: Option<&str>, config: bool) -> (Vec<String>, String) {
-    let mut argv: Vec<String> = ["spvgraph", "generate", "--seed"].map(String::from).to_vec();
+    let mut argv = run_prefix();
+    argv.extend(["generate", "--seed"].map(String::from));
     argv.extend([seed.to_string(), "--count".into(), "1".into()]);
     if let Some(r) = rule {
         argv.extend(["--near-valid".into(), "--rule".into(), r.to_string()]);
@@ -23,10 +35,10 @@ pub fn reproduce(seed: u64, rule: Option<&str>, config: bool) -> (Vec<String>, S
 }
 
 /// The command that shows the disagreement again on the finding's own
-/// files (run in the finding's directory).
+/// files (run in the finding's directory, inside an spvgraph checkout).
 pub fn check_command(slug: &str, case: &CaseOutcome, d: &Disagreement, context: &StoreContext) -> Vec<String> {
     let spv = format!("{slug}.spv");
-    let mut argv: Vec<String> = vec!["spvgraph".into()];
+    let mut argv = run_prefix();
     match d.kind {
         Kind::Roundtrip => argv.extend(["roundtrip".into(), spv]),
         Kind::Crash
@@ -79,6 +91,9 @@ pub fn note(slug: &str, manifest: &Value) -> String {
         .map(|a| a.iter().filter_map(|o| o.as_str().map(str::to_string)).collect())
         .unwrap_or_default();
     let mut out = format!("# {}: {} ({} severity)", oracles.join(" and "), s(&f["kind"]), s(&f["severity"]));
+    if f["documented"].is_object() {
+        out.push_str(" — documented discrepancy");
+    }
     if let Some(r) = f["rule"].as_str() {
         out.push_str(&format!(", {r}"));
     }
@@ -123,14 +138,36 @@ pub fn note(slug: &str, manifest: &Value) -> String {
         out.push_str(&format!("\n- versions: {}", list.join("; ")));
     }
     out.push_str(&format!("\n- signature: `{}`\n", s(&f["signature"])));
+    if let Some(why) = missing_spvasm(manifest) {
+        out.push_str(&format!("\nNo `{slug}.spvasm`: {why}\n"));
+    }
     out.push_str(&format!(
-        "\nSee it again (in this directory):\n\n    {}\n\nRegenerate the case from its seed (writes `{}`, byte-identical to `{slug}.spv`):\n\n    {}\n",
+        "\nSee it again (in this directory, inside an spvgraph checkout; `cargo` builds `spvgraph` the first time):\n\n    {}\n\nRegenerate the case from its seed (writes `{}`, byte-identical to `{slug}.spv`):\n\n    {}\n",
         s(&f["check"]),
         s(&f["reproduce_output"]),
         s(&f["reproduce"]),
     ));
     out.push_str(&format!("\n`{slug}.json` has every answer in full.\n"));
     out
+}
+
+/// Why the finding has no text form, when it has none.
+fn missing_spvasm(manifest: &Value) -> Option<String> {
+    if manifest["spvasm"].is_string() {
+        return None;
+    }
+    let f = &manifest["finding"];
+    Some(if let Some(e) = f["files_error"].as_str() {
+        format!("the case's files could not all be written ({e}).")
+    } else if let Some(e) = f["roundtrip"]["detail"].as_str().filter(|_| f["roundtrip"]["decodes"] == json!(false)) {
+        format!(
+            "the module does not decode, so it has no text form ({e}); read the words with `spirv-dis` or a hex dump."
+        )
+    } else if manifest["spv"].is_null() {
+        "there is no module (generation failed before one was made).".to_string()
+    } else {
+        "the module could not be disassembled.".to_string()
+    })
 }
 
 /// One line for an oracle's answer.
@@ -184,11 +221,31 @@ mod tests {
         let (argv, out) = reproduce(42, Some("tosa.shape.output"), true);
         assert_eq!(
             argv.join(" "),
-            "spvgraph generate --seed 42 --count 1 --near-valid --rule tosa.shape.output --config config.json \
-             --spvasm --no-mlir -o repro"
+            "cargo run --release -q --bin spvgraph -- generate --seed 42 --count 1 --near-valid --rule \
+             tosa.shape.output --config config.json --spvasm --no-mlir -o repro"
         );
         assert_eq!(out, "repro/case_42.spv");
         let (argv, _) = reproduce(7, None, false);
-        assert_eq!(argv.join(" "), "spvgraph generate --seed 7 --count 1 --spvasm --no-mlir -o repro");
+        assert_eq!(
+            argv.join(" "),
+            "cargo run --release -q --bin spvgraph -- generate --seed 7 --count 1 --spvasm --no-mlir -o repro"
+        );
+    }
+
+    #[test]
+    fn the_note_says_why_there_is_no_text_form_and_when_a_finding_is_documented() {
+        let finding = json!({
+            "kind": "misses-rule", "severity": "medium", "oracles": ["spirv-val"], "seed": 3,
+            "roundtrip": { "ran": true, "identical": false, "decodes": false, "detail": "word 7: bad word count" },
+            "documented": { "why": "spirv-val does not check it", "finding": "corpus/findings/x.spv" },
+        });
+        let md = note("s", &json!({ "spv": "s.spv", "finding": finding }));
+        assert!(md.starts_with("# spirv-val: misses-rule (medium severity) — documented discrepancy"), "{md}");
+        assert!(
+            md.contains("No `s.spvasm`: the module does not decode, so it has no text form (word 7: bad word count)"),
+            "{md}"
+        );
+        let md = note("s", &json!({ "spv": "s.spv", "spvasm": "s.spvasm", "finding": { "kind": "panic" } }));
+        assert!(!md.contains("No `s.spvasm`") && !md.contains("documented discrepancy"), "{md}");
     }
 }

@@ -39,6 +39,8 @@ struct Entry {
     prior: u64,
     /// Found by an earlier run into this directory.
     known: bool,
+    /// Written by this run before it was killed (loaded on `--resume`): new, not known.
+    this_run: bool,
     /// An instance of a documented discrepancy (never new).
     documented: bool,
     /// The smallest seeds it occurred at (this run).
@@ -74,6 +76,8 @@ pub enum Recorded {
 /// What the findings record about the hunt that made them.
 #[derive(Clone, Debug, Default)]
 pub struct StoreContext {
+    /// This run's name, recorded as `finding.run` (see [`super::progress`]).
+    pub run: Option<String>,
     /// The `--config` file's contents (written as `config.json` per finding).
     pub config_json: Option<String>,
     /// The validators that ran (for the check command).
@@ -116,25 +120,35 @@ pub struct Seen {
     pub status: &'static str,
 }
 
-/// The entry of a finding an earlier run wrote (`None` if `text` is not a finding manifest).
-fn known_entry(slug: &str, text: &str) -> Option<(String, Entry)> {
+/// The entry of a finding an earlier run wrote (`None` if `text` is not a
+/// finding manifest); `run`: this run's name, for findings it wrote before
+/// it was killed and resumed.
+fn known_entry(slug: &str, text: &str, run: Option<&str>) -> Option<(String, Entry)> {
     let manifest = serde_json::from_str::<Value>(text).ok()?;
     let finding = &manifest["finding"];
     let key = finding["signature"].as_str()?.to_string();
     let kind = finding["kind"].as_str().and_then(Kind::from_name)?;
     let severity = serde_json::from_value(finding["severity"].clone()).unwrap_or(kind.severity());
     let oracles = serde_json::from_value(finding["oracles"].clone()).unwrap_or_default();
+    let this_run = run.is_some() && finding["run"].as_str() == run;
     let entry = Entry {
         slug: slug.to_string(),
         kind,
         severity,
         oracles,
-        index: u64::MAX,
+        // A finding of the resumed run stays replaceable by a smaller case, as in an unbroken run.
+        index: if this_run { finding["hunt_index"].as_u64().unwrap_or(u64::MAX) } else { u64::MAX },
         count: 0,
         prior: finding["occurrences"].as_u64().unwrap_or(0),
-        known: true,
+        known: !this_run,
+        this_run,
         documented: finding["documented"].is_object(),
-        examples: BTreeSet::new(),
+        examples: if this_run {
+            let seeds = finding["example_seeds"].as_array().into_iter().flatten().filter_map(Value::as_u64);
+            seeds.chain(finding["seed"].as_u64()).collect()
+        } else {
+            BTreeSet::new()
+        },
         manifest,
     };
     Some((key, entry))
@@ -161,7 +175,7 @@ impl Store {
                 let dest = dir.join(slug);
                 if !dest.exists() && std::fs::rename(item.path(), &dest).is_ok() {
                     let text = std::fs::read_to_string(dest.join(format!("{slug}.json"))).unwrap_or_default();
-                    if let Some((key, entry)) = known_entry(slug, &text) {
+                    if let Some((key, entry)) = known_entry(slug, &text, context.run.as_deref()) {
                         entries.insert(key, entry);
                     }
                     continue;
@@ -173,7 +187,7 @@ impl Store {
                 continue;
             }
             let Ok(text) = std::fs::read_to_string(item.path().join(format!("{name}.json"))) else { continue };
-            if let Some((key, entry)) = known_entry(&name, &text) {
+            if let Some((key, entry)) = known_entry(&name, &text, context.run.as_deref()) {
                 entries.insert(key, entry);
             }
         }
@@ -226,6 +240,7 @@ impl Store {
                             count: 1,
                             prior: 0,
                             known: false,
+                            this_run: false,
                             documented: d.documented.is_some(),
                             examples: BTreeSet::from([case.seed]),
                             manifest: Value::Null,
@@ -267,9 +282,10 @@ impl Store {
     pub fn totals(&self) -> BTreeMap<Kind, KindTotals> {
         let mut out = BTreeMap::new();
         if let Ok(entries) = self.entries.lock() {
-            for e in entries.values().filter(|e| e.count > 0) {
+            for e in entries.values().filter(|e| e.count > 0 || e.this_run) {
                 let t: &mut KindTotals = out.entry(e.kind).or_default();
-                t.occurrences += e.count;
+                // A resumed run's own findings count what the killed part saw too.
+                t.occurrences += e.count + if e.this_run { e.prior } else { 0 };
                 t.signatures += 1;
                 t.new += u64::from(!e.known && !e.documented);
                 t.documented += u64::from(e.documented);
@@ -285,14 +301,14 @@ impl Store {
             .map(|entries| {
                 entries
                     .iter()
-                    .filter(|(_, e)| e.count > 0)
+                    .filter(|(_, e)| e.count > 0 || e.this_run)
                     .map(|(k, e)| Seen {
                         key: k.clone(),
                         slug: e.slug.clone(),
                         kind: e.kind,
                         severity: e.severity,
                         oracles: e.oracles.clone(),
-                        count: e.count,
+                        count: e.count + if e.this_run { e.prior } else { 0 },
                         status: e.status(),
                     })
                     .collect()
@@ -458,6 +474,7 @@ impl Store {
             "files_error": files_error,
             "occurrences": 1,
             "spvgraph_version": env!("CARGO_PKG_VERSION"),
+            "run": self.context.run,
         })
     }
 }

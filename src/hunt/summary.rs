@@ -38,6 +38,8 @@ pub struct Stats {
     pub per_rule: BTreeMap<RuleId, [u64; 2]>,
     /// Disagreements (occurrences).
     pub disagreements: u64,
+    /// Operator × type-row coverage of the valid cases generated.
+    pub coverage: spvgraph_generator::Coverage,
 }
 
 fn label(a: &Answer) -> &'static str {
@@ -58,7 +60,10 @@ impl Stats {
     pub fn add_case(&mut self, o: &CaseOutcome) {
         self.cases += 1;
         match (&o.subject, o.planned_rule) {
-            (Subject::Valid(_), _) => self.valid += 1,
+            (Subject::Valid(c), _) => {
+                self.valid += 1;
+                self.coverage.add(&c.meta);
+            }
             (Subject::NearValid(_), _) => self.near_valid += 1,
             (Subject::Nothing, _) if o.unavailable.is_some() => self.unavailable += 1,
             (Subject::Nothing, None) => self.valid += 1,
@@ -129,7 +134,24 @@ impl Stats {
             e[1] += c[1];
         }
         self.disagreements += o.disagreements;
+        self.coverage.merge(&o.coverage);
     }
+}
+
+/// The operator × type-row table of `coverage` as JSON: every row of the
+/// catalogue (all profiles and extensions) with the valid cases that reached it.
+pub fn coverage_json(coverage: &spvgraph_generator::Coverage) -> Value {
+    use spvgraph_generator::RowUse;
+    use spvgraph_ir::tosa::TosaOp;
+    let rows: Vec<Value> = spvgraph_generator::Coverage::catalogue_rows(&TosaOp::ALL, &spvgraph_ir::elem::Profile::ALL)
+        .into_iter()
+        .map(|(op, i)| {
+            let r = RowUse::new(op, i);
+            json!({ "op": op.name(), "row": i, "types": r.types, "profiles": r.profiles, "cases": coverage.count(op, i) })
+        })
+        .collect();
+    let reached = rows.iter().filter(|r| r["cases"].as_u64().unwrap_or(0) > 0).count();
+    json!({ "cases": coverage.cases, "rows_reached": reached, "rows": rows.len(), "table": rows })
 }
 
 /// What the summary reports about the hunt's set-up.
@@ -237,6 +259,7 @@ pub fn summary_json(st: &Stats, store: &Store, cx: &SummaryContext<'_>) -> Value
             "list": signatures,
         },
         "per_rule": per_rule,
+        "coverage": coverage_json(&st.coverage),
     })
 }
 
@@ -317,4 +340,72 @@ pub fn table(st: &Stats, store: &Store, cx: &SummaryContext<'_>) -> String {
         );
     }
     t
+}
+
+/// Rebuilds `OUT/summary.json` from what is on disk (`progress.json` and
+/// the findings), for a hunt that was killed before it could write its
+/// own; returns it. Per-oracle counts and times lived in the workers'
+/// memory and are gone: the rebuilt summary says so (`"rebuilt": true`).
+/// Findings first written by the run `progress.json` names are `new`.
+pub fn rebuild(out: &std::path::Path) -> anyhow::Result<Value> {
+    let progress = super::progress::Progress::load(out)?;
+    let dir = out.join("findings");
+    let found = super::findings::read(&dir)?;
+    let run = progress.as_ref().map(|p| p.run.as_str());
+    let mut by_kind: BTreeMap<String, KindTotals> = BTreeMap::new();
+    let mut list = Vec::new();
+    for f in &found {
+        let status = if f.documented() {
+            "documented"
+        } else if run.is_some() && f.run() == run {
+            "new"
+        } else {
+            "known"
+        };
+        let t = by_kind.entry(f.text("kind").to_string()).or_default();
+        t.occurrences += f.occurrences();
+        t.signatures += 1;
+        t.new += u64::from(status == "new");
+        t.documented += u64::from(status == "documented");
+        list.push(json!({
+            "signature": f.key(),
+            "kind": f.text("kind"),
+            "severity": f.text("severity"),
+            "oracles": f.oracles(),
+            "dir": f.dir,
+            "occurrences": f.occurrences(),
+            "status": status,
+        }));
+    }
+    let sum = |g: fn(&KindTotals) -> u64| by_kind.values().map(g).sum::<u64>();
+    let by_kind_json: serde_json::Map<String, Value> = by_kind
+        .iter()
+        .map(|(k, t)| {
+            let v = json!({ "occurrences": t.occurrences, "signatures": t.signatures, "new": t.new, "documented": t.documented });
+            (k.clone(), v)
+        })
+        .collect();
+    let (cases, first, last) = match &progress {
+        Some(p) => (p.done_below, Some(p.seed), p.done_below.checked_sub(1).map(|n| p.seed.wrapping_add(n))),
+        None => (0, None, None),
+    };
+    let summary = json!({
+        "rebuilt": true,
+        "why": "rebuilt from the findings on disk and progress.json: per-oracle counts and timings of the run were not saved",
+        "cases": cases,
+        "seeds": { "first": first, "last": last },
+        "progress": progress,
+        "findings": {
+            "dir": dir,
+            "occurrences": sum(|t| t.occurrences),
+            "signatures": sum(|t| t.signatures),
+            "new_signatures": sum(|t| t.new),
+            "documented_signatures": sum(|t| t.documented),
+            "by_kind": by_kind_json,
+            "list": list,
+        },
+    });
+    let path = out.join("summary.json");
+    super::progress::write_atomically(&path, &format!("{}\n", serde_json::to_string_pretty(&summary)?))?;
+    Ok(summary)
 }

@@ -1,0 +1,167 @@
+//! Where a hunt is, on disk: `OUT/progress.json`, so that a hunt killed
+//! (even by `kill -9`) can be resumed (`spvgraph hunt --resume`) from the
+//! first case it had not finished.
+//!
+//! Workers take case indices from one counter, so indices start in order
+//! but finish out of order, and a case a sampled backend takes is finished
+//! only when its batch has run. [`Completion`] keeps the low-water mark:
+//! the smallest index not finished, below which every case is. The file is
+//! rewritten (to a temporary file renamed into place, so a kill leaves the
+//! old or the new one, never half of one) about once a second and at the end.
+
+use anyhow::Context;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// The file's name under the hunt's output directory.
+pub const FILE: &str = "progress.json";
+
+/// What `progress.json` records.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Progress {
+    /// The hunt's first seed: case `i` uses seed `seed + i`.
+    pub seed: u64,
+    /// Every case index below this one is finished (first phase and every batch).
+    pub done_below: u64,
+    /// The `--count` the hunt was started with (`None`: time-bounded).
+    pub count: Option<u64>,
+    /// A digest of what decides the cases (configuration, near-valid share
+    /// and rules): a resumed hunt must make the same cases.
+    pub plan: String,
+    /// The run's name (findings it wrote carry it as `finding.run`).
+    pub run: String,
+    /// Whether the hunt ran to its end (count reached or time up).
+    pub finished: bool,
+}
+
+impl Progress {
+    /// The path of the file under `out`.
+    pub fn path(out: &Path) -> PathBuf {
+        out.join(FILE)
+    }
+
+    /// Reads `out/progress.json` (`None` when there is none).
+    pub fn load(out: &Path) -> anyhow::Result<Option<Progress>> {
+        let path = Progress::path(out);
+        match std::fs::read_to_string(&path) {
+            Ok(text) => Ok(Some(
+                serde_json::from_str(&text).with_context(|| format!("{}: not a hunt progress file", path.display()))?,
+            )),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(e).with_context(|| format!("cannot read {}", path.display())),
+        }
+    }
+
+    /// Writes `out/progress.json` atomically.
+    pub fn store(&self, out: &Path) -> anyhow::Result<()> {
+        write_atomically(&Progress::path(out), &format!("{}\n", serde_json::to_string_pretty(self)?))
+    }
+}
+
+/// Writes `text` to `path` through a temporary file renamed into place.
+pub fn write_atomically(path: &Path, text: &str) -> anyhow::Result<()> {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = path.with_file_name(format!(".{name}.tmp"));
+    std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("cannot move {} into place", tmp.display()))
+}
+
+/// The low-water mark of finished case indices.
+pub struct Completion {
+    state: Mutex<State>,
+}
+
+struct State {
+    /// Every index below it is finished.
+    low: u64,
+    /// Finished indices above `low`.
+    above: BTreeSet<u64>,
+    /// Cases waiting in sampled oracles' queues: batches still to run.
+    waiting: HashMap<u64, usize>,
+}
+
+impl Completion {
+    /// Nothing below `start` is left to do.
+    pub fn new(start: u64) -> Completion {
+        Completion { state: Mutex::new(State { low: start, above: BTreeSet::new(), waiting: HashMap::new() }) }
+    }
+
+    /// Case `index` finished its first phase and went into `queued` sampled
+    /// oracles' queues (0: it is finished).
+    pub fn first_phase(&self, index: u64, queued: usize) {
+        let Ok(mut s) = self.state.lock() else { return };
+        if queued == 0 {
+            s.finish(index);
+        } else {
+            s.waiting.insert(index, queued);
+        }
+    }
+
+    /// One of the batches case `index` waited for has run.
+    pub fn batch_ran(&self, index: u64) {
+        let Ok(mut s) = self.state.lock() else { return };
+        let left = match s.waiting.get_mut(&index) {
+            Some(n) => {
+                *n = n.saturating_sub(1);
+                *n
+            }
+            None => return,
+        };
+        if left == 0 {
+            s.waiting.remove(&index);
+            s.finish(index);
+        }
+    }
+
+    /// Every index below this one is finished.
+    pub fn done_below(&self) -> u64 {
+        self.state.lock().map(|s| s.low).unwrap_or(0)
+    }
+}
+
+impl State {
+    fn finish(&mut self, index: u64) {
+        if index < self.low {
+            return;
+        }
+        self.above.insert(index);
+        while self.above.remove(&self.low) {
+            self.low += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_mark_waits_for_the_smallest_unfinished_case_and_its_batches() {
+        let c = Completion::new(10);
+        c.first_phase(11, 0);
+        assert_eq!(c.done_below(), 10, "10 is not finished");
+        c.first_phase(10, 2);
+        assert_eq!(c.done_below(), 10, "10 waits for two batches");
+        c.batch_ran(10);
+        assert_eq!(c.done_below(), 10);
+        c.batch_ran(10);
+        assert_eq!(c.done_below(), 12, "10 and 11 are finished");
+        c.first_phase(13, 0);
+        assert_eq!(c.done_below(), 12);
+    }
+
+    #[test]
+    fn progress_files_are_written_whole_and_read_back() {
+        let d = std::env::temp_dir().join(format!("spvgraph-progress-{}", std::process::id()));
+        std::fs::create_dir_all(&d).expect("scratch");
+        let p =
+            Progress { seed: 5, done_below: 40, count: Some(100), plan: "ab".into(), run: "r".into(), finished: false };
+        p.store(&d).expect("write");
+        assert_eq!(Progress::load(&d).expect("read"), Some(p));
+        assert!(!d.join(".progress.json.tmp").exists());
+        assert_eq!(Progress::load(&d.join("none")).expect("absent is fine"), None);
+        let _ = std::fs::remove_dir_all(&d);
+    }
+}

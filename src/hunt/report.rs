@@ -1,0 +1,367 @@
+//! `spvgraph report DIR`: a hunt's output directory as a report for
+//! people, in Markdown (`report.md`) and self-contained HTML
+//! (`report.html`, no script): findings by oracle, kind, severity and
+//! operator; what is new since the last run into the directory;
+//! throughput; operator × type-row coverage; and each finding with a link
+//! to its note and its reproduce command.
+//!
+//! The report is built once as [`Section`]s and rendered twice, so both
+//! forms say the same. A hunt that was killed (its `progress.json` not
+//! finished, or no `summary.json`) has its summary rebuilt from disk first.
+
+use super::findings::{self, Finding};
+use super::progress::Progress;
+use anyhow::Context;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// One cell of a table.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Cell {
+    /// Its text.
+    pub text: String,
+    /// A relative link.
+    pub link: Option<String>,
+    /// Shown as code (commands, signatures).
+    pub code: bool,
+    /// A count of zero where one was wanted (coverage holes), shown marked.
+    pub hole: bool,
+}
+
+impl Cell {
+    fn text(t: impl ToString) -> Cell {
+        Cell { text: t.to_string(), ..Cell::default() }
+    }
+
+    fn code(t: impl ToString) -> Cell {
+        Cell { text: t.to_string(), code: true, ..Cell::default() }
+    }
+}
+
+/// A section: a heading, paragraphs, and a table.
+#[derive(Clone, Debug, Default)]
+pub struct Section {
+    /// The heading.
+    pub title: String,
+    /// Paragraphs before the table.
+    pub text: Vec<String>,
+    /// Column names (no table when empty).
+    pub header: Vec<String>,
+    /// Rows.
+    pub rows: Vec<Vec<Cell>>,
+}
+
+/// The report of one hunt directory.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// Its title.
+    pub title: String,
+    /// Its sections.
+    pub sections: Vec<Section>,
+}
+
+/// The summary of `dir`: `summary.json`, or rebuilt from disk when the
+/// hunt did not finish (or wrote none).
+pub fn summary(dir: &Path) -> anyhow::Result<Value> {
+    let path = dir.join("summary.json");
+    let unfinished = Progress::load(dir)?.is_some_and(|p| !p.finished);
+    if unfinished || !path.is_file() {
+        return super::summary::rebuild(dir);
+    }
+    let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
+    serde_json::from_str(&text).with_context(|| format!("{}: not a hunt summary", path.display()))
+}
+
+fn count(v: &Value) -> u64 {
+    v.as_u64().unwrap_or(0)
+}
+
+fn relative(dir: &Path, p: &Path) -> String {
+    p.strip_prefix(dir).unwrap_or(p).to_string_lossy().into_owned()
+}
+
+/// Builds the report of the hunt output directory `dir`.
+pub fn build(dir: &Path) -> anyhow::Result<Report> {
+    let s = summary(dir)?;
+    let found = findings::read(&findings::findings_dir(dir))?;
+    let status: BTreeMap<String, String> = s["findings"]["list"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|f| Some((f["signature"].as_str()?.to_string(), f["status"].as_str()?.to_string())))
+        .collect();
+    let status_of = |f: &Finding| status.get(f.key()).cloned().unwrap_or_else(|| "not seen this run".into());
+    let mut sections = vec![overview(&s), new_since(dir, &found, &status_of)];
+    sections.extend(groupings(&found));
+    sections.push(listing(dir, &found, &status_of));
+    sections.push(throughput(&s));
+    sections.push(coverage(&s));
+    Ok(Report { title: format!("spvgraph hunt report: {}", dir.display()), sections })
+}
+
+fn overview(s: &Value) -> Section {
+    let f = &s["findings"];
+    let mut text = vec![format!(
+        "{} cases (seeds {}..={}), {} distinct signatures: {} new, {} documented, {} occurrences.",
+        count(&s["cases"]),
+        s["seeds"]["first"],
+        s["seeds"]["last"],
+        count(&f["signatures"]),
+        count(&f["new_signatures"]),
+        count(&f["documented_signatures"]),
+        count(&f["occurrences"]),
+    )];
+    if s["rebuilt"] == Value::Bool(true) {
+        text.push("The hunt did not finish (killed, or still running): this summary was rebuilt from the findings on disk, without its per-oracle counts.".into());
+    }
+    for u in s["unavailable_oracles"].as_array().into_iter().flatten() {
+        text.push(format!("Not run: {} ({}).", u["oracle"].as_str().unwrap_or("?"), u["why"].as_str().unwrap_or("?")));
+    }
+    Section { title: "Overview".into(), text, ..Section::default() }
+}
+
+fn finding_row(dir: &Path, f: &Finding, status: String) -> Vec<Cell> {
+    let md = f.dir.join(format!("{}.md", f.slug));
+    vec![
+        Cell::text(status),
+        Cell::text(f.text("severity")),
+        Cell::text(f.text("kind")),
+        Cell::text(f.oracles().join(", ")),
+        Cell::text(f.finding()["operator"].as_str().unwrap_or("-")),
+        Cell::text(f.occurrences()),
+        Cell { text: f.slug.clone(), link: Some(relative(dir, &md)), ..Cell::default() },
+        Cell::code(format!("cd {} && {}", relative(dir, &f.dir), f.text("reproduce"))),
+    ]
+}
+
+const FINDING_COLUMNS: [&str; 8] = [
+    "status",
+    "severity",
+    "kind",
+    "oracles",
+    "operator",
+    "occurrences",
+    "finding",
+    "reproduce (from the report's directory)",
+];
+
+fn new_since(dir: &Path, found: &[Finding], status_of: &dyn Fn(&Finding) -> String) -> Section {
+    let rows: Vec<Vec<Cell>> =
+        found.iter().filter(|f| status_of(f) == "new").map(|f| finding_row(dir, f, "new".into())).collect();
+    let text = vec![if rows.is_empty() {
+        "No new signature: everything this run found was known from an earlier run into this directory, or documented."
+            .into()
+    } else {
+        format!("{} signature(s) no earlier run into this directory had found, none of them documented.", rows.len())
+    }];
+    let header = if rows.is_empty() { Vec::new() } else { FINDING_COLUMNS.map(String::from).to_vec() };
+    Section { title: "New since the last run".into(), text, header, rows }
+}
+
+fn groupings(found: &[Finding]) -> Vec<Section> {
+    let by = |title: &str, keys: &dyn Fn(&Finding) -> Vec<String>| {
+        let mut t: BTreeMap<String, (u64, u64)> = BTreeMap::new();
+        for f in found {
+            for k in keys(f) {
+                let e = t.entry(k).or_default();
+                e.0 += 1;
+                e.1 += f.occurrences();
+            }
+        }
+        Section {
+            title: format!("Findings by {title}"),
+            text: Vec::new(),
+            header: vec![title.to_string(), "signatures".into(), "occurrences".into()],
+            rows: t.into_iter().map(|(k, (n, o))| vec![Cell::text(k), Cell::text(n), Cell::text(o)]).collect(),
+        }
+    };
+    let or_none = |v: Vec<String>| if v.is_empty() { vec!["-".to_string()] } else { v };
+    vec![
+        by("oracle", &|f| or_none(f.oracles())),
+        by("kind", &|f| vec![f.text("kind").to_string()]),
+        by("severity", &|f| vec![f.text("severity").to_string()]),
+        by("operator", &|f| or_none(findings::strings(&f.finding()["operators"]))),
+    ]
+}
+
+fn listing(dir: &Path, found: &[Finding], status_of: &dyn Fn(&Finding) -> String) -> Section {
+    let mut sorted: Vec<&Finding> = found.iter().collect();
+    sorted.sort_by_key(|f| (status_of(f) != "new", f.text("severity") != "high", f.slug.clone()));
+    Section {
+        title: "Every finding".into(),
+        text: vec!["Each note says how to see the disagreement again; the reproduce command regenerates the case from its seed (run inside an spvgraph checkout).".into()],
+        header: FINDING_COLUMNS.map(String::from).to_vec(),
+        rows: sorted.into_iter().map(|f| finding_row(dir, f, status_of(f))).collect(),
+    }
+}
+
+fn throughput(s: &Value) -> Section {
+    let mut text = vec![format!(
+        "{} cases in {} s on {} job(s): {} cases/s.",
+        count(&s["cases"]),
+        s["elapsed_s"],
+        s["jobs"],
+        s["cases_per_s"]
+    )];
+    if s["oracles"].as_object().is_none() {
+        text = vec!["Not recorded (the summary was rebuilt after the hunt stopped).".into()];
+    }
+    let rows = s["oracles"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(name, o)| {
+            let answers: Vec<String> =
+                o["answers"].as_object().into_iter().flatten().map(|(l, c)| format!("{c} {l}")).collect();
+            vec![
+                Cell::text(name),
+                Cell::text(o["sample"].as_f64().map_or("all".to_string(), |f| f.to_string())),
+                Cell::text(count(&o["cases"])),
+                Cell::text(&o["cases_per_busy_s"]),
+                Cell::text(answers.join(", ")),
+                Cell::text(o["version"].as_str().unwrap_or("")),
+            ]
+        })
+        .collect();
+    Section {
+        title: "Throughput".into(),
+        text,
+        header: ["oracle", "share", "cases", "cases per busy second", "answers", "version"].map(String::from).to_vec(),
+        rows,
+    }
+}
+
+fn coverage(s: &Value) -> Section {
+    let c = &s["coverage"];
+    let Some(table) = c["table"].as_array() else {
+        return Section {
+            title: "Operator × type-row coverage".into(),
+            text: vec!["Not recorded (a rebuilt summary, or a hunt from before coverage was recorded).".into()],
+            ..Section::default()
+        };
+    };
+    let mut per_op: BTreeMap<String, Vec<&Value>> = BTreeMap::new();
+    for r in table {
+        per_op.entry(r["op"].as_str().unwrap_or("?").to_string()).or_default().push(r);
+    }
+    let rows = per_op
+        .into_iter()
+        .map(|(op, rs)| {
+            let hit = rs.iter().filter(|r| count(&r["cases"]) > 0).count();
+            let mut cells = vec![Cell::text(&op), Cell::text(format!("{hit}/{}", rs.len()))];
+            let detail: Vec<String> = rs
+                .iter()
+                .map(|r| format!("{}: {}", findings::strings(&r["types"]).join(","), count(&r["cases"])))
+                .collect();
+            cells.push(Cell { text: detail.join("; "), hole: hit < rs.len(), ..Cell::default() });
+            cells
+        })
+        .collect();
+    Section {
+        title: "Operator × type-row coverage".into(),
+        text: vec![format!(
+            "{} of {} type rows of the catalogue (every profile and extension) reached by {} valid cases.",
+            count(&c["rows_reached"]),
+            count(&c["rows"]),
+            count(&c["cases"])
+        )],
+        header: ["operator", "rows reached", "cases per row (slot types: cases)"].map(String::from).to_vec(),
+        rows,
+    }
+}
+
+fn md_escape(s: &str) -> String {
+    s.replace('|', "\\|").replace('\n', " ")
+}
+
+/// The report as Markdown.
+pub fn markdown(r: &Report) -> String {
+    let mut out = format!("# {}\n", r.title);
+    for s in &r.sections {
+        let _ = write!(out, "\n## {}\n\n", s.title);
+        for p in &s.text {
+            let _ = write!(out, "{p}\n\n");
+        }
+        if s.header.is_empty() {
+            continue;
+        }
+        let _ = writeln!(out, "| {} |", s.header.join(" | "));
+        let _ = writeln!(out, "|{}", "---|".repeat(s.header.len()));
+        for row in &s.rows {
+            let cells: Vec<String> = row
+                .iter()
+                .map(|c| {
+                    let t = md_escape(&c.text);
+                    let t = if c.code { format!("`{t}`") } else { t };
+                    let t = if c.hole { format!("**{t}**") } else { t };
+                    match &c.link {
+                        Some(l) => format!("[{t}]({})", l.replace(' ', "%20")),
+                        None => t,
+                    }
+                })
+                .collect();
+            let _ = writeln!(out, "| {} |", cells.join(" | "));
+        }
+    }
+    out
+}
+
+fn html_escape(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+/// The report as one self-contained HTML page (inline style, no script).
+pub fn html(r: &Report) -> String {
+    let mut out = String::from("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+    let _ = writeln!(out, "<title>{}</title>", html_escape(&r.title));
+    out.push_str(
+        "<style>body{font-family:sans-serif;margin:2em;max-width:110em}table{border-collapse:collapse;margin:1em 0}\
+         td,th{border:1px solid #ccc;padding:.2em .5em;vertical-align:top;text-align:left}th{background:#eee}\
+         code{font-size:90%}.hole{background:#fde2e2}</style>\n</head>\n<body>\n",
+    );
+    let _ = writeln!(out, "<h1>{}</h1>", html_escape(&r.title));
+    for s in &r.sections {
+        let _ = writeln!(out, "<h2>{}</h2>", html_escape(&s.title));
+        for p in &s.text {
+            let _ = writeln!(out, "<p>{}</p>", html_escape(p));
+        }
+        if s.header.is_empty() {
+            continue;
+        }
+        out.push_str("<table>\n<tr>");
+        for h in &s.header {
+            let _ = write!(out, "<th>{}</th>", html_escape(h));
+        }
+        out.push_str("</tr>\n");
+        for row in &s.rows {
+            out.push_str("<tr>");
+            for c in row {
+                let mut t = html_escape(&c.text);
+                if c.code {
+                    t = format!("<code>{t}</code>");
+                }
+                if let Some(l) = &c.link {
+                    t = format!("<a href=\"{}\">{t}</a>", html_escape(l));
+                }
+                let class = if c.hole { " class=\"hole\"" } else { "" };
+                let _ = write!(out, "<td{class}>{t}</td>");
+            }
+            out.push_str("</tr>\n");
+        }
+        out.push_str("</table>\n");
+    }
+    out.push_str("</body>\n</html>\n");
+    out
+}
+
+/// Writes `report.md` and `report.html` of the hunt directory `dir` into
+/// `dir`; returns their paths.
+pub fn write(dir: &Path) -> anyhow::Result<(PathBuf, PathBuf)> {
+    let r = build(dir)?;
+    let (md, page) = (dir.join("report.md"), dir.join("report.html"));
+    std::fs::write(&md, markdown(&r)).with_context(|| format!("cannot write {}", md.display()))?;
+    std::fs::write(&page, html(&r)).with_context(|| format!("cannot write {}", page.display()))?;
+    Ok((md, page))
+}
