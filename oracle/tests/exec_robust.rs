@@ -124,3 +124,29 @@ fn element_types_outside_the_rows_are_refused_not_run() {
     let r = op_plain(TosaOp::Add, &[ints(I16, &[2], &[1, 2]), ints(I16, &[2], &[1, 2])], (I16, &[2]));
     assert!(matches!(r, Err(exec::ExecError::Invalid { .. })), "{r:?}");
 }
+
+/// A graph whose output is an array of 2^32 - 1 tensors (found by the
+/// `execute` fuzz target: one port per element exhausted memory before any
+/// budget was checked) is refused as over the budget, at once.
+#[test]
+fn a_huge_tensor_array_interface_is_refused_not_allocated() {
+    use spvgraph_ir::builder::ModuleBuilder;
+    use spvgraph_ir::elem::ElemType::Fp16;
+    let mut b = ModuleBuilder::new();
+    let t = b.type_tensor(Fp16, Some(&[5, 2, 9]));
+    let arr = b.type_array(t, u32::MAX);
+    let gty = b.type_graph(&[t], &[arr]);
+    let vars = vec![b.interface_variable(t, 0, 0), b.interface_variable(arr, 0, 1)];
+    let g = b.begin_graph(gty);
+    b.graph_entry_point(g, "main", vars);
+    let x = b.graph_input(t, 0, None);
+    b.graph_output(x, 0, Some(0));
+    b.end_graph();
+    let module = b.finish();
+    match exec::interface(&module, None) {
+        Err(exec::ExecError::OverBudget { detail, .. }) => {
+            assert!(detail.contains(&u32::MAX.to_string()), "{detail}");
+        }
+        other => panic!("expected an over-budget refusal, got {other:?}"),
+    }
+}

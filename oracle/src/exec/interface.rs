@@ -126,6 +126,10 @@ pub(crate) fn tensor_of(a: &Analysis<'_>, ty: Id) -> Option<(ElemType, Vec<usize
     Some((t.elem?, shape))
 }
 
+/// The longest tensor array a graph interface may have for the executor to
+/// run it: each element is a port with its own input or output tensor.
+pub const MAX_ARRAY_PORTS: u64 = 1 << 16;
+
 /// The ports of one side of a graph type.
 fn ports(a: &Analysis<'_>, types: &[Id], role: &str) -> Result<Vec<Port>, ExecError> {
     let mut out = Vec::new();
@@ -141,7 +145,23 @@ fn ports(a: &Analysis<'_>, types: &[Id], role: &str) -> Result<Vec<Port>, ExecEr
             }
             Some(Type::Array { element, length: Some(n) }) => {
                 let (elem, shape) = tensor_of(a, element).ok_or_else(bad)?;
-                for e in 0..n.min(u64::from(u32::MAX)) as u32 {
+                if n > MAX_ARRAY_PORTS {
+                    // One port per element would exhaust memory before any
+                    // budget is checked (a 2^32-element array is legal SPIR-V).
+                    let each = shape
+                        .iter()
+                        .map(|&d| d as u64)
+                        .product::<u64>()
+                        .saturating_mul(u64::from(elem.storage_bits().div_ceil(8)));
+                    return Err(ExecError::OverBudget {
+                        needed: n.saturating_mul(each),
+                        budget: MAX_ARRAY_PORTS.saturating_mul(each),
+                        detail: format!(
+                            "graph {role} {i} is an array of {n} tensors; at most {MAX_ARRAY_PORTS} are run"
+                        ),
+                    });
+                }
+                for e in 0..n as u32 {
                     out.push(Port { index, element: Some(e), elem, shape: shape.clone() });
                 }
             }

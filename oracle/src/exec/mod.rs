@@ -54,7 +54,7 @@ mod unary;
 mod zipmap;
 
 pub use error::{ExecError, Location};
-pub use interface::{Fitted, Interface, Port};
+pub use interface::{Fitted, Interface, Port, MAX_ARRAY_PORTS};
 pub use intmath::{LevelLimit, Require};
 pub use unary::erf;
 
