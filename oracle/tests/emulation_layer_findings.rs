@@ -453,7 +453,10 @@ Seen (ai-ml-emulation-layer-for-vulkan 0.11.0 on lavapipe): `[[0, 1, 2, 3], [4, 
 
 Why: the layer flattens the constant's constituents in order and takes the null row as a
 single zero element instead of four, so every later element moves three places towards the
-start and the end is filled with zeros. Silently: nothing is reported. The same happens to
+start, and the end is never written: zeros here, but other values, different from run to
+run, in `corpus/valid/op-conv2d-r1` (an i16 CONV2D whose input constant is one null `4x3x2`
+constituent; written as a whole `OpConstantNull` instead, the same graph is right), so the
+layer computes on memory it never wrote. Silently: nothing is reported. The same happens to
 bool constants (`emulation-layer-bool-null-row-misread`, the same bug); float constants
 with a null constituent are refused instead (`emulation-layer-null-constituent-rejected`).
 Found by `spvgraph hunt` (four wrong-output signatures of a 10-minute hunt: CAST twice,

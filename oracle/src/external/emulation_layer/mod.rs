@@ -362,7 +362,7 @@ const KNOWN: &[KnownDiscrepancy] = &[
         "wrong-output",
         None,
         "an integer tensor constant with an OpConstantNull row is misread the same way (the null row counts as one \
-         element; later elements shift, zeros fill the end)",
+         element; later elements shift and the end is left unwritten: zeros or, from run to run, other values)",
         "corpus/findings/emulation-layer-null-row-shifts-elements.spv",
     ),
     KnownDiscrepancy {
