@@ -283,3 +283,85 @@ fn documented_discrepancies_are_marked() {
     let other = Expectation::Breaks { rule, mutator: Some("another-mutator".into()) };
     assert!(validity(&other, &named)[0].documented.is_none());
 }
+
+/// fp32 `out0 = CLAMP(ADD(a, b))` and `out1 = REDUCE_SUM(a)`: the ADD rounds,
+/// so the precise (unrounded) run condemns every fp32 CLAMP result, and
+/// REDUCE_SUM's dot-product mode needs a bounds tensor, so two runs cannot be
+/// compared directly. A producer whose module computes exactly what the case
+/// computes must not be judged wrong there (the hunt reported such cases as
+/// `producer-wrong-semantics` of model-converter).
+#[test]
+fn a_producer_is_not_condemned_where_the_referee_condemns_the_case_too() {
+    use spvgraph_ir::builder::ModuleBuilder;
+    use spvgraph_ir::elem::ElemType;
+    use spvgraph_oracle::judge::ProductionAnswer;
+    use spvgraph_oracle::oracle::ProduceOutcome;
+    let model = TosaReferenceModel::discover();
+    if let Err(e) = model.available() {
+        assert!(!spvgraph_ir::tools::Tools::required(), "CI=true and {e}");
+        eprintln!("skipping: {e}");
+        return;
+    }
+    let mut b = ModuleBuilder::new();
+    let t = b.type_tensor(ElemType::Fp32, Some(&[4]));
+    let s = b.type_tensor(ElemType::Fp32, Some(&[1]));
+    let gty = b.type_graph(&[t, t], &[t, s]);
+    let vars: Vec<_> = [t, t, t, s].iter().enumerate().map(|(i, &ty)| b.interface_variable(ty, 0, i as u32)).collect();
+    let (lo, hi) = (
+        b.const_scalar(ElemType::Fp32, u64::from((-100f32).to_bits())),
+        b.const_scalar(ElemType::Fp32, u64::from(100f32.to_bits())),
+    );
+    let propagate = b.const_u32(1);
+    let axis = b.const_u32(0);
+    let g = b.begin_graph(gty);
+    b.graph_entry_point(g, "main", vars);
+    let x = b.graph_input(t, 0, None);
+    let y = b.graph_input(t, 1, None);
+    let sum = b.tosa(TosaOp::Add, t, vec![x, y]);
+    let clamped = b.tosa(TosaOp::Clamp, t, vec![lo, hi, propagate, sum]);
+    let reduced = b.tosa(TosaOp::ReduceSum, s, vec![axis, x]);
+    b.graph_output(clamped, 0, None);
+    b.graph_output(reduced, 1, None);
+    b.end_graph();
+    let words = b.finish().encode_words().expect("encodes");
+    let f32s = |v: &[f32]| {
+        let bits: Vec<u64> = v.iter().map(|x| u64::from(x.to_bits())).collect();
+        TensorData::from_bits(ElemType::Fp32, &[v.len()], &bits).expect("tensor")
+    };
+    // 1 + 1e-8 rounds to 1 in fp32; the precise run keeps 1.00000001.
+    let inputs = vec![f32s(&[1.0, 2.0, 3.0, 4.0]), f32s(&[1e-8, 3e-8, 0.5, 0.25])];
+    let constants = BTreeMap::new();
+    let request =
+        ExecRequest { module: &words, entry_point: Some("main"), inputs: &inputs, graph_constants: &constants };
+    let reference = Executor::default().execute(&request).expect("answers");
+    let producer = spvgraph_oracle::external::model_converter::ModelConverter::discover();
+    let produced = |outputs: ExecOutcome| ProductionAnswer {
+        producer: &producer,
+        debug_info: false,
+        outcome: Ok(ProduceOutcome::Module {
+            words: words.clone(),
+            graph_constants: BTreeMap::new(),
+            interface: Default::default(),
+            notes: Vec::new(),
+        }),
+        validity: Vec::new(),
+        outputs: Some(Ok(outputs)),
+    };
+    let observe = |answer: ProductionAnswer<'_>| {
+        let obs = Observations {
+            request: Some(request),
+            reference: Some(reference.clone()),
+            productions: vec![answer],
+            referee: Some(&model),
+            operators: vec![TosaOp::Add, TosaOp::Clamp, TosaOp::ReduceSum],
+            ..Observations::default()
+        };
+        judge(&Expectation::Valid, &obs)
+    };
+    let ds = observe(produced(reference.clone()));
+    assert!(ds.is_empty(), "the same outputs as the case: {ds:#?}");
+    // A produced module that really computes something else still is a finding.
+    let ExecOutcome::Outputs(mut wrong) = reference.clone() else { panic!("outputs") };
+    wrong[0] = f32s(&[7.0, 2.0, 3.5, 4.25]);
+    assert_eq!(kinds(&observe(produced(ExecOutcome::Outputs(wrong)))), [Kind::ProducerWrongSemantics]);
+}

@@ -93,8 +93,19 @@ fn semantics(
     }
     // Constant folding by the producer may round differently: the referee
     // decides whether the produced module's outputs are still compliant.
+    // Its precise run does not round intermediate results, so downstream of
+    // any floating-point operator it can condemn the case's own outputs
+    // too: then only a direct difference is evidence (as for backends).
     let theirs = ExecOutcome::Outputs(produced);
-    match vote.verdicts(request, &[(name, &theirs)]).and_then(|v| v.into_iter().next()) {
+    let ours = ExecOutcome::Outputs(reference.clone());
+    let verdicts = vote.verdicts(request, &[(name, &theirs), (crate::registry::IN_TREE, &ours)]);
+    let condemned = |a: &Result<Agreement, OracleError>| matches!(a, Ok(Agreement::Mismatch { output, .. }) if !output.is_some_and(|j| inexact.get(j) == Some(&true)));
+    let verdict = verdicts.and_then(|v| {
+        let ours_condemned = v.get(1).is_some_and(condemned);
+        let direct_differs = matches!(direct, OutputComparison::Differ { .. });
+        v.into_iter().next().filter(|theirs| !(condemned(theirs) && ours_condemned && !direct_differs))
+    });
+    match verdict {
         Some(Ok(Agreement::Mismatch { output, .. })) if output.is_some_and(|j| inexact.get(j) == Some(&true)) => None,
         Some(Ok(Agreement::Mismatch { output, detail })) => {
             let mut d = new(
