@@ -292,7 +292,7 @@ pub fn table(st: &Stats, store: &Store, cx: &SummaryContext<'_>) -> String {
         st.roundtrip[0], st.roundtrip[1], st.roundtrip[2]
     );
     let _ = writeln!(t);
-    let _ = writeln!(t, "{:<30}{:>8}{:>10}  {:<44}version", "oracle", "share", "cases/s", "answers");
+    let _ = writeln!(t, "{:<30}{:>8}{:>10}  {:<44} version", "oracle", "share", "cases/s", "answers");
     for (name, o) in &st.oracles {
         let busy = o.time.as_secs_f64();
         let per_s = if busy > 0.0 {
@@ -305,7 +305,7 @@ pub fn table(st: &Stats, store: &Store, cx: &SummaryContext<'_>) -> String {
         let share = cx.samples.get(base_oracle(name)).map_or("all".to_string(), |f| format!("{f}"));
         let answers: Vec<String> = o.answers.iter().map(|(l, c)| format!("{c} {l}")).collect();
         let version = cx.versions.get(base_oracle(name)).map_or("", String::as_str);
-        let _ = writeln!(t, "  {name:<28}{share:>8}{per_s:>10}  {:<44}{version}", answers.join(", "));
+        let _ = writeln!(t, "  {name:<28}{share:>8}{per_s:>10}  {:<44} {version}", answers.join(", "));
     }
     for (name, why) in cx.unavailable {
         let _ = writeln!(t, "  {name:<28}  not run: {why}");
