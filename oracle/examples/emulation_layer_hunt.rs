@@ -29,7 +29,6 @@
 use spvgraph_generator::files::{write_case, Extras};
 use spvgraph_generator::near_valid::{covered_rules, near_valid_from_seed};
 use spvgraph_generator::{generate_from_seed, Case, Config};
-use spvgraph_ir::elem::Profile;
 use spvgraph_ir::env::TargetEnv;
 use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::tosa::TosaOp;
@@ -156,18 +155,7 @@ fn single_op_items(seed: u64, per_row: u64, special: f64) -> Vec<Item> {
     let mut out = Vec::new();
     for op in TosaOp::ALL {
         for row in 0..op.spec().type_rows.len() {
-            let r = &op.spec().type_rows[row];
-            let mut profiles: Vec<Profile> = r.profiles.iter().take(1).chain(r.also.iter()).copied().collect();
-            profiles.extend([Profile::ExtDoubleRound, Profile::ExtInexactRound]);
-            let mut config = Config {
-                allow_ops: vec![op],
-                profiles,
-                min_graphs: 1,
-                max_graphs: 1,
-                min_nodes: 1,
-                max_nodes: 1,
-                ..Config::default()
-            };
+            let mut config = Config::single_op(op, row, &Config::default());
             config.probs.tensor_array_input = 0.0;
             config.probs.tensor_array_output = 0.0;
             config.probs.special_values = special;
