@@ -9,13 +9,22 @@
 //! (`VmRSS` in `/proc/PID/status`) while waiting for it, not with
 //! `RLIMIT_AS`: Vulkan drivers and JIT compilers reserve far more address
 //! space than they use, so an address-space limit kills healthy runs.
+//!
+//! The peak resident set size needs two sources. `wait4`'s `ru_maxrss` is
+//! exact for the child's own pages, but Linux folds in the high-water mark
+//! of the memory the child started from, which (fork or vfork) is this
+//! process's: a child of a 500 MiB parent reports 500 MiB for `/bin/true`.
+//! So `ru_maxrss` is taken only when it is above this process's own
+//! high-water mark at spawn time (then it can only be the child's); otherwise
+//! the peak is the child's `VmHWM` (high-water mark since its `exec`), read
+//! at every poll, which can miss only growth after the last poll.
 
 use crate::oracle::Abnormal;
 use std::ffi::OsStr;
 use std::io::Read;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -54,8 +63,12 @@ pub struct ProcessRun {
     pub stderr: Vec<u8>,
     /// Wall-clock time.
     pub elapsed: Duration,
-    /// Highest resident set size seen while polling, in bytes.
+    /// Peak resident set size of the child, in bytes (see the module
+    /// documentation for how it is measured).
     pub peak_rss_bytes: u64,
+    /// Whether [`ProcessRun::peak_rss_bytes`] is `wait4`'s exact figure
+    /// (false: the highest `VmHWM` polled, a lower bound).
+    pub peak_rss_exact: bool,
 }
 
 impl ProcessRun {
@@ -147,20 +160,24 @@ pub fn run(mut cmd: Command, dir: &Path, limits: &Limits) -> Result<ProcessRun, 
     let start = Instant::now();
     let mut child = cmd.spawn().map_err(|source| RunError::Spawn { program: program.clone(), source })?;
     let pid = child.id();
-    let mut peak = 0u64;
+    // Read after the spawn returns, when the child has exec'd (std uses
+    // vfork/posix_spawn) or is about to: our mark can only have grown since
+    // the child's copy of it was taken, so the comparison stays safe.
+    let inherited = own_high_water_bytes();
+    let mut polled_peak = 0u64;
     let mut nap = Duration::from_micros(500);
     let mut killed: Option<Abnormal> = None;
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break Some(status),
-            Ok(None) => {}
+    let reaped = loop {
+        match reap(pid) {
+            Reap::Exited(status, maxrss) => break Some((status, maxrss)),
+            Reap::Running => {}
             // The child cannot be waited for (it was reaped elsewhere): treat
             // as a crash of unknown cause rather than hanging here.
-            Err(_) => break None,
+            Reap::Lost => break None,
         }
-        let rss = rss_bytes(pid).unwrap_or(0);
-        peak = peak.max(rss);
-        let over_memory = limits.memory_bytes.is_some_and(|m| rss > m);
+        let mem = memory_of(pid);
+        polled_peak = polled_peak.max(mem.high_water);
+        let over_memory = limits.memory_bytes.is_some_and(|m| mem.resident > m);
         if killed.is_none() && (over_memory || start.elapsed() >= limits.timeout) {
             killed = Some(if over_memory { Abnormal::OutOfMemory } else { Abnormal::Timeout });
             let _ = child.kill();
@@ -171,6 +188,10 @@ pub fn run(mut cmd: Command, dir: &Path, limits: &Limits) -> Result<ProcessRun, 
     let elapsed = start.elapsed();
     let stdout = read_and_remove(&out_path);
     let stderr = read_and_remove(&err_path);
+    let status = reaped.map(|(s, _)| s);
+    let maxrss = reaped.map_or(0, |(_, m)| m);
+    let peak_rss_exact = maxrss > inherited;
+    let peak_rss_bytes = if peak_rss_exact { maxrss } else { polled_peak };
     let ended = match (killed, status) {
         (Some(a), _) => Ended::Abnormal(a),
         (None, Some(s)) => match (s.code(), s.signal()) {
@@ -181,7 +202,71 @@ pub fn run(mut cmd: Command, dir: &Path, limits: &Limits) -> Result<ProcessRun, 
         },
         (None, None) => Ended::Abnormal(Abnormal::Signal(0)),
     };
-    Ok(ProcessRun { ended, stdout, stderr, elapsed, peak_rss_bytes: peak })
+    Ok(ProcessRun { ended, stdout, stderr, elapsed, peak_rss_bytes, peak_rss_exact })
+}
+
+/// What a non-blocking `wait4` found.
+enum Reap {
+    /// Still running.
+    Running,
+    /// Exited (status, `ru_maxrss` in bytes); the child is reaped.
+    Exited(ExitStatus, u64),
+    /// Not our child any more.
+    Lost,
+}
+
+/// Reaps `pid` if it has ended, with its resource usage. `std`'s `Child`
+/// is not asked afterwards (it would find no child); dropping it is harmless.
+fn reap(pid: u32) -> Reap {
+    let Ok(pid) = libc::pid_t::try_from(pid) else { return Reap::Lost };
+    let mut status: libc::c_int = 0;
+    // SAFETY: rusage is plain old data; all-zero bytes are a valid value.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    loop {
+        // SAFETY: both pointers are to live, writable locals of the right types.
+        let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+        if r == pid {
+            // ru_maxrss is in kibibytes on Linux.
+            let maxrss = u64::try_from(usage.ru_maxrss).unwrap_or(0).saturating_mul(1024);
+            return Reap::Exited(ExitStatus::from_raw(status), maxrss);
+        }
+        if r == 0 {
+            return Reap::Running;
+        }
+        if std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
+            return Reap::Lost;
+        }
+    }
+}
+
+/// A process's memory, from `/proc/PID/status` (zero where unreadable).
+#[derive(Clone, Copy, Debug, Default)]
+struct Memory {
+    /// `VmRSS`: resident now.
+    resident: u64,
+    /// `VmHWM`: the most resident since its last `exec`.
+    high_water: u64,
+}
+
+fn memory_of(pid: u32) -> Memory {
+    read_memory(&format!("/proc/{pid}/status"))
+}
+
+fn own_high_water_bytes() -> u64 {
+    read_memory("/proc/self/status").high_water
+}
+
+fn read_memory(status_path: &str) -> Memory {
+    let Ok(status) = std::fs::read_to_string(status_path) else { return Memory::default() };
+    let field = |name: &str| -> u64 {
+        let kb = status
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .and_then(|rest| rest.split_whitespace().next())
+            .and_then(|v| v.parse::<u64>().ok());
+        kb.unwrap_or(0).saturating_mul(1024)
+    };
+    Memory { resident: field("VmRSS:"), high_water: field("VmHWM:") }
 }
 
 /// Whether a process that died on a signal said it could not allocate
@@ -198,14 +283,6 @@ fn read_and_remove(path: &Path) -> Vec<u8> {
     }
     let _ = std::fs::remove_file(path);
     bytes
-}
-
-/// The resident set size of a process, from `/proc/PID/status`.
-fn rss_bytes(pid: u32) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
 }
 
 /// A directory removed when dropped, unless [`ScratchDir::keep`] was called.
@@ -300,6 +377,31 @@ mod tests {
         let run = run(sh(&format!("exec {script}")), dir.path(), &limits).expect("runs");
         assert_eq!(run.abnormal(), Some(Abnormal::OutOfMemory), "{}", run.status_text());
         assert!(run.peak_rss_bytes > 0);
+    }
+
+    #[test]
+    fn a_short_lived_childs_peak_is_exact() {
+        let dir = ScratchDir::new("process-test").expect("scratch");
+        // A 512 MiB string, then exit at once: no poll need see it. (Far
+        // above what this test process holds, the ballast below included.)
+        let script = "exec awk 'BEGIN { s = \"x\"; while (length(s) < 536870912) s = s s; exit 0 }'";
+        let limits = Limits { timeout: Duration::from_secs(60), memory_bytes: None };
+        let run = run(sh(script), dir.path(), &limits).expect("runs");
+        assert!(run.success(), "{}", run.status_text());
+        assert!(run.peak_rss_exact, "a 512 MiB child of a smaller test process is measured by wait4");
+        assert!(run.peak_rss_bytes >= 512 << 20, "{} bytes", run.peak_rss_bytes);
+    }
+
+    #[test]
+    fn a_childs_peak_excludes_the_parents_memory() {
+        // Linux folds the parent's high-water mark into the child's
+        // ru_maxrss; a small child of a big parent must still look small.
+        let ballast = vec![1u8; 128 << 20];
+        let dir = ScratchDir::new("process-test").expect("scratch");
+        let run = run(sh("exec true"), dir.path(), &Limits::default()).expect("runs");
+        assert!(run.success());
+        assert!(run.peak_rss_bytes < 32 << 20, "{} bytes", run.peak_rss_bytes);
+        assert_eq!(ballast.iter().step_by(4096).map(|&b| usize::from(b)).sum::<usize>(), (128 << 20) / 4096);
     }
 
     #[test]
