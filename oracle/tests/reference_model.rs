@@ -318,3 +318,33 @@ fn integer_dot_products_run_in_precise_mode() {
         PreciseOutcome::Abnormal { how, detail } => panic!("the model {how}: {detail}"),
     }
 }
+
+const BIG_ADD: &str = r#"
+func.func @main(%a: tensor<1024x4096xf32>, %b: tensor<1024x4096xf32>) -> tensor<1024x4096xf32> {
+  %0 = tosa.add %a, %b : (tensor<1024x4096xf32>, tensor<1024x4096xf32>) -> tensor<1024x4096xf32>
+  return %0 : tensor<1024x4096xf32>
+}
+"#;
+
+#[test]
+fn each_tools_time_and_peak_memory_are_measured() {
+    let Some(m) = model() else { return };
+    let run = |mlir: &str, shape: &[usize]| {
+        let n = shape.iter().product();
+        let x = f32s(shape, &vec![1.5; n]);
+        let mut costs = Default::default();
+        let out = outputs(m.run_mlir_measured(mlir, &[x.clone(), x], &[ElemType::Fp32], &mut costs).expect("runs"));
+        assert_eq!(out[0].to_f64()[n - 1], 3.0);
+        costs
+    };
+    let small = run(ADD, &[2, 3]);
+    let big = run(BIG_ADD, &[1024, 4096]);
+    for c in [small, big] {
+        let (opt, model) = (c.tosa_opt.expect("tosa-opt ran"), c.model.expect("the model ran"));
+        assert!(opt.elapsed > Duration::ZERO && model.elapsed > Duration::ZERO);
+        assert!(opt.peak_rss_bytes > 0 && model.peak_rss_bytes > 0, "{c:?}");
+    }
+    // Two 16 MiB inputs and a 16 MiB output live in the model at once.
+    let (s, b) = (small.model.map_or(0, |c| c.peak_rss_bytes), big.model.map_or(0, |c| c.peak_rss_bytes));
+    assert!(b >= s + (40 << 20), "small graph {s} bytes, big graph {b} bytes");
+}

@@ -71,7 +71,23 @@ pub struct ProcessRun {
     pub peak_rss_exact: bool,
 }
 
+/// What a run cost: its wall time and its peak memory.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Cost {
+    /// Wall-clock time.
+    pub elapsed: Duration,
+    /// Peak resident set size, in bytes.
+    pub peak_rss_bytes: u64,
+    /// Whether the peak is `wait4`'s exact figure rather than a polled lower bound.
+    pub peak_rss_exact: bool,
+}
+
 impl ProcessRun {
+    /// Its time and peak memory.
+    pub fn cost(&self) -> Cost {
+        Cost { elapsed: self.elapsed, peak_rss_bytes: self.peak_rss_bytes, peak_rss_exact: self.peak_rss_exact }
+    }
+
     /// Whether it exited with status 0.
     pub fn success(&self) -> bool {
         self.ended == Ended::Exited(0)

@@ -25,7 +25,7 @@
 //! Every run works in its own scratch directory, removed afterwards, and
 //! every tool runs under a time limit.
 
-use super::process::{self, Ended, Limits, ProcessRun, ScratchDir};
+use super::process::{self, Cost, Ended, Limits, ProcessRun, ScratchDir};
 use crate::compliance::{judge, ReferenceTensor};
 pub use crate::compliance::{Agreement, PreciseOutcome, PreciseOutput, RowTally, SweepTally};
 use crate::oracle::{Abnormal, Capability, ExecOutcome, ExecRequest, Oracle, OracleError, Refusal};
@@ -49,6 +49,17 @@ pub struct TosaReferenceModel {
     timeout: Duration,
     level: Option<String>,
     version: Option<String>,
+}
+
+/// What one execution cost in each of the model's two processes (`None`:
+/// that tool did not run). A retry without the bounds pass replaces the
+/// first attempt's figures.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReferenceCosts {
+    /// `tosa-opt --tosa-serialize` (MLIR to flatbuffer).
+    pub tosa_opt: Option<Cost>,
+    /// `tosa_reference_model` itself.
+    pub model: Option<Cost>,
 }
 
 /// A graph ready for the model: its MLIR text and its outputs' element types.
@@ -160,8 +171,20 @@ impl TosaReferenceModel {
         inputs: &[TensorData],
         outputs: &[ElemType],
     ) -> Result<ExecOutcome, OracleError> {
+        self.run_mlir_measured(mlir, inputs, outputs, &mut ReferenceCosts::default())
+    }
+
+    /// [`TosaReferenceModel::run_mlir`], recording each tool's time and peak
+    /// memory in `costs`.
+    pub fn run_mlir_measured(
+        &self,
+        mlir: &str,
+        inputs: &[TensorData],
+        outputs: &[ElemType],
+        costs: &mut ReferenceCosts,
+    ) -> Result<ExecOutcome, OracleError> {
         let dir = scratch()?;
-        match self.run_in(&dir, mlir, inputs, outputs, false)? {
+        match self.run_in(&dir, mlir, inputs, outputs, false, costs)? {
             Run::Refused(kind, reason) => Ok(ExecOutcome::Refused { kind, reason }),
             Run::Abnormal(how, detail) => Ok(ExecOutcome::Abnormal { how, detail }),
             Run::Done => {
@@ -189,7 +212,7 @@ impl TosaReferenceModel {
         outputs: &[ElemType],
     ) -> Result<PreciseOutcome, OracleError> {
         let dir = scratch()?;
-        match self.run_in(&dir, mlir, inputs, outputs, true)? {
+        match self.run_in(&dir, mlir, inputs, outputs, true, &mut ReferenceCosts::default())? {
             Run::Refused(kind, reason) => Ok(PreciseOutcome::Refused { kind, reason }),
             Run::Abnormal(how, detail) => Ok(PreciseOutcome::Abnormal { how, detail }),
             Run::Done => {
@@ -205,6 +228,17 @@ impl TosaReferenceModel {
                 Ok(PreciseOutcome::Outputs(result))
             }
         }
+    }
+
+    /// [`Oracle::execute`], with what each of the model's tools cost.
+    pub fn execute_measured(&self, request: &ExecRequest<'_>) -> Result<(ExecOutcome, ReferenceCosts), OracleError> {
+        self.paths()?;
+        let mut costs = ReferenceCosts::default();
+        let outcome = match self.prepare(request)? {
+            Err(reason) => ExecOutcome::Refused { kind: Refusal::Invalid, reason },
+            Ok(g) => self.run_mlir_measured(&g.mlir, request.inputs, &g.outputs, &mut costs)?,
+        };
+        Ok((outcome, costs))
     }
 
     /// The precise-mode answer for a request: fp64 references and bounds
@@ -224,15 +258,16 @@ impl TosaReferenceModel {
         inputs: &[TensorData],
         outputs: &[ElemType],
         precise: bool,
+        costs: &mut ReferenceCosts,
     ) -> Result<Run, OracleError> {
         // The bounds pass is only useful, and only works, where a compliance
         // mode reads it: the model aborts ("getFpMinimum") when asked for the
         // bounds of an integer dot product. Floating-point outputs and
         // RESCALE (INEXACT_ROUND gives its upper limit) need it.
         let bounds = precise && (outputs.iter().any(|e| e.is_float()) || mlir.contains("tosa.rescale"));
-        match self.run_once(dir, mlir, inputs, outputs, precise, bounds) {
+        match self.run_once(dir, mlir, inputs, outputs, precise, bounds, costs) {
             Ok(Run::Abnormal(_, detail)) if bounds && detail.contains("getFpMinimum") => {
-                self.run_once(dir, mlir, inputs, outputs, precise, false)
+                self.run_once(dir, mlir, inputs, outputs, precise, false, costs)
             }
             other => other,
         }
@@ -246,7 +281,9 @@ impl TosaReferenceModel {
         outputs: &[ElemType],
         precise: bool,
         bounds: bool,
+        costs: &mut ReferenceCosts,
     ) -> Result<Run, OracleError> {
+        *costs = ReferenceCosts::default();
         let (opt, model) = self.paths()?;
         let d = dir.path();
         let mlir_path = d.join("graph.mlir");
@@ -257,6 +294,7 @@ impl TosaReferenceModel {
             .arg(format!("--tosa-serialize=tosa-flatbuffer-filename={}", tosa_path.display()))
             .args(["-o", "/dev/null"]);
         let ser = run_tool(cmd, d, self.timeout)?;
+        costs.tosa_opt = Some(ser.cost());
         if let Some(how) = ser.abnormal() {
             return Ok(Run::Abnormal(how, format!("tosa-opt: {}", tail(&ser))));
         }
@@ -315,6 +353,7 @@ impl TosaReferenceModel {
         }
         cmd.env("TOSA_MODEL_NO_BACKTRACE", "1");
         let run = run_tool(cmd, d, self.timeout)?;
+        costs.model = Some(run.cost());
         let stderr = run.stderr_text();
         match run.ended {
             Ended::Exited(0) => Ok(Run::Done),
