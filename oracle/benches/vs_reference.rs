@@ -393,7 +393,17 @@ fn main() {
     );
     println!(
         "{:<17} {:>9} {:>9} {:>7} {:>9} {:>9} {:>7} {:>8} {:>10} {:>8} {:>8}",
-        "graph", "ours ms", "ref ms", "time x", "ours RSS", "ref RSS", "mem x", "opt RSS", "in-proc ms", "heap", "tensors"
+        "graph",
+        "ours ms",
+        "ref ms",
+        "time x",
+        "ours RSS",
+        "ref RSS",
+        "mem x",
+        "opt RSS",
+        "in-proc ms",
+        "heap",
+        "tensors"
     );
     for (name, build) in builders {
         if filter.as_deref().is_some_and(|f| !name.contains(f)) {

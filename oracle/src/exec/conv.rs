@@ -15,6 +15,7 @@ use super::intmath::signed_range;
 use ndarray::ArrayView2;
 use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::tosa::TosaOp;
+use std::borrow::Cow;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
@@ -250,7 +251,7 @@ impl Geom {
 
     /// The weight matrix data in the layout [`Geom::weights`] views: for
     /// TRANSPOSE_CONV2D a flipped `K × OC` copy, otherwise the weights as given.
-    fn weight_data<T: Copy>(&self, w: Vec<T>) -> Vec<T> {
+    fn weight_data<'w, T: Copy>(&self, w: Cow<'w, [T]>) -> Cow<'w, [T]> {
         if self.kind != Kind::Transpose {
             return w;
         }
@@ -265,7 +266,7 @@ impl Geom {
                 }
             }
         }
-        out
+        Cow::Owned(out)
     }
 
     /// The `k × ocg` weight matrix of `group`.
@@ -297,16 +298,21 @@ pub(crate) fn run(cx: &Ctx<'_>) -> Result<TensorData, OpError> {
         return Err(OpError::invalid(format!("{}: bias has {} elements, expected 1 or {}", cx.op, bias.len(), g.oc)));
     }
     if input.elem().is_float() {
-        let x = flat(&*to_f32(input)?).into_owned();
-        let w = g.weight_data(flat(&*to_f32(weight)?).into_owned());
-        let b = flat(&*to_f32(bias)?).into_owned();
-        let out = gemm(g.gemm_dims(), &|grp| g.weights(&w, grp), &|row, grp, dst| g.fill(&x, row, grp, dst))?;
+        // fp32 operands are borrowed, not copied, and the bias is added in
+        // place: the only tensor-sized allocation is the result.
+        let (x32, w32, b32) = (to_f32(input)?, to_f32(weight)?, to_f32(bias)?);
+        let x = flat(&x32);
+        let w = g.weight_data(flat(&w32));
+        let b = flat(&b32);
+        let mut out = gemm(g.gemm_dims(), &|grp| g.weights(&w, grp), &|row, grp, dst| g.fill(&x, row, grp, dst))?;
         let bias_of = |oc: usize| b[if b.len() == 1 { 0 } else { oc }];
-        let vals: Vec<f32> = out.iter().enumerate().map(|(i, &v)| v + bias_of(i % g.oc)).collect();
-        return from_f32(out_elem, shaped(&out_shape, vals)?);
+        for (i, v) in out.iter_mut().enumerate() {
+            *v += bias_of(i % g.oc);
+        }
+        return from_f32(out_elem, shaped(&out_shape, out)?);
     }
     let x: Vec<i64> = to_i64(input)?.iter().map(|&v| v - in_zp).collect();
-    let w: Vec<i64> = g.weight_data(to_i64(weight)?.iter().map(|&v| v - w_zp).collect());
+    let w: Vec<i64> = g.weight_data(Cow::Owned(to_i64(weight)?.iter().map(|&v| v - w_zp).collect())).into_owned();
     let b = flat(&to_i64(bias)?).into_owned();
     let bias_of = |oc: usize| b[if b.len() == 1 { 0 } else { oc }];
     let bits = int_bits(out_elem);

@@ -66,14 +66,36 @@ pub(crate) fn gemm<'w, T>(
 where
     T: LinalgScalar + Send + Sync,
 {
+    let mut out = vec![T::zero(); d.rows * d.oc()];
+    gemm_into(d, weights, fill, &mut out)?;
+    Ok(out)
+}
+
+/// [`gemm`] into `out` (`rows × oc`, row-major), so a caller with several
+/// products (MATMUL batches) fills one result instead of joining copies.
+pub(crate) fn gemm_into<'w, T>(
+    d: Dims,
+    weights: &(dyn Fn(usize) -> Option<ArrayView2<'w, T>> + Sync),
+    fill: &Fill<'_, T>,
+    out: &mut [T],
+) -> Result<(), OpError>
+where
+    T: LinalgScalar + Send + Sync,
+{
     // general_mat_mul panics on mismatched shapes; check every group first.
     if let Some(g) = (0..d.groups).find(|&g| weights(g).map(|w| w.dim()) != Some((d.k, d.ocg))) {
         return Err(OpError::invalid(format!("weight matrix of group {g} is not {} x {}", d.k, d.ocg)));
     }
     let oc = d.oc();
-    let mut out = vec![T::zero(); d.rows * oc];
-    if out.is_empty() || d.k == 0 {
-        return Ok(out);
+    if out.len() != d.rows * oc {
+        return Err(OpError::invalid(format!("GEMM result has {} elements, expected {} x {oc}", out.len(), d.rows)));
+    }
+    if out.is_empty() {
+        return Ok(());
+    }
+    if d.k == 0 {
+        out.fill(T::zero());
+        return Ok(());
     }
     let block = rows_per_block(d.rows, d.k, std::mem::size_of::<T>());
     out.par_chunks_mut(block * oc).enumerate().for_each(|(b, chunk)| {
@@ -97,7 +119,7 @@ where
             }
         }
     });
-    Ok(out)
+    Ok(())
 }
 
 /// A row-major `rows × cols` matrix view of `data` with the given strides

@@ -228,17 +228,30 @@ fn collect_outputs(
     mut values: HashMap<Id, Value<'_>>,
 ) -> Result<Vec<TensorData>, ExecError> {
     let mut slots: Vec<Option<TensorData>> = vec![None; iface.outputs.len()];
+    // How many outputs still read each value: the last one takes it rather
+    // than a copy, so a result is never held twice.
+    let mut readers: HashMap<Id, usize> = HashMap::new();
+    for &i in &view.outputs {
+        if let Some(Inst::GraphSetOutput { value, .. }) = w.a.module.insts.get(i) {
+            *readers.entry(*value).or_default() += 1;
+        }
+    }
     for &i in &view.outputs {
         let Some(Inst::GraphSetOutput { value, output_index, element_index }) = w.a.module.insts.get(i) else {
             continue;
         };
+        let last_reader = readers.get_mut(value).is_some_and(|n| {
+            *n -= 1;
+            *n == 0
+        });
         let index = w.index_value(*output_index).ok_or_else(|| w.invalid(i, "OutputIndex is not a constant"))?;
         let element = match element_index {
             Some(e) => Some(w.index_value(*e).ok_or_else(|| w.invalid(i, "ElementIndex is not a constant"))?),
             None => None,
         };
-        let v = match values.get(value) {
-            Some(v) => v.clone(),
+        let taken = if last_reader { values.remove(value) } else { values.get(value).cloned() };
+        let v = match taken {
+            Some(v) => v,
             // A constant (or graph constant) may be a graph output directly.
             None if w.a.def(*value).is_some_and(Inst::is_constant) => {
                 match operands::tensor(&w.a, *value, w.graph_constants, w.limit) {

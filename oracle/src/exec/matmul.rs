@@ -5,7 +5,7 @@ use super::conv::{bound, fast_path_fits};
 use super::convert::{flat, from_f32, from_i64, int_bits, shaped, to_f32, to_i64};
 use super::ctx::Ctx;
 use super::error::OpError;
-use super::gemm::{exact, gemm, view2, Dims};
+use super::gemm::{exact, gemm_into, view2, Dims};
 use spvgraph_ir::tensor::TensorData;
 
 /// Runs MATMUL: `out[n,h,w] = Σ_c (A[n,h,c] − A_zp)·(B[n,c,w] − B_zp)`.
@@ -26,11 +26,12 @@ pub(crate) fn run(cx: &Ctx<'_>) -> Result<TensorData, OpError> {
     let out_shape = cx.out_shape(0)?.to_vec();
     let d = Dims { rows: h, k: c, groups: 1, ocg: w };
     if a.elem().is_float() {
-        let af = flat(&*to_f32(a)?).into_owned();
-        let bf = flat(&*to_f32(b)?).into_owned();
-        let mut out = Vec::with_capacity(n * h * w);
-        for batch in 0..n {
-            out.extend(batch_gemm(d, batch, &af, &bf)?);
+        // fp32 operands are borrowed, not copied; the result is filled in place.
+        let (a32, b32) = (to_f32(a)?, to_f32(b)?);
+        let (af, bf) = (flat(&a32), flat(&b32));
+        let mut out = vec![0f32; n * h * w];
+        for (batch, dst) in out.chunks_mut((h * w).max(1)).enumerate() {
+            batch_gemm_into(d, batch, &af, &bf, dst)?;
         }
         return from_f32(out_elem, shaped(&out_shape, out)?);
     }
@@ -82,8 +83,20 @@ fn batch_gemm<T>(d: Dims, batch: usize, a: &[T], b: &[T]) -> Result<Vec<T>, OpEr
 where
     T: ndarray::LinalgScalar + Send + Sync,
 {
+    let mut out = vec![T::zero(); d.rows * d.ocg];
+    batch_gemm_into(d, batch, a, b, &mut out)?;
+    Ok(out)
+}
+
+fn batch_gemm_into<T>(d: Dims, batch: usize, a: &[T], b: &[T], out: &mut [T]) -> Result<(), OpError>
+where
+    T: ndarray::LinalgScalar + Send + Sync,
+{
     let (ab, bb) = batch_slices(d, batch, a, b)?;
-    gemm(d, &|_| view2(bb, d.k, d.ocg, (d.ocg, 1)), &|row, _, dst: &mut [T]| {
-        dst.copy_from_slice(&ab[row * d.k..(row + 1) * d.k])
-    })
+    gemm_into(
+        d,
+        &|_| view2(bb, d.k, d.ocg, (d.ocg, 1)),
+        &|row, _, dst: &mut [T]| dst.copy_from_slice(&ab[row * d.k..(row + 1) * d.k]),
+        out,
+    )
 }
