@@ -23,6 +23,7 @@
 use crate::elem::ElemType;
 use crate::tensor::TensorData;
 use std::fmt;
+use std::io::Write;
 use std::path::Path;
 
 /// Which numpy dtypes carry the element types numpy lacks (bf16, fp8).
@@ -247,12 +248,12 @@ impl NpyArray {
                 Dtypes::Numpy.descr(elem)
             )));
         }
-        let bits: Vec<u64> = if elem == ElemType::Bool {
-            self.data.iter().map(|&b| u64::from(b != 0)).collect()
+        let t = if elem == ElemType::Bool {
+            TensorData::from_bit_iter(elem, &self.shape, self.data.iter().map(|&b| u64::from(b != 0)))
         } else {
-            self.words().collect()
+            TensorData::from_bit_iter(elem, &self.shape, self.words())
         };
-        TensorData::from_bits(elem, &self.shape, &bits).map_err(|e| NpyError::data(e.to_string()))
+        t.map_err(|e| NpyError::data(e.to_string()))
     }
 
     /// The elements as `f64` when the dtype is `f8` (`None` otherwise).
@@ -262,7 +263,7 @@ impl NpyArray {
     }
 
     /// Each element's bytes as a little-endian integer (elements of up to 8 bytes).
-    fn words(&self) -> impl Iterator<Item = u64> + '_ {
+    fn words(&self) -> impl ExactSizeIterator<Item = u64> + '_ {
         self.data.chunks_exact(self.dtype.size).map(|c| {
             let mut b = [0u8; 8];
             let n = c.len().min(8);
@@ -280,15 +281,71 @@ impl NpyArray {
 
     /// Parses a `.npy` file's bytes.
     pub fn decode(bytes: &[u8]) -> Result<NpyArray, NpyError> {
+        let layout = Layout::parse(bytes)?;
+        let data = &bytes[layout.data..layout.data + layout.len];
+        let data = if layout.fortran { fortran_to_c(data, &layout.shape, layout.dtype.size) } else { data.to_vec() };
+        Ok(layout.into_array(data))
+    }
+
+    /// [`NpyArray::decode`] keeping the file's buffer as the data (a C-ordered
+    /// file's elements are not copied).
+    pub fn decode_owned(mut bytes: Vec<u8>) -> Result<NpyArray, NpyError> {
+        let layout = Layout::parse(&bytes)?;
+        if layout.fortran {
+            return NpyArray::decode(&bytes);
+        }
+        bytes.truncate(layout.data + layout.len);
+        bytes.drain(..layout.data);
+        Ok(layout.into_array(bytes))
+    }
+
+    /// Reads a `.npy` file.
+    pub fn read(path: &Path) -> Result<NpyArray, NpyError> {
+        let bytes = std::fs::read(path)
+            .map_err(|e| NpyError { origin: path.display().to_string(), reason: format!("cannot read: {e}") })?;
+        NpyArray::decode_owned(bytes).map_err(|e| e.at(path))
+    }
+
+    /// Writes a `.npy` file (header and data written in turn, not joined first).
+    pub fn write(&self, path: &Path) -> Result<(), NpyError> {
+        let failed =
+            |e: std::io::Error| NpyError { origin: path.display().to_string(), reason: format!("cannot write: {e}") };
+        let mut f = std::fs::File::create(path).map_err(failed)?;
+        f.write_all(&header(&self.descr, &self.shape)).map_err(failed)?;
+        f.write_all(&self.data).map_err(failed)
+    }
+}
+
+/// Where a `.npy` file's parts are and what its header says.
+struct Layout {
+    descr: String,
+    dtype: Dtype,
+    fortran: bool,
+    shape: Vec<usize>,
+    /// Offset of the data.
+    data: usize,
+    /// Bytes of data the shape needs.
+    len: usize,
+}
+
+impl Layout {
+    fn parse(bytes: &[u8]) -> Result<Layout, NpyError> {
         let (text, data) = split_header(bytes)?;
         let (descr, fortran, shape) = parse_header(&text)?;
-        let mut dtype = Dtype::parse(&descr).ok_or_else(|| NpyError::data(format!("unsupported dtype {descr:?}")))?;
-        let need = byte_len(&shape, dtype.size)?;
-        let data = data.get(..need).ok_or_else(|| {
-            NpyError::data(format!("{} data bytes for {descr} shape {shape:?}, which needs {need}", data.len()))
-        })?;
-        let mut data = if fortran { fortran_to_c(data, &shape, dtype.size) } else { data.to_vec() };
-        let mut descr = descr;
+        let dtype = Dtype::parse(&descr).ok_or_else(|| NpyError::data(format!("unsupported dtype {descr:?}")))?;
+        let len = byte_len(&shape, dtype.size)?;
+        if data.len() < len {
+            return Err(NpyError::data(format!(
+                "{} data bytes for {descr} shape {shape:?}, which needs {len}",
+                data.len()
+            )));
+        }
+        Ok(Layout { descr, dtype, fortran, shape, data: bytes.len() - data.len(), len })
+    }
+
+    /// The array of `data` (C order, in the file's byte order), made little-endian.
+    fn into_array(self, mut data: Vec<u8>) -> NpyArray {
+        let Layout { mut descr, mut dtype, shape, .. } = self;
         if dtype.big_endian && dtype.size > 1 {
             for element in data.chunks_exact_mut(dtype.size) {
                 element.reverse();
@@ -296,20 +353,7 @@ impl NpyArray {
             dtype.big_endian = false;
             descr = dtype.to_string();
         }
-        Ok(NpyArray { descr, dtype, shape, data })
-    }
-
-    /// Reads a `.npy` file.
-    pub fn read(path: &Path) -> Result<NpyArray, NpyError> {
-        let bytes = std::fs::read(path)
-            .map_err(|e| NpyError { origin: path.display().to_string(), reason: format!("cannot read: {e}") })?;
-        NpyArray::decode(&bytes).map_err(|e| e.at(path))
-    }
-
-    /// Writes a `.npy` file.
-    pub fn write(&self, path: &Path) -> Result<(), NpyError> {
-        std::fs::write(path, self.encode())
-            .map_err(|e| NpyError { origin: path.display().to_string(), reason: format!("cannot write: {e}") })
+        NpyArray { descr, dtype, shape, data }
     }
 }
 

@@ -140,45 +140,54 @@ impl TensorData {
     /// A tensor from raw element bit patterns in row-major order (the low
     /// `storage_bits` of each value are used; integers are sign-extended).
     pub fn from_bits(elem: ElemType, shape: &[usize], bits: &[u64]) -> Result<TensorData, TensorError> {
+        TensorData::from_bit_iter(elem, shape, bits.iter().copied())
+    }
+
+    /// [`TensorData::from_bits`] from an iterator, so a caller decoding a
+    /// large buffer needs no vector of 64-bit patterns beside it.
+    pub fn from_bit_iter(
+        elem: ElemType,
+        shape: &[usize],
+        bits: impl ExactSizeIterator<Item = u64>,
+    ) -> Result<TensorData, TensorError> {
         let count: usize = shape.iter().product();
-        if count != bits.len() {
-            return Err(TensorError::Shape { what: format!("{elem} tensor"), got: bits.len(), shape: shape.to_vec() });
+        let got = bits.len();
+        if count != got {
+            return Err(TensorError::Shape { what: format!("{elem} tensor"), got, shape: shape.to_vec() });
         }
         let dim = IxDyn(shape);
-        let build =
-            |v| TensorError::Shape { what: format!("{elem} tensor ({v})"), got: bits.len(), shape: shape.to_vec() };
+        let build = |v| TensorError::Shape { what: format!("{elem} tensor ({v})"), got, shape: shape.to_vec() };
         let t = match elem {
-            ElemType::Bool => TensorData::Bool(
-                ArrayD::from_shape_vec(dim, bits.iter().map(|&b| b & 1 != 0).collect()).map_err(build)?,
-            ),
-            ElemType::I8 => TensorData::I8(
-                ArrayD::from_shape_vec(dim, bits.iter().map(|&b| b as u8 as i8).collect()).map_err(build)?,
-            ),
-            ElemType::I16 => TensorData::I16(
-                ArrayD::from_shape_vec(dim, bits.iter().map(|&b| b as u16 as i16).collect()).map_err(build)?,
-            ),
-            ElemType::I32 => TensorData::I32(
-                ArrayD::from_shape_vec(dim, bits.iter().map(|&b| b as u32 as i32).collect()).map_err(build)?,
-            ),
-            ElemType::I48 => TensorData::I48(
-                ArrayD::from_shape_vec(dim, bits.iter().map(|&b| sign_extend(b, 64)).collect()).map_err(build)?,
-            ),
+            ElemType::Bool => {
+                TensorData::Bool(ArrayD::from_shape_vec(dim, bits.map(|b| b & 1 != 0).collect()).map_err(build)?)
+            }
+            ElemType::I8 => {
+                TensorData::I8(ArrayD::from_shape_vec(dim, bits.map(|b| b as u8 as i8).collect()).map_err(build)?)
+            }
+            ElemType::I16 => {
+                TensorData::I16(ArrayD::from_shape_vec(dim, bits.map(|b| b as u16 as i16).collect()).map_err(build)?)
+            }
+            ElemType::I32 => {
+                TensorData::I32(ArrayD::from_shape_vec(dim, bits.map(|b| b as u32 as i32).collect()).map_err(build)?)
+            }
+            ElemType::I48 => {
+                TensorData::I48(ArrayD::from_shape_vec(dim, bits.map(|b| sign_extend(b, 64)).collect()).map_err(build)?)
+            }
             ElemType::Fp16 => TensorData::Fp16(
-                ArrayD::from_shape_vec(dim, bits.iter().map(|&b| f16::from_bits(b as u16)).collect()).map_err(build)?,
+                ArrayD::from_shape_vec(dim, bits.map(|b| f16::from_bits(b as u16)).collect()).map_err(build)?,
             ),
             ElemType::Bf16 => TensorData::Bf16(
-                ArrayD::from_shape_vec(dim, bits.iter().map(|&b| bf16::from_bits(b as u16)).collect())
-                    .map_err(build)?,
+                ArrayD::from_shape_vec(dim, bits.map(|b| bf16::from_bits(b as u16)).collect()).map_err(build)?,
             ),
             ElemType::Fp32 => TensorData::Fp32(
-                ArrayD::from_shape_vec(dim, bits.iter().map(|&b| f32::from_bits(b as u32)).collect()).map_err(build)?,
+                ArrayD::from_shape_vec(dim, bits.map(|b| f32::from_bits(b as u32)).collect()).map_err(build)?,
             ),
-            ElemType::Fp8E4M3 => TensorData::Fp8E4M3(
-                ArrayD::from_shape_vec(dim, bits.iter().map(|&b| b as u8).collect()).map_err(build)?,
-            ),
-            ElemType::Fp8E5M2 => TensorData::Fp8E5M2(
-                ArrayD::from_shape_vec(dim, bits.iter().map(|&b| b as u8).collect()).map_err(build)?,
-            ),
+            ElemType::Fp8E4M3 => {
+                TensorData::Fp8E4M3(ArrayD::from_shape_vec(dim, bits.map(|b| b as u8).collect()).map_err(build)?)
+            }
+            ElemType::Fp8E5M2 => {
+                TensorData::Fp8E5M2(ArrayD::from_shape_vec(dim, bits.map(|b| b as u8).collect()).map_err(build)?)
+            }
         };
         Ok(t)
     }
