@@ -316,6 +316,18 @@ impl NpyArray {
     }
 }
 
+/// Writes `t` as a `.npy` file in `dtypes`, streaming its elements (the
+/// same bytes as [`NpyArray::from_tensor`] then [`NpyArray::write`], without
+/// the copy of the data).
+pub fn write_tensor(path: &Path, t: &TensorData, dtypes: Dtypes) -> Result<(), NpyError> {
+    let failed =
+        |e: std::io::Error| NpyError { origin: path.display().to_string(), reason: format!("cannot write: {e}") };
+    let mut f = std::io::BufWriter::new(std::fs::File::create(path).map_err(failed)?);
+    f.write_all(&header(dtypes.descr(t.elem()), t.shape())).map_err(failed)?;
+    t.write_le_bytes(&mut f).map_err(failed)?;
+    f.flush().map_err(failed)
+}
+
 /// Where a `.npy` file's parts are and what its header says.
 struct Layout {
     descr: String,
@@ -528,6 +540,26 @@ mod tests {
         assert_eq!(h.len() % ALIGN, 0);
         let a = NpyArray::decode(&[h, 7f32.to_le_bytes().to_vec()].concat()).expect("decode");
         assert_eq!(a.shape().len(), 30_000);
+    }
+
+    #[test]
+    fn streamed_files_equal_encoded_ones_and_read_back() {
+        let dir = std::env::temp_dir().join(format!("spvgraph-npy-stream-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let path = dir.join("t.npy");
+        for dtypes in [Dtypes::Numpy, Dtypes::ReferenceModel] {
+            for elem in ElemType::ALL {
+                let bits: Vec<u64> =
+                    (0..24u64).map(|i| if elem == ElemType::Bool { i % 3 / 2 } else { i * 0x9e37 + 5 }).collect();
+                let t = TensorData::from_bits(elem, &[2, 3, 4], &bits).expect("shape");
+                write_tensor(&path, &t, dtypes).expect("write");
+                let written = std::fs::read(&path).expect("read");
+                assert_eq!(written, NpyArray::from_tensor(&t, dtypes).encode(), "{elem} {dtypes:?}");
+                let back = NpyArray::read(&path).and_then(|a| a.to_tensor(elem)).expect("decode");
+                assert_eq!(back, t, "{elem} {dtypes:?}");
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

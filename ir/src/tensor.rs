@@ -254,11 +254,26 @@ impl TensorData {
         }
     }
 
+    /// Writes [`TensorData::to_le_bytes`] to `w` element by element, so a
+    /// large tensor is written without a second copy of its data.
+    pub fn write_le_bytes(&self, w: &mut impl std::io::Write) -> std::io::Result<()> {
+        match self {
+            TensorData::Bool(a) => a.iter().try_for_each(|&v| w.write_all(&[u8::from(v)])),
+            TensorData::I8(a) => a.iter().try_for_each(|&v| w.write_all(&[v as u8])),
+            TensorData::I16(a) => a.iter().try_for_each(|v| w.write_all(&v.to_le_bytes())),
+            TensorData::I32(a) => a.iter().try_for_each(|v| w.write_all(&v.to_le_bytes())),
+            TensorData::I48(a) => a.iter().try_for_each(|v| w.write_all(&v.to_le_bytes())),
+            TensorData::Fp16(a) => a.iter().try_for_each(|v| w.write_all(&v.to_bits().to_le_bytes())),
+            TensorData::Bf16(a) => a.iter().try_for_each(|v| w.write_all(&v.to_bits().to_le_bytes())),
+            TensorData::Fp32(a) => a.iter().try_for_each(|v| w.write_all(&v.to_bits().to_le_bytes())),
+            TensorData::Fp8E4M3(a) | TensorData::Fp8E5M2(a) => a.iter().try_for_each(|&v| w.write_all(&[v])),
+        }
+    }
+
     /// Writes a `.npy` file as `numpy.save` would (dtypes in the module docs;
     /// see [`crate::npy`]).
     pub fn write_npy(&self, path: &Path) -> Result<(), TensorError> {
-        NpyArray::from_tensor(self, Dtypes::Numpy)
-            .write(path)
+        crate::npy::write_tensor(path, self, Dtypes::Numpy)
             .map_err(|e| TensorError::WriteNpy { path: path.display().to_string(), reason: e.reason })
     }
 

@@ -153,6 +153,8 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         Ok(o) => o,
         Err(e) => return refused(&args.file, e),
     };
+    // Not needed while the outputs are written: give their memory back.
+    drop((inputs, graph_constants));
     std::fs::create_dir_all(&args.output_dir)
         .with_context(|| format!("cannot create output directory {}", args.output_dir.display()))?;
     for (i, t) in outputs.iter().enumerate() {

@@ -594,7 +594,7 @@ impl Flatbuffer<'_> {
 /// Writes a tensor as a `.npy` file in the model's dtypes
 /// ([`Dtypes::ReferenceModel`]).
 pub fn write_npy(path: &Path, t: &TensorData) -> Result<(), OracleError> {
-    NpyArray::from_tensor(t, Dtypes::ReferenceModel).write(path).map_err(|e| failed(e.to_string()))
+    spvgraph_ir::npy::write_tensor(path, t, Dtypes::ReferenceModel).map_err(|e| failed(e.to_string()))
 }
 
 /// Reads a `.npy` file the model wrote for an output of type `elem`: `<f8`
