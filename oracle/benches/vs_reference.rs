@@ -31,7 +31,7 @@
 //! * `in-proc ms`, `heap`: the executor in this process (decode the module
 //!   words and execute): its time, and the most heap bytes live at once,
 //!   counted by this binary's global allocator from just before the run,
-//!   plus the inputs the caller holds. `ours RSS` minus `heap` is roughly the
+//!   plus the inputs the caller holds; `in x` is ref ms / in-proc ms. `ours RSS` minus `heap` is roughly the
 //!   process baseline (binary, validator, `.npy` buffers), also printed
 //!   alone as `spvgraph --version`'s peak RSS.
 //! * `tensors`: bytes of the inputs, outputs and constants, the floor any
@@ -459,6 +459,7 @@ fn main() {
         check_close(g.name, &reference, &out);
         let tensors = bytes_of(&g.inputs) + bytes_of(&out) + constant_bytes(&g.module);
         let ref_ms = ms(median(ref_times));
+        let in_proc = median(in_proc_times);
         let (model_rss, opt_rss) = (median_cost(&model_costs), median_cost(&opt_costs));
         let ratio = |a: f64, b: f64| format!("{:.1}x", a / b);
         let (ours_ms, time_x, ours_rss, mem_x) = match (ours, model_rss) {
@@ -472,7 +473,7 @@ fn main() {
             _ => ("-".into(), "-".into(), "-".into(), "-".into()),
         };
         println!(
-            "{:<17} {:>9} {:>9.1} {:>7} {:>9} {:>9} {:>7} {:>8} {:>10.1} {:>8.1} {:>8.1}",
+            "{:<17} {:>9} {:>9.1} {:>7} {:>9} {:>9} {:>7} {:>8} {:>10.1} {:>7} {:>8.1} {:>8.1}",
             g.name,
             ours_ms,
             ref_ms,
@@ -481,7 +482,8 @@ fn main() {
             show(model_rss),
             mem_x,
             show(opt_rss),
-            ms(median(in_proc_times)),
+            ms(in_proc),
+            ratio(ref_ms, ms(in_proc)),
             median(heaps) as f64 / MIB,
             tensors as f64 / MIB
         );
