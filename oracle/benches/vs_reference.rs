@@ -392,7 +392,7 @@ fn main() {
         show(model_path().as_deref().and_then(baseline))
     );
     println!(
-        "{:<17} {:>9} {:>9} {:>7} {:>9} {:>9} {:>7} {:>8} {:>10} {:>8} {:>8}",
+        "{:<17} {:>9} {:>9} {:>7} {:>9} {:>9} {:>7} {:>8} {:>10} {:>7} {:>8} {:>8}",
         "graph",
         "ours ms",
         "ref ms",
@@ -402,6 +402,7 @@ fn main() {
         "mem x",
         "opt RSS",
         "in-proc ms",
+        "in x",
         "heap",
         "tensors"
     );
