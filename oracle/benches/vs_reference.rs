@@ -49,7 +49,7 @@ use spvgraph_ir::{Id, Module};
 use spvgraph_oracle::exec::Executor;
 use spvgraph_oracle::external::process::{self, Cost, Limits, ScratchDir};
 use spvgraph_oracle::external::tosa_reference::TosaReferenceModel;
-use spvgraph_oracle::oracle::{ExecOutcome, ExecRequest, Oracle};
+use spvgraph_oracle::oracle::{Abnormal, ExecOutcome, ExecRequest, Oracle};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -312,7 +312,8 @@ fn limits() -> Limits {
 fn measure(cmd: Command, dir: &Path, any_exit: bool) -> Option<Cost> {
     shrink_self();
     let run = process::run(cmd, dir, &limits()).ok()?;
-    if !run.success() && !(any_exit && run.elapsed < limits().timeout) {
+    let finished = run.success() || (any_exit && run.abnormal() != Some(Abnormal::Timeout));
+    if !finished {
         eprintln!("{} failed: {}", run.status_text(), run.tail(5));
         return None;
     }

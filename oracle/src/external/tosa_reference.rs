@@ -265,9 +265,9 @@ impl TosaReferenceModel {
         // bounds of an integer dot product. Floating-point outputs and
         // RESCALE (INEXACT_ROUND gives its upper limit) need it.
         let bounds = precise && (outputs.iter().any(|e| e.is_float()) || mlir.contains("tosa.rescale"));
-        match self.run_once(dir, mlir, inputs, outputs, precise, bounds, costs) {
+        match self.run_once(dir, mlir, inputs, outputs, Mode { precise, bounds }, costs) {
             Ok(Run::Abnormal(_, detail)) if bounds && detail.contains("getFpMinimum") => {
-                self.run_once(dir, mlir, inputs, outputs, precise, false, costs)
+                self.run_once(dir, mlir, inputs, outputs, Mode { precise, bounds: false }, costs)
             }
             other => other,
         }
@@ -279,8 +279,7 @@ impl TosaReferenceModel {
         mlir: &str,
         inputs: &[TensorData],
         outputs: &[ElemType],
-        precise: bool,
-        bounds: bool,
+        Mode { precise, bounds }: Mode,
         costs: &mut ReferenceCosts,
     ) -> Result<Run, OracleError> {
         *costs = ReferenceCosts::default();
@@ -429,6 +428,13 @@ pub fn check_against_reference(
 ) -> Result<Agreement, OracleError> {
     let reference = model.execute_precise(request)?;
     judge(request, &reference, candidate.name(), candidate.execute(request))
+}
+
+/// How the model runs: precise mode, and whether it writes bounds tensors.
+#[derive(Clone, Copy)]
+struct Mode {
+    precise: bool,
+    bounds: bool,
 }
 
 enum Run {
