@@ -17,16 +17,17 @@
 //! - a node whose rule fails because another operand did not change with the
 //!   first (an ADD of two graph inputs, a CONCAT on a non-axis dimension)
 //!   makes that other operand follow, when it comes from a graph input
-//!   through shape-preserving nodes: the dimensions it shared with the
-//!   changed operand's old shape take the new sizes, and planning starts
-//!   over with both inputs changed;
+//!   through shape-preserving nodes, or is a tensor constant (rebuilt in the
+//!   new shape with its elements repeated in order): the dimensions it
+//!   shared with the changed operand's old shape take the new sizes, and
+//!   planning starts over with both changed;
 //! - anything else (a weight whose channel count no longer matches, a
 //!   stride that no longer divides, an FFT, an array input) gives up, and
 //!   the caller's retry loop picks another mutation.
 //!
 //! The plan is then applied with the reducer's editing helpers: graph input
 //! types, graph type and interface variables (`reshape_input`), new
-//! attribute constants (`decls::i32_vector`), every result type and graph
+//! attribute and tensor constants (`decls`), read in this graph only, every result type and graph
 //! output re-inferred (`shapes::retype_graph`), and the declarations the
 //! edit left unused removed (`graph::finish`).
 
@@ -83,6 +84,20 @@ enum Origin {
 /// Attribute values a plan writes, by (node result, operand index).
 type Attrs = BTreeMap<(Id, usize), Vec<i64>>;
 
+/// A value a change starts from, or that must follow one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Leaf {
+    /// Graph input `InputIndex`.
+    Input(u32),
+    /// A tensor constant (`OpConstantComposite`, `OpConstantNull`,
+    /// `OpConstantCompositeReplicateEXT`), replaced in this graph by one of
+    /// the new shape.
+    Constant(Id),
+}
+
+/// The new shapes of the leaves.
+type Leaves = BTreeMap<Leaf, Vec<u32>>;
+
 /// Why an attempt gave up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Stop {
@@ -105,8 +120,8 @@ pub enum Stop {
 enum Outcome {
     /// Every node follows; the attributes to write and the new shapes.
     Consistent { attrs: Attrs, shapes: HashMap<Id, Vec<u32>> },
-    /// Graph input `index` must take this shape too.
-    Follow { index: u32, shape: Vec<u32> },
+    /// `leaf` must take this shape too.
+    Follow { leaf: Leaf, shape: Vec<u32> },
 }
 
 /// `module` with one shape change applied through its graph, or `None` when
@@ -127,11 +142,11 @@ pub fn attempt(module: &Module, rng: &mut SplitMix64) -> Result<(Module, ShapeCh
         attribute_origin(&a, view, rng).or_else(|| input_origin(&a, view, rng))
     }
     .ok_or(Stop::NoSite)?;
-    let mut inputs: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
+    let mut leaves = Leaves::new();
     let mut seed_attrs = Attrs::new();
     match &origin {
         Origin::Input { index, to, .. } => {
-            inputs.insert(*index, to.clone());
+            leaves.insert(Leaf::Input(*index), to.clone());
         }
         Origin::Attribute { node, operand, values } => {
             seed_attrs.insert((*node, *operand), values.clone());
@@ -139,13 +154,13 @@ pub fn attempt(module: &Module, rng: &mut SplitMix64) -> Result<(Module, ShapeCh
     }
     let mut followers = 0;
     let (attrs, new_shapes) = loop {
-        match plan(&a, view, &inputs, &seed_attrs, rng)? {
+        match plan(&a, view, &leaves, &seed_attrs, rng)? {
             Outcome::Consistent { attrs, shapes } => break (attrs, shapes),
-            Outcome::Follow { index, shape } => {
-                if followers == MAX_ROUNDS || inputs.contains_key(&index) {
+            Outcome::Follow { leaf, shape } => {
+                if followers == MAX_ROUNDS || leaves.contains_key(&leaf) {
                     return Err(Stop::Followers);
                 }
-                inputs.insert(index, shape);
+                leaves.insert(leaf, shape);
                 followers += 1;
             }
         }
@@ -159,25 +174,32 @@ pub fn attempt(module: &Module, rng: &mut SplitMix64) -> Result<(Module, ShapeCh
         }
     };
     let change = ShapeChange { graph: view.result, value, before, after, reshaped: new_shapes.len(), followers };
-    let out = apply(module, view.result, &inputs, &attrs).ok_or(Stop::Apply)?;
+    let out = apply(module, view.result, &leaves, &attrs).ok_or(Stop::Apply)?;
     Ok((out, change))
 }
 
 /// Writes a consistent plan into a copy of `module`.
-fn apply(module: &Module, g: Id, inputs: &BTreeMap<u32, Vec<u32>>, attrs: &Attrs) -> Option<Module> {
+fn apply(module: &Module, g: Id, leaves: &Leaves, attrs: &Attrs) -> Option<Module> {
     let mut c = Candidate::new(module.clone());
     let base = Baseline::of(&c);
-    for (&k, shape) in inputs {
-        reshape_input(&mut c, g, k, shape)?;
+    let mut replaced: HashMap<Id, Id> = HashMap::new();
+    for (&leaf, shape) in leaves {
+        match leaf {
+            Leaf::Input(k) => reshape_input(&mut c, g, k, shape)?,
+            Leaf::Constant(v) => {
+                replaced.insert(v, reshaped_constant(&mut c.module, v, shape)?);
+            }
+        }
     }
     let mut constants: HashMap<(Id, usize), Id> = HashMap::new();
     for (&key, values) in attrs {
         constants.insert(key, decls::i32_vector(&mut c.module, values));
     }
-    for inst in &mut c.module.insts {
+    let (begin, end) = spvgraph_reducer::graph::span(&c.module, g)?;
+    for inst in c.module.insts.iter_mut().take(end + 1).skip(begin) {
         if let Inst::Tosa { result, args, .. } = inst {
             for (k, arg) in args.iter_mut().enumerate() {
-                if let Some(&id) = constants.get(&(*result, k)) {
+                if let Some(&id) = constants.get(&(*result, k)).or_else(|| replaced.get(arg)) {
                     *arg = id;
                 }
             }
@@ -186,6 +208,46 @@ fn apply(module: &Module, g: Id, inputs: &BTreeMap<u32, Vec<u32>>, attrs: &Attrs
     shapes::retype_graph(&mut c, g)?;
     finish(&mut c, &base)?;
     Some(c.module)
+}
+
+/// Most elements of a constant the change rebuilds.
+const MAX_CONSTANT: u64 = 4096;
+
+/// A constant like `v` with shape `shape`: its elements repeated in order
+/// (a null or replicated constant stays one).
+fn reshaped_constant(m: &mut Module, v: Id, shape: &[u32]) -> Option<Id> {
+    let (ty, def, elem, bits) = {
+        let a = Analysis::new(m);
+        let ty = a.type_of(v)?;
+        let bits = a.const_tensor_bits(v, MAX_CONSTANT);
+        (ty, a.def(v)?.clone(), a.tensor_type(ty)?.elem, bits)
+    };
+    let t = decls::reshaped_tensor_type(m, ty, shape)?;
+    match def {
+        Inst::ConstantNull { .. } => Some(decls::null(m, t)),
+        Inst::ConstantCompositeReplicate { constituent, .. } => Some(decls::replicate(m, t, constituent)),
+        Inst::ConstantComposite { .. } => {
+            let bits = bits?;
+            let count =
+                shape.iter().try_fold(1u64, |n, &d| n.checked_mul(u64::from(d))).filter(|&n| n <= MAX_CONSTANT)?;
+            let tiled: Vec<u64> =
+                (0..count as usize).map(|i| bits.get(i % bits.len().max(1)).copied()).collect::<Option<_>>()?;
+            decls::tensor_constant(m, t, elem?, shape, &tiled)
+        }
+        _ => None,
+    }
+}
+
+/// Whether `v` is a tensor constant [`reshaped_constant`] can rebuild.
+fn rebuildable_constant(a: &Analysis<'_>, v: Id) -> bool {
+    matches!(
+        a.def(v),
+        Some(
+            Inst::ConstantNull { .. }
+                | Inst::ConstantCompositeReplicate { spec: false, .. }
+                | Inst::ConstantComposite { spec: false, .. }
+        )
+    ) && a.type_of(v).and_then(|t| a.tensor_type(t)).is_some()
 }
 
 /// Graph input `index` read by a non-array `OpGraphInputARM` with a known
@@ -368,14 +430,19 @@ fn smallest_factor(n: i64) -> Option<i64> {
 fn plan(
     a: &Analysis<'_>,
     view: &GraphView,
-    inputs: &BTreeMap<u32, Vec<u32>>,
+    leaves: &Leaves,
     seed_attrs: &Attrs,
     rng: &mut SplitMix64,
 ) -> Result<Outcome, Stop> {
     let mut new: HashMap<Id, Vec<u32>> = HashMap::new();
     for (k, value, _) in graph_inputs(a, view) {
-        if let Some(s) = inputs.get(&k) {
+        if let Some(s) = leaves.get(&Leaf::Input(k)) {
             new.insert(value, s.clone());
+        }
+    }
+    for (leaf, s) in leaves {
+        if let Leaf::Constant(v) = leaf {
+            new.insert(*v, s.clone());
         }
     }
     let mut attrs = seed_attrs.clone();
@@ -410,8 +477,8 @@ fn plan(
                     infer_shapes(op, &si).map_err(|_| stop)?
                 }
                 None => {
-                    let (index, shape) = follower(a, view, op, args, &new).ok_or(stop)?;
-                    return Ok(Outcome::Follow { index, shape });
+                    let (leaf, shape) = follower(a, view, op, args, &new).ok_or(stop)?;
+                    return Ok(Outcome::Follow { leaf, shape });
                 }
             },
         };
@@ -496,15 +563,15 @@ fn fit(values: &[i64], len: usize, fill: i64) -> Vec<i64> {
     v
 }
 
-/// For a node whose rule failed: a graph input that must change with the
-/// changed operand, and the shape it must take.
+/// For a node whose rule failed: a graph input or constant that must change
+/// with the changed operand, and the shape it must take.
 fn follower(
     a: &Analysis<'_>,
     view: &GraphView,
     op: TosaOp,
     args: &[Id],
     new: &HashMap<Id, Vec<u32>>,
-) -> Option<(u32, Vec<u32>)> {
+) -> Option<(Leaf, Vec<u32>)> {
     let spec = op.spec();
     let tensor = |k: usize| matches!(spec.operand(k).map(|o| o.form), Some(Form::Tensor { .. }));
     let (x_old, x_new) = args
@@ -517,11 +584,15 @@ fn follower(
         if !tensor(k) || new.contains_key(y) {
             continue;
         }
-        let Some(index) = source_input(a, &sources, *y) else { continue };
+        let leaf = match source_input(a, &sources, *y) {
+            Some(index) => Leaf::Input(index),
+            None if rebuildable_constant(a, *y) => Leaf::Constant(*y),
+            None => continue,
+        };
         let y_old = shapes::declared_shape(a, *y)?;
         let Some(y_new) = follow_dims(&x_old, &x_new, &y_old) else { continue };
         if y_new != y_old {
-            return Some((index, y_new));
+            return Some((leaf, y_new));
         }
     }
     None
