@@ -94,25 +94,39 @@ impl Summary {
             s.range = Range::Int { lo, hi };
             return s;
         }
+        let (lo, hi) = match elem {
+            // The decoding picked once per tensor, not per element.
+            ElemType::Fp32 => s.floats(elem, bits, |b| f64::from(f32::from_bits(b as u32))),
+            ElemType::Fp16 => s.floats(elem, bits, |b| f64::from(half::f16::from_bits(b as u16))),
+            ElemType::Bf16 => s.floats(elem, bits, |b| f64::from(half::bf16::from_bits(b as u16))),
+            _ => s.floats(elem, bits, |b| floats::decode(elem, b)),
+        };
+        s.range = Range::Float { lo, hi, nan: s.nan };
+        s
+    }
+
+    /// Sets the special-value flags from `bits` and returns the finite
+    /// bounds (0, 0 when every element is NaN: no finite bound holds).
+    #[inline(always)]
+    fn floats(&mut self, elem: ElemType, bits: &[u64], decode: impl Fn(u64) -> f64) -> (f64, f64) {
         let normal = floats::min_normal(elem);
         let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
         for &b in bits {
-            let v = floats::decode(elem, b);
+            let v = decode(b);
             if v.is_nan() {
-                s.nan = true;
+                self.nan = true;
                 continue;
             }
-            s.inf |= v.is_infinite();
-            s.subnormal |= v != 0.0 && v.abs() < normal;
+            self.inf |= v.is_infinite();
+            self.subnormal |= v != 0.0 && v.abs() < normal;
             lo = lo.min(v);
             hi = hi.max(v);
         }
         if lo > hi {
-            // All NaN: no finite bound holds, keep a degenerate interval.
-            (lo, hi) = (0.0, 0.0);
+            (0.0, 0.0)
+        } else {
+            (lo, hi)
         }
-        s.range = Range::Float { lo, hi, nan: s.nan };
-        s
     }
 }
 
@@ -120,11 +134,15 @@ fn draw_bits(rng: &mut SplitMix64, elem: ElemType, shape: &[u32], spec: &DataSpe
     let count: usize = shape.iter().map(|&d| d as usize).product();
     match spec.fill {
         Fill::Zero => vec![0; count],
-        Fill::Uniform => vec![one_value(rng, elem, spec); count],
+        Fill::Uniform => vec![Plan::new(elem, spec).value(rng); count],
         Fill::Rows if spec.domain.admits_uniform() => rows(rng, elem, shape, spec),
         Fill::Random | Fill::Rows => match spec.domain {
             Domain::Indices { k, unique } => indices(rng, shape, k, unique),
-            _ => (0..count).map(|_| one_value(rng, elem, spec)).collect(),
+            _ => {
+                let mut out = Vec::with_capacity(count);
+                Plan::new(elem, spec).extend(rng, count, &mut out);
+                out
+            }
         },
     }
 }
@@ -144,33 +162,135 @@ fn rows(rng: &mut SplitMix64, elem: ElemType, shape: &[u32], spec: &DataSpec) ->
     let count: usize = shape.iter().map(|&d| d as usize).product();
     let outer = shape.first().map_or(1, |&d| d as usize).max(1);
     let per_row = count / outer;
-    let random = DataSpec { fill: Fill::Random, ..*spec };
+    let plan = Plan::new(elem, spec);
     let mut out = Vec::with_capacity(count);
     for _ in 0..outer {
         match rng.below(3) {
             0 if spec.domain.admits_zero() => out.extend(std::iter::repeat_n(0, per_row)),
-            1 => out.extend(std::iter::repeat_n(one_value(rng, elem, spec), per_row)),
+            1 => out.extend(std::iter::repeat_n(plan.value(rng), per_row)),
             // Element-wise draws: fine for every domain but distinct
             // indices, which never admit uniform rows and so never get here.
-            _ => out.extend((0..per_row).map(|_| one_value(rng, elem, &random))),
+            _ => plan.extend(rng, per_row, &mut out),
         }
     }
     out
 }
 
-fn one_value(rng: &mut SplitMix64, elem: ElemType, spec: &DataSpec) -> u64 {
-    match spec.domain {
-        Domain::Bool => rng.below(2),
-        Domain::Int { lo, hi, nonzero, except } => {
-            let v = int_value(rng, (lo, hi), spec.scale, spec.specials);
-            fix_exclusions(v, lo, hi, nonzero, except) as u64
+/// What drawing one element of a tensor needs, worked out once per tensor
+/// rather than per element (the draws, and so the bits, are those of the
+/// element-wise definition: magnitude window, then exclusions or rounding
+/// back inside the domain).
+enum Plan {
+    Bool,
+    Indices { k: u64 },
+    Int { lo: i64, hi: i64, window: (i64, i64), nonzero: bool, except: Option<i64>, specials: f64 },
+    Float(FloatPlan),
+}
+
+struct FloatPlan {
+    elem: ElemType,
+    lo: f64,
+    hi: f64,
+    nan: bool,
+    /// Where uniform values are drawn: the scale window inside the domain.
+    window: (f64, f64),
+    /// The domain clipped to the finite range, when rounding can leave it.
+    clip: Option<(f64, f64)>,
+    specials: f64,
+    /// The special values the domain admits, computed on the first special draw.
+    candidates: std::cell::OnceCell<Vec<u64>>,
+}
+
+impl Plan {
+    fn new(elem: ElemType, spec: &DataSpec) -> Plan {
+        match spec.domain {
+            Domain::Bool => Plan::Bool,
+            Domain::Indices { k, .. } => Plan::Indices { k: u64::from(k.max(1)) },
+            Domain::Int { lo, hi, nonzero, except } => {
+                let scale = spec.scale;
+                let s = if scale.is_finite() && scale >= 1.0 { scale.min(9.0e18) as i64 } else { 1 };
+                let (a, b) = (lo.max(-s), hi.min(s));
+                let window = if a <= b { (a, b) } else { (lo, hi) };
+                Plan::Int { lo, hi, window, nonzero, except, specials: spec.specials }
+            }
+            Domain::Float { lo, hi, nan } => {
+                let max = floats::max_finite(elem);
+                let scale = spec.scale;
+                let s = if scale.is_finite() && scale > 0.0 { scale.min(max) } else { max };
+                let (mut a, mut b) = (lo.max(-s), hi.min(s));
+                if a > b {
+                    (a, b) = (lo.max(-max), hi.min(max));
+                }
+                let (l, h) = (lo.max(-max), hi.min(max));
+                // The whole finite range: rounding to nearest cannot leave it.
+                let clip = if l <= -max && h >= max { None } else { Some((l, h)) };
+                Plan::Float(FloatPlan {
+                    elem,
+                    lo,
+                    hi,
+                    nan,
+                    window: (a, b),
+                    clip,
+                    specials: spec.specials,
+                    candidates: std::cell::OnceCell::new(),
+                })
+            }
         }
-        Domain::Indices { k, .. } => rng.below(u64::from(k.max(1))),
-        Domain::Float { lo, hi, nan } => float_value(rng, elem, (lo, hi, nan), spec.scale, spec.specials),
+    }
+
+    /// One element's bits.
+    fn value(&self, rng: &mut SplitMix64) -> u64 {
+        match self {
+            Plan::Bool => rng.below(2),
+            Plan::Indices { k } => rng.below(*k),
+            &Plan::Int { lo, hi, window, nonzero, except, specials } => {
+                let v = int_value(rng, (lo, hi), window, specials);
+                fix_exclusions(v, lo, hi, nonzero, except) as u64
+            }
+            Plan::Float(f) => f.value(rng, |v| floats::encode(f.elem, v)),
+        }
+    }
+
+    /// Appends `n` elements' bits to `out`, with the element type's encoding
+    /// chosen once for the whole run (the hot loop of data generation).
+    fn extend(&self, rng: &mut SplitMix64, n: usize, out: &mut Vec<u64>) {
+        let Plan::Float(f) = self else {
+            out.extend((0..n).map(|_| self.value(rng)));
+            return;
+        };
+        match f.elem {
+            ElemType::Fp32 => f.extend(rng, n, out, |v| floats::encode(ElemType::Fp32, v)),
+            ElemType::Fp16 => f.extend(rng, n, out, |v| floats::encode(ElemType::Fp16, v)),
+            ElemType::Bf16 => f.extend(rng, n, out, |v| floats::encode(ElemType::Bf16, v)),
+            _ => f.extend(rng, n, out, |v| floats::encode(f.elem, v)),
+        }
     }
 }
 
-fn int_value(rng: &mut SplitMix64, (lo, hi): (i64, i64), scale: f64, specials: f64) -> i64 {
+impl FloatPlan {
+    #[inline(always)]
+    fn extend(&self, rng: &mut SplitMix64, n: usize, out: &mut Vec<u64>, encode: impl Fn(f64) -> u64) {
+        out.extend((0..n).map(|_| self.value(rng, &encode)));
+    }
+
+    #[inline(always)]
+    fn value(&self, rng: &mut SplitMix64, encode: impl Fn(f64) -> u64) -> u64 {
+        if rng.chance(self.specials) {
+            let cands = self.candidates.get_or_init(|| float_specials(self.elem, self.lo, self.hi, self.nan));
+            if !cands.is_empty() {
+                return cands[rng.below(cands.len() as u64) as usize];
+            }
+        }
+        let (a, b) = self.window;
+        let bits = encode(a + (b - a) * rng.unit());
+        match self.clip {
+            None => bits,
+            Some((l, h)) => inside(self.elem, bits, l, h),
+        }
+    }
+}
+
+fn int_value(rng: &mut SplitMix64, (lo, hi): (i64, i64), (a, b): (i64, i64), specials: f64) -> i64 {
     if rng.chance(specials) {
         let picks = [lo, hi, 0, 1, -1, lo.saturating_add(1), hi.saturating_sub(1)];
         let v = picks[rng.below(picks.len() as u64) as usize];
@@ -178,13 +298,7 @@ fn int_value(rng: &mut SplitMix64, (lo, hi): (i64, i64), scale: f64, specials: f
             return v;
         }
     }
-    let s = if scale.is_finite() && scale >= 1.0 { scale.min(9.0e18) as i64 } else { 1 };
-    let (a, b) = (lo.max(-s), hi.min(s));
-    if a <= b {
-        rng.range_i64(a, b)
-    } else {
-        rng.range_i64(lo, hi)
-    }
+    rng.range_i64(a, b)
 }
 
 /// Moves a value off 0 / `except`, staying inside `lo..=hi`.
@@ -225,30 +339,6 @@ fn indices(rng: &mut SplitMix64, shape: &[u32], k: u32, unique: bool) -> Vec<u64
         out.extend(std::iter::repeat_n(0, w.saturating_sub(pool.len())));
     }
     out
-}
-
-fn float_value(rng: &mut SplitMix64, elem: ElemType, (lo, hi, nan): (f64, f64, bool), scale: f64, sp: f64) -> u64 {
-    if rng.chance(sp) {
-        let cands = float_specials(elem, lo, hi, nan);
-        if !cands.is_empty() {
-            return cands[rng.below(cands.len() as u64) as usize];
-        }
-    }
-    let max = floats::max_finite(elem);
-    let s = if scale.is_finite() && scale > 0.0 { scale.min(max) } else { max };
-    let (mut a, mut b) = (lo.max(-s), hi.min(s));
-    if a > b {
-        (a, b) = (lo.max(-max), hi.min(max));
-    }
-    let v = a + (b - a) * rng.unit();
-    let bits = floats::encode(elem, v);
-    let (l, h) = (lo.max(-max), hi.min(max));
-    if l <= -max && h >= max {
-        // The whole finite range: rounding to nearest cannot leave it, so
-        // the per-element decode of `inside` is not needed.
-        return bits;
-    }
-    inside(elem, bits, l, h)
 }
 
 /// `bits`, nudged one representable step at a time until it lies in `lo..=hi`.

@@ -1,7 +1,8 @@
 //! `Validator::rule_words` (rules and offsets, no text) agrees with the full
 //! report of `Validator::check_words` on every near-valid module of every
 //! covered rule, on generated valid modules and on bytes that do not
-//! decode: the same verdict, and the same (rule, word offset) pairs.
+//! decode: the same verdict, and the same (rule, word offset) pairs; the
+//! report, whose messages `rule_words` never renders, has every message.
 
 use spvgraph_generator::near_valid::{covered_rules, near_valid_from_seed};
 use spvgraph_generator::{generate_from_seed, Config};
@@ -25,6 +26,9 @@ fn agree(v: &Validator, words: &[u32], what: &str) {
     assert_eq!(pairs_of_ruling(&ruling), pairs_of_report(&report), "{what}");
     let errors: BTreeSet<_> = report.errors().map(|f| f.rule).collect();
     assert_eq!(ruling.error_rules().into_iter().collect::<BTreeSet<_>>(), errors, "{what}");
+    for f in &report.findings {
+        assert!(!f.message.is_empty(), "{what}: {} has no message", f.rule.name());
+    }
 }
 
 #[test]

@@ -147,7 +147,11 @@ pub fn check(cx: &mut Cx<'_>) {
                 cx.at(
                     i,
                     RuleId::CapsMissingCapability,
-                    format!("{} requires the {} capability, which is not declared", opcode_name(inst.opcode()), n.name),
+                    format_args!(
+                        "{} requires the {} capability, which is not declared",
+                        opcode_name(inst.opcode()),
+                        n.name
+                    ),
                 );
             }
         }
@@ -158,7 +162,7 @@ pub fn check(cx: &mut Cx<'_>) {
                         cx.at(
                             i,
                             RuleId::CapsMissingExtension,
-                            format!("this capability is defined by {ext}, which is not declared with OpExtension"),
+                            format_args!("this capability is defined by {ext}, which is not declared with OpExtension"),
                         );
                     }
                 }
@@ -169,7 +173,7 @@ pub fn check(cx: &mut Cx<'_>) {
                     cx.at(
                         i,
                         RuleId::CapsMissingExtension,
-                        format!(
+                        format_args!(
                             "importing {name} needs SPV_KHR_non_semantic_info before SPIR-V 1.6, and it is not declared"
                         ),
                     );

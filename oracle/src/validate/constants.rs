@@ -12,7 +12,7 @@ fn check_scalar(cx: &mut Cx<'_>, i: usize, ty: Id, value: &[u32]) {
             cx.at(
                 i,
                 RuleId::ConstantsScalarValue,
-                format!("OpConstant's type %{} is not an integer or float type", ty.0),
+                format_args!("OpConstant's type %{} is not an integer or float type", ty.0),
             );
         }
         return;
@@ -30,7 +30,7 @@ fn check_scalar(cx: &mut Cx<'_>, i: usize, ty: Id, value: &[u32]) {
         cx.at(
             i,
             RuleId::ConstantsScalarValue,
-            format!("a {width}-bit constant takes {words} value word(s), found {}", value.len()),
+            format_args!("a {width}-bit constant takes {words} value word(s), found {}", value.len()),
         );
         return;
     }
@@ -43,7 +43,7 @@ fn check_scalar(cx: &mut Cx<'_>, i: usize, ty: Id, value: &[u32]) {
             cx.at(
                 i,
                 RuleId::ConstantsScalarValue,
-                format!(
+                format_args!(
                     "value word {w:#x} of a {width}-bit {} constant has non-canonical high bits (expected {expected:#x})",
                     if signed { "signed" } else { "unsigned" }
                 ),
@@ -84,9 +84,9 @@ fn tensor_composite_problem(cx: &Cx<'_>, t: &TensorInfo, constituents: &[Id]) ->
         };
         if !ok {
             let want = if rest.is_empty() {
-                format!("the element type %{}", element.0)
+                format_args!("the element type %{}", element.0)
             } else {
-                format!("a tensor of the same element type and shape {rest:?}")
+                format_args!("a tensor of the same element type and shape {rest:?}")
             };
             return Some((
                 RuleId::ConstantsTensorConstituent,
@@ -100,7 +100,11 @@ fn tensor_composite_problem(cx: &Cx<'_>, t: &TensorInfo, constituents: &[Id]) ->
 fn check_array_composite(cx: &mut Cx<'_>, i: usize, element: Id, length: Id, constituents: &[Id]) {
     if let Some(n) = cx.const_uint(length) {
         if constituents.len() as u64 != n {
-            cx.at(i, RuleId::ConstantsArray, format!("{} constituents for an array of length {n}", constituents.len()));
+            cx.at(
+                i,
+                RuleId::ConstantsArray,
+                format_args!("{} constituents for an array of length {n}", constituents.len()),
+            );
             return;
         }
     }
@@ -110,7 +114,7 @@ fn check_array_composite(cx: &mut Cx<'_>, i: usize, element: Id, length: Id, con
                 cx.at(
                     i,
                     RuleId::ConstantsArray,
-                    format!("constituent {k} has type %{}, the array's element type is %{}", cty.0, element.0),
+                    format_args!("constituent {k} has type %{}, the array's element type is %{}", cty.0, element.0),
                 );
                 return;
             }
@@ -151,7 +155,7 @@ pub fn check(cx: &mut Cx<'_>) {
                         cx.at(
                             i,
                             RuleId::ConstantsReplicateConstituent,
-                            format!("the constituent's type is not the tensor's element type %{}", element.0),
+                            format_args!("the constituent's type is not the tensor's element type %{}", element.0),
                         );
                     }
                 }
@@ -173,7 +177,7 @@ pub fn check(cx: &mut Cx<'_>) {
                         cx.at(
                             i,
                             RuleId::ConstantsGraphConstantDuplicateId,
-                            format!("GraphConstantID {graph_constant_id} is already used by instruction {first}"),
+                            format_args!("GraphConstantID {graph_constant_id} is already used by instruction {first}"),
                         )
                     }
                     None => graph_ids.push((*graph_constant_id, i)),

@@ -27,6 +27,36 @@ pub struct Issue {
     pub message: String,
 }
 
+/// An issue's text, rendered only if it is kept (see [`Cx::report`]).
+pub trait Message {
+    /// The text.
+    fn render(self) -> String;
+}
+
+impl Message for &str {
+    fn render(self) -> String {
+        self.to_string()
+    }
+}
+
+impl Message for String {
+    fn render(self) -> String {
+        self
+    }
+}
+
+impl Message for std::fmt::Arguments<'_> {
+    fn render(self) -> String {
+        std::fmt::format(self)
+    }
+}
+
+impl Message for &String {
+    fn render(self) -> String {
+        self.clone()
+    }
+}
+
 /// A resolved `OpTypeTensorARM`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TensorInfo {
@@ -180,6 +210,9 @@ pub struct Cx<'m> {
     pub version: (u32, u32),
     /// Issues found so far.
     pub issues: Vec<Issue>,
+    /// Whether issues keep their messages (off when only the rules and
+    /// offsets are wanted: [`Cx::report`] then renders nothing).
+    pub messages: bool,
     /// Parts of the module that were not checked, for the report.
     pub not_checked: Vec<String>,
 }
@@ -369,6 +402,7 @@ impl<'m> Cx<'m> {
             sets,
             version,
             issues,
+            messages: true,
             not_checked: Vec::new(),
         };
         let mut tensors = recycle(std::mem::take(&mut scratch.tensors));
@@ -457,13 +491,26 @@ impl<'m> Cx<'m> {
         self.shape(t)
     }
 
-    /// Records an issue.
-    pub fn report(&mut self, rule: RuleId, inst: Option<usize>, message: impl Into<String>) {
-        self.issues.push(Issue { rule, inst, message: message.into() });
+    /// Records an issue; its message is rendered only when
+    /// [`Cx::messages`] is on (pass `format_args!(...)` rather than
+    /// `format_args!(...)` so that nothing is formatted otherwise).
+    pub fn report(&mut self, rule: RuleId, inst: Option<usize>, message: impl Message) {
+        let message = if self.messages { message.render() } else { String::new() };
+        self.issues.push(Issue { rule, inst, message });
+    }
+
+    /// A message's text when messages are kept ([`Cx::messages`]), else
+    /// nothing: for checks that collect messages before reporting them.
+    pub fn text(&self, message: impl Message) -> String {
+        if self.messages {
+            message.render()
+        } else {
+            String::new()
+        }
     }
 
     /// Records an issue at instruction `inst`.
-    pub fn at(&mut self, inst: usize, rule: RuleId, message: impl Into<String>) {
+    pub fn at(&mut self, inst: usize, rule: RuleId, message: impl Message) {
         self.report(rule, Some(inst), message);
     }
 

@@ -17,7 +17,7 @@ fn is_string(cx: &Cx<'_>, id: Id) -> bool {
 
 fn check_name(cx: &mut Cx<'_>, i: usize, name: Id) {
     if cx.def_index(name).is_some() && !is_string(cx, name) {
-        cx.at(i, RuleId::DebugInfoName, format!("Name %{} is not an OpString", name.0));
+        cx.at(i, RuleId::DebugInfoName, format_args!("Name %{} is not an OpString", name.0));
     }
 }
 
@@ -34,12 +34,12 @@ fn described_graph(cx: &Cx<'_>, debug_graph: Id) -> Result<Option<usize>, ()> {
 
 fn check_inst(cx: &mut Cx<'_>, i: usize, ty: Id, d: &GraphDebugInst) {
     if cx.def_index(ty).is_some() && !matches!(cx.def(ty), Some(Inst::TypeVoid { .. })) {
-        cx.at(i, RuleId::DebugInfoResultType, format!("Result Type %{} is not OpTypeVoid", ty.0));
+        cx.at(i, RuleId::DebugInfoResultType, format_args!("Result Type %{} is not OpTypeVoid", ty.0));
     }
     match d {
         GraphDebugInst::Graph { graph, name } => {
             if cx.def_index(*graph).is_some() && !matches!(cx.def(*graph), Some(Inst::Graph { .. })) {
-                cx.at(i, RuleId::DebugInfoGraph, format!("Graph %{} is not an OpGraphARM", graph.0));
+                cx.at(i, RuleId::DebugInfoGraph, format_args!("Graph %{} is not an OpGraphARM", graph.0));
             }
             check_name(cx, i, *name);
         }
@@ -50,7 +50,7 @@ fn check_inst(cx: &mut Cx<'_>, i: usize, ty: Id, d: &GraphDebugInst) {
                     cx.at(
                         i,
                         RuleId::DebugInfoOperation,
-                        format!("DebugGraph %{} is not a DebugGraph result", debug_graph.0),
+                        format_args!("DebugGraph %{} is not a DebugGraph result", debug_graph.0),
                     );
                     return;
                 }
@@ -64,7 +64,7 @@ fn check_inst(cx: &mut Cx<'_>, i: usize, ty: Id, d: &GraphDebugInst) {
                     cx.at(
                         i,
                         RuleId::DebugInfoOperation,
-                        format!(
+                        format_args!(
                             "instruction %{} is not within the graph that DebugGraph %{} describes",
                             id.0, debug_graph.0
                         ),
@@ -90,7 +90,7 @@ fn check_inst(cx: &mut Cx<'_>, i: usize, ty: Id, d: &GraphDebugInst) {
                     cx.at(
                         i,
                         RuleId::DebugInfoTensor,
-                        format!("Tensor %{} is neither a tensor nor a composite of tensors", tensor.0),
+                        format_args!("Tensor %{} is neither a tensor nor a composite of tensors", tensor.0),
                     );
                     return;
                 }
@@ -105,12 +105,24 @@ fn check_inst(cx: &mut Cx<'_>, i: usize, ty: Id, d: &GraphDebugInst) {
                         .and_then(|t| cx.scalar(t))
                         .is_some_and(|k| k == ScalarKind::Int { width: 32, signed: false });
                     if !constant {
-                        cx.at(i, RuleId::DebugInfoTensor, format!("Index %{} is not a constant instruction", idx.0));
+                        cx.at(
+                            i,
+                            RuleId::DebugInfoTensor,
+                            format_args!("Index %{} is not a constant instruction", idx.0),
+                        );
                     } else if !u32_type {
-                        cx.at(i, RuleId::DebugInfoTensor, format!("Index %{} is not a 32-bit unsigned integer", idx.0));
+                        cx.at(
+                            i,
+                            RuleId::DebugInfoTensor,
+                            format_args!("Index %{} is not a 32-bit unsigned integer", idx.0),
+                        );
                     } else if let (Some(v), Some(n)) = (cx.const_uint(*idx), n) {
                         if v >= n {
-                            cx.at(i, RuleId::DebugInfoTensor, format!("Index {v} is past the composite's {n} members"))
+                            cx.at(
+                                i,
+                                RuleId::DebugInfoTensor,
+                                format_args!("Index {v} is past the composite's {n} members"),
+                            )
                         }
                     }
                 }
@@ -138,7 +150,7 @@ pub fn check(cx: &mut Cx<'_>) {
                         cx.at(
                             i,
                             RuleId::DebugInfoVersion,
-                            format!("version \"{ver}\" is not an integer from 1 to {VERSION}"),
+                            format_args!("version \"{ver}\" is not an integer from 1 to {VERSION}"),
                         );
                     }
                 }
@@ -146,7 +158,7 @@ pub fn check(cx: &mut Cx<'_>) {
             Inst::ExtInst { set, number, .. } if cx.set_kind(*set) == Some(ExtSet::GraphDebugInfo) => cx.at(
                 i,
                 RuleId::DebugInfoInstruction,
-                format!(
+                format_args!(
                     "instruction number {number} with these operands is not a NonSemantic.Graph.DebugInfo instruction"
                 ),
             ),

@@ -66,7 +66,7 @@ fn index_value(cx: &mut Cx<'_>, i: usize, id: Id, rules: &SideRules, what: &str)
         // Outside Vulkan the index is only required to be a 32-bit integer;
         // a non-constant one cannot be checked further.
         if cx.vulkan() {
-            cx.at(i, rules.not_constant, format!("{what} %{} is not the result of a constant instruction", id.0));
+            cx.at(i, rules.not_constant, format_args!("{what} %{} is not the result of a constant instruction", id.0));
         }
         return Err(());
     }
@@ -74,7 +74,7 @@ fn index_value(cx: &mut Cx<'_>, i: usize, id: Id, rules: &SideRules, what: &str)
     match ty.and_then(|t| cx.scalar(t)) {
         Some(ScalarKind::Int { width: 32, .. }) => {}
         _ => {
-            cx.at(i, rules.index_type, format!("{what} %{} is not a 32-bit integer", id.0));
+            cx.at(i, rules.index_type, format_args!("{what} %{} is not a 32-bit integer", id.0));
             return Err(());
         }
     }
@@ -111,7 +111,7 @@ fn check_io(
         cx.at(
             i,
             rules.range,
-            format!(
+            format_args!(
                 "{} {idx} is out of range: the graph type has {} {}s",
                 rules.label,
                 types.len(),
@@ -127,7 +127,7 @@ fn check_io(
                 cx.at(
                     i,
                     rules.element,
-                    format!("ElementIndex {e} is past the end of the array (length {})", len.unwrap_or(0)),
+                    format_args!("ElementIndex {e} is past the end of the array (length {})", len.unwrap_or(0)),
                 );
                 return Some((idx, Some(e)));
             }
@@ -137,7 +137,7 @@ fn check_io(
             cx.at(
                 i,
                 rules.element,
-                format!("ElementIndex is given but {} {idx} is not an array of tensors", rules.label),
+                format_args!("ElementIndex is given but {} {idx} is not an array of tensors", rules.label),
             );
             return Some((idx, elem));
         }
@@ -148,7 +148,7 @@ fn check_io(
             cx.at(
                 i,
                 rules.type_mismatch,
-                format!("{what} is %{} but the graph's {} type is %{}", actual.0, rules.label, expected.0),
+                format_args!("{what} is %{} but the graph's {} type is %{}", actual.0, rules.label, expected.0),
             );
         }
     }
@@ -163,7 +163,7 @@ fn check_duplicates(cx: &mut Cx<'_>, side: Side, seen: &[(usize, u64, Option<u64
             cx.at(
                 *i,
                 rule,
-                format!(
+                format_args!(
                     "{} {idx} is used twice in this graph without distinct ElementIndex values",
                     side.rules().label
                 ),
@@ -194,7 +194,7 @@ fn check_extract(cx: &mut Cx<'_>, i: usize, ty: Id, composite: Id, indices: &[u3
                 cx.at(
                     i,
                     RuleId::GraphCompositeExtract,
-                    format!("index {k} does not select a member of composite type %{}", current.0),
+                    format_args!("index {k} does not select a member of composite type %{}", current.0),
                 );
                 return;
             }
@@ -206,7 +206,7 @@ fn check_extract(cx: &mut Cx<'_>, i: usize, ty: Id, composite: Id, indices: &[u3
         cx.at(
             i,
             RuleId::GraphCompositeExtract,
-            format!("Result Type %{} differs from the selected member's type %{}", ty.0, current.0),
+            format_args!("Result Type %{} differs from the selected member's type %{}", ty.0, current.0),
         );
     }
 }
@@ -214,7 +214,7 @@ fn check_extract(cx: &mut Cx<'_>, i: usize, ty: Id, composite: Id, indices: &[u3
 fn check_graph(cx: &mut Cx<'_>, span: &GraphSpan) {
     let io = graph_io(cx, span.ty);
     if io.is_none() && cx.def_index(span.ty).is_some() {
-        cx.at(span.begin, RuleId::GraphType, format!("Result Type %{} is not an OpTypeGraphARM", span.ty.0));
+        cx.at(span.begin, RuleId::GraphType, format_args!("Result Type %{} is not an OpTypeGraphARM", span.ty.0));
     }
     // An unclosed graph ends where the next OpGraphARM (a nested one, a
     // layout error) begins, not at the end of the module: later graphs'

@@ -144,19 +144,27 @@ pub fn check(cx: &mut Cx<'_>, in_function: &[bool], skip_scope: &[bool]) {
         for_each_operand(inst, |id, use_| operands.push((id, use_)));
         for &(id, use_) in &operands {
             let Some(facts) = cx.id_facts(id) else {
-                found.push((i, RuleId::IdsUndefined, format!("%{} is used but never defined", id.0)));
+                found.push((i, RuleId::IdsUndefined, cx.text(format_args!("%{} is used but never defined", id.0))));
                 continue;
             };
             let d = facts.def;
             if d >= i && !matches!(use_, Use::Target | Use::Graph) {
                 let rule =
                     if use_ == Use::Debug { RuleId::DebugInfoForwardReference } else { RuleId::IdsForwardReference };
-                found.push((i, rule, format!("%{} is used before its definition (instruction {d})", id.0)));
+                found.push((
+                    i,
+                    rule,
+                    cx.text(format_args!("%{} is used before its definition (instruction {d})", id.0)),
+                ));
                 continue;
             }
             if use_ == Use::Type && !facts.is_type {
                 let what = cx.insts.get(d).map(|x| opcode_name(x.opcode())).unwrap_or_default();
-                found.push((i, RuleId::IdsNotAType, format!("%{} is used as a type but is defined by {what}", id.0)));
+                found.push((
+                    i,
+                    RuleId::IdsNotAType,
+                    cx.text(format_args!("%{} is used as a type but is defined by {what}", id.0)),
+                ));
                 continue;
             }
             // Non-semantic operands describe values and may name a graph's

@@ -37,7 +37,7 @@ pub fn check(cx: &mut Cx<'_>) {
             cx.at(
                 i,
                 RuleId::ImportsVersion,
-                format!(
+                format_args!(
                     "\"{name}\" is not a published TOSA instruction set: TOSA.001000.1 (TOSA 1.0, revision 1) is the only one"
                 ),
             );
@@ -46,7 +46,7 @@ pub fn check(cx: &mut Cx<'_>) {
                 cx.at(
                     i,
                     RuleId::ImportsVersion,
-                    format!(
+                    format_args!(
                         "Arm.ExperimentalMLOperations version \"{ver}\" is not an integer from 1 to {ARM_ML_REVISION}"
                     ),
                 );

@@ -40,7 +40,7 @@ fn check_entry_point(cx: &mut Cx<'_>, i: usize, graph: Id, interface: &[Id]) {
     let io = match cx.def(graph) {
         Some(Inst::Graph { ty, .. }) => graph_io(cx, *ty),
         Some(_) => {
-            cx.at(i, RuleId::GraphEntryPointNotAGraph, format!("Graph %{} is not an OpGraphARM", graph.0));
+            cx.at(i, RuleId::GraphEntryPointNotAGraph, format_args!("Graph %{} is not an OpGraphARM", graph.0));
             return;
         }
         None => return,
@@ -51,7 +51,7 @@ fn check_entry_point(cx: &mut Cx<'_>, i: usize, graph: Id, interface: &[Id]) {
         cx.at(
             i,
             RuleId::GraphEntryPointInterfaceCount,
-            format!(
+            format_args!(
                 "the Interface list has {} variables but the graph has {} inputs and {} outputs",
                 interface.len(),
                 inputs.len(),
@@ -71,7 +71,7 @@ fn check_entry_point(cx: &mut Cx<'_>, i: usize, graph: Id, interface: &[Id]) {
                 cx.at(
                     i,
                     RuleId::GraphEntryPointInterfaceVariable,
-                    format!("Interface %{} is not an OpVariable in the UniformConstant storage class", var.0),
+                    format_args!("Interface %{} is not an OpVariable in the UniformConstant storage class", var.0),
                 );
                 continue;
             }
@@ -83,7 +83,7 @@ fn check_entry_point(cx: &mut Cx<'_>, i: usize, graph: Id, interface: &[Id]) {
                 cx.at(
                     i,
                     RuleId::GraphEntryPointInterfaceType,
-                    format!(
+                    format_args!(
                         "Interface %{} points to type %{} but the graph's {role} type at this position is %{}",
                         var.0, p.0, want.0
                     ),
@@ -121,7 +121,7 @@ pub fn check(cx: &mut Cx<'_>) {
                         cx.at(
                             i,
                             RuleId::GraphEntryPointDuplicateName,
-                            format!("graph entry point name \"{name}\" is already used by instruction {first}"),
+                            format_args!("graph entry point name \"{name}\" is already used by instruction {first}"),
                         );
                     }
                     None => names.push((name.as_str(), i)),
@@ -135,7 +135,7 @@ pub fn check(cx: &mut Cx<'_>) {
                         cx.at(
                             i,
                             RuleId::VulkanRuntimeArrayVariable,
-                            format!(
+                            format_args!(
                                 "under Vulkan a variable of OpTypeRuntimeArray type must be in the StorageBuffer, Uniform or UniformConstant storage class, not {storage}"
                             ),
                         );
@@ -165,7 +165,7 @@ pub fn check(cx: &mut Cx<'_>) {
                     cx.at(
                         i,
                         RuleId::VulkanAddressingModel,
-                        format!("addressing model {addressing} is not Logical or PhysicalStorageBuffer64"),
+                        format_args!("addressing model {addressing} is not Logical or PhysicalStorageBuffer64"),
                     );
                 }
             }

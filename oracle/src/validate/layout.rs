@@ -169,7 +169,7 @@ pub fn check(cx: &mut Cx<'_>) {
                 | Inst::GraphEntryPoint { .. } => cx.at(
                     i,
                     RuleId::LayoutSectionOrder,
-                    format!("{} inside a function definition", opcode_name(inst.opcode())),
+                    format_args!("{} inside a function definition", opcode_name(inst.opcode())),
                 ),
                 _ => {}
             }
@@ -205,7 +205,7 @@ pub fn check(cx: &mut Cx<'_>) {
                     cx.at(
                         i,
                         RuleId::LayoutGraphNested,
-                        format!("OpGraphARM inside the graph defined at instruction {}; graphs cannot nest", g.begin),
+                        format_args!("OpGraphARM inside the graph defined at instruction {}; graphs cannot nest", g.begin),
                     );
                     *g = OpenGraph { begin: i, phase: Phase::Inputs, outputs: 0, last_output: None };
                 }
@@ -217,7 +217,7 @@ pub fn check(cx: &mut Cx<'_>) {
                             cx.at(
                                 out,
                                 RuleId::LayoutGraphOutputPosition,
-                                format!(
+                                format_args!(
                                     "OpGraphSetOutputARM is followed by {}; outputs must come last, right before OpGraphEndARM",
                                     opcode_name(inst.opcode())
                                 ),
@@ -230,7 +230,7 @@ pub fn check(cx: &mut Cx<'_>) {
                 other => cx.at(
                     i,
                     RuleId::LayoutGraphBodyInstruction,
-                    format!(
+                    format_args!(
                         "{} cannot appear in a graph body (only OpGraphInputARM, OpGraphSetOutputARM, OpExtInst and OpCompositeExtract can)",
                         opcode_name(other.opcode())
                     ),
@@ -247,7 +247,7 @@ pub fn check(cx: &mut Cx<'_>) {
                 Inst::GraphInput { .. } | Inst::GraphSetOutput { .. } | Inst::GraphEnd => cx.at(
                     i,
                     RuleId::LayoutGraphUnterminated,
-                    format!("{} outside a graph definition", opcode_name(inst.opcode())),
+                    format_args!("{} outside a graph definition", opcode_name(inst.opcode())),
                 ),
                 _ if is_non_semantic(cx, inst) => {}
                 other => {
@@ -258,7 +258,7 @@ pub fn check(cx: &mut Cx<'_>) {
                     cx.at(
                         i,
                         RuleId::LayoutGraphSectionOutsideGraph,
-                        format!("{what} outside any graph body, after the graph definitions began"),
+                        format_args!("{what} outside any graph body, after the graph definitions began"),
                     );
                 }
             }
@@ -282,7 +282,7 @@ pub fn check(cx: &mut Cx<'_>) {
                 cx.at(
                     i,
                     RuleId::LayoutGraphUnterminated,
-                    format!("{} outside a graph definition", opcode_name(inst.opcode())),
+                    format_args!("{} outside a graph definition", opcode_name(inst.opcode())),
                 );
                 continue;
             }
@@ -300,7 +300,7 @@ pub fn check(cx: &mut Cx<'_>) {
             cx.at(
                 i,
                 RuleId::LayoutSectionOrder,
-                format!(
+                format_args!(
                     "{} belongs to {}, which comes before {}",
                     opcode_name(inst.opcode()),
                     s.name(),

@@ -416,7 +416,7 @@ impl Validator {
     }
 
     fn rule_with(&self, module: &Module, scratch: &mut Scratch) -> Ruling {
-        let (mut issues, _, _) = self.run(module, scratch);
+        let (mut issues, _, _) = self.run(module, scratch, false);
         if issues.is_empty() {
             return Ruling::default();
         }
@@ -435,13 +435,20 @@ impl Validator {
     }
 
     fn check_with(&self, module: &Module, scratch: &mut Scratch) -> Report {
-        let (issues, not_checked, pipeline) = self.run(module, scratch);
+        let (issues, not_checked, pipeline) = self.run(module, scratch, true);
         Report { findings: finish(module, issues), not_checked, pipeline }
     }
 
-    /// Every check; the issues unordered, with their messages.
-    fn run(&self, module: &Module, scratch: &mut Scratch) -> (Vec<Issue>, Vec<String>, Option<PipelineCheck>) {
+    /// Every check; the issues unordered, with their messages when
+    /// `messages` asks for them (empty otherwise).
+    fn run(
+        &self,
+        module: &Module,
+        scratch: &mut Scratch,
+        messages: bool,
+    ) -> (Vec<Issue>, Vec<String>, Option<PipelineCheck>) {
         let mut cx = Cx::new(module, &self.options, self.options.target_env, scratch);
+        cx.messages = messages;
         check_header(&mut cx);
         layout::check(&mut cx);
         let in_function = if cx.has_functions { ids::function_mask(cx.insts) } else { Vec::new() };

@@ -53,7 +53,7 @@ pub fn check(cx: &mut Cx<'_>, entry: &str) -> bool {
                 cx.at(
                     at,
                     RuleId::VulkanInterfaceShaped,
-                    format!(
+                    format_args!(
                         "a pipeline for graph entry point \"{entry}\": graph {side} {k} has type %{}, which is not (an array of) a tensor type with Shape present",
                         t.0
                     ),
@@ -82,7 +82,7 @@ pub fn check(cx: &mut Cx<'_>, entry: &str) -> bool {
             cx.at(
                 def,
                 RuleId::VulkanGraphConstantShaped,
-                format!(
+                format_args!(
                     "a pipeline for graph entry point \"{entry}\": graph constant %{} (GraphConstantID {graph_constant_id}), used by its graph, has a tensor type without Shape",
                     id.0
                 ),

@@ -38,7 +38,7 @@ fn check_tensor(cx: &mut Cx<'_>, (k, i): (usize, usize), element: Id, rank: Opti
         cx.at(
             i,
             RuleId::TypesTensorElement,
-            format!("Element Type %{} is {what}, not a scalar integer, float or bool type", element.0),
+            format_args!("Element Type %{} is {what}, not a scalar integer, float or bool type", element.0),
         );
     }
     let Some(rank) = rank else { return };
@@ -46,7 +46,7 @@ fn check_tensor(cx: &mut Cx<'_>, (k, i): (usize, usize), element: Id, rank: Opti
         return;
     }
     if !is_scalar_int_constant(cx, rank) {
-        cx.at(i, RuleId::TypesTensorRankNotConstant, format!("Rank %{} is not a constant scalar integer", rank.0));
+        cx.at(i, RuleId::TypesTensorRankNotConstant, format_args!("Rank %{} is not a constant scalar integer", rank.0));
         return;
     }
     let rank_value = cx.const_uint(rank);
@@ -70,20 +70,24 @@ fn check_tensor(cx: &mut Cx<'_>, (k, i): (usize, usize), element: Id, rank: Opti
         cx.at(
             i,
             RuleId::TypesTensorShapeNotConstant,
-            format!("Shape %{} is not a constant of an OpTypeArray of integers", shape.0),
+            format_args!("Shape %{} is not a constant of an OpTypeArray of integers", shape.0),
         );
         return;
     };
     if let (Some(len), Some(r)) = (cx.const_uint(length), rank_value) {
         if len != r {
-            cx.at(i, RuleId::TypesTensorShapeLength, format!("Shape has {len} entries but Rank is {r}"));
+            cx.at(i, RuleId::TypesTensorShapeLength, format_args!("Shape has {len} entries but Rank is {r}"));
             return;
         }
     }
     // The shape values were read when the type was resolved.
     let zero = cx.tensor_nth(k, i).and_then(|t| cx.shape(t)).and_then(|v| v.iter().position(|&d| d == 0));
     if let Some(k) = zero {
-        cx.at(i, RuleId::TypesTensorShapeZero, format!("Shape entry {k} is 0; every dimension must be at least 1"));
+        cx.at(
+            i,
+            RuleId::TypesTensorShapeZero,
+            format_args!("Shape entry {k} is 0; every dimension must be at least 1"),
+        );
     }
 }
 
@@ -117,7 +121,7 @@ fn report_duplicates<K: Ord>(cx: &mut Cx<'_>, keyed: &mut [(K, usize)]) {
         if let [(a, first), (b, i)] = pair {
             if a == b {
                 let what = cx.insts.get(*i).map(|x| opcode_name(x.opcode())).unwrap_or_default();
-                cx.at(*i, RuleId::TypesDuplicate, format!("{what} declares the same type as instruction {first}"));
+                cx.at(*i, RuleId::TypesDuplicate, format_args!("{what} declares the same type as instruction {first}"));
             }
         }
     }
@@ -157,7 +161,7 @@ pub fn check(cx: &mut Cx<'_>) {
                     cx.at(
                         i,
                         RuleId::TypesGraphOutputs,
-                        format!(
+                        format_args!(
                             "NumInputs is {num_inputs} but only {} InOut types follow: a graph type needs at least one output",
                             io.len()
                         ),
@@ -168,7 +172,7 @@ pub fn check(cx: &mut Cx<'_>) {
                         cx.at(
                             i,
                             RuleId::TypesGraphInterfaceType,
-                            format!("InOut type {k} (%{}) is not a tensor type or an array of tensor types", ty.0),
+                            format_args!("InOut type {k} (%{}) is not a tensor type or an array of tensor types", ty.0),
                         );
                     }
                 }
@@ -178,7 +182,7 @@ pub fn check(cx: &mut Cx<'_>) {
                 Some(Inst::TypePointer { storage: ps, .. }) => cx.at(
                     i,
                     RuleId::TypesVariablePointer,
-                    format!("the variable's Storage Class {storage} differs from its pointer type's {ps}"),
+                    format_args!("the variable's Storage Class {storage} differs from its pointer type's {ps}"),
                 ),
                 Some(_) => {
                     cx.at(i, RuleId::TypesVariablePointer, "the Result Type of OpVariable is not a pointer type")

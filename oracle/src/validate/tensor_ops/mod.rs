@@ -95,7 +95,7 @@ fn check_access(cx: &mut Cx<'_>, i: usize, access: &TensorAccess) {
     };
     for id in result_type.into_iter().chain(access.value_ids()) {
         if cx.def_index(id).is_none() {
-            cx.at(i, RuleId::IdsUndefined, format!("%{} is used by {name} but never defined", id.0));
+            cx.at(i, RuleId::IdsUndefined, format_args!("%{} is used by {name} but never defined", id.0));
             undefined = true;
         }
     }
@@ -104,7 +104,7 @@ fn check_access(cx: &mut Cx<'_>, i: usize, access: &TensorAccess) {
     }
     if let Some(ty) = result_type {
         if !cx.def(ty).is_some_and(Inst::is_type) {
-            cx.at(i, RuleId::IdsNotAType, format!("the Result Type %{} of {name} is not a type", ty.0));
+            cx.at(i, RuleId::IdsNotAType, format_args!("the Result Type %{} of {name} is not a type", ty.0));
             return;
         }
     }
@@ -114,7 +114,10 @@ fn check_access(cx: &mut Cx<'_>, i: usize, access: &TensorAccess) {
         cx.at(
             i,
             RuleId::TensorAccessNotRanked,
-            format!("the Tensor operand %{} of {name} has {what}, not a ranked OpTypeTensorARM", access.tensor().0),
+            format_args!(
+                "the Tensor operand %{} of {name} has {what}, not a ranked OpTypeTensorARM",
+                access.tensor().0
+            ),
         );
     }
     match *access {
@@ -123,14 +126,17 @@ fn check_access(cx: &mut Cx<'_>, i: usize, access: &TensorAccess) {
                 None => cx.at(
                     i,
                     RuleId::TensorReadResultType,
-                    format!("the Result Type {} is not a scalar type or an array of a scalar type", describe(cx, ty)),
+                    format_args!(
+                        "the Result Type {} is not a scalar type or an array of a scalar type",
+                        describe(cx, ty)
+                    ),
                 ),
                 Some(scalar) => {
                     if let Some(t) = tensor.filter(|t| t.element != scalar) {
                         cx.at(
                             i,
                             RuleId::TensorReadResultType,
-                            format!(
+                            format_args!(
                                 "the Result Type's scalar type {} is not the tensor's Element Type {}",
                                 describe(cx, scalar),
                                 describe(cx, t.element)
@@ -153,7 +159,7 @@ fn check_access(cx: &mut Cx<'_>, i: usize, access: &TensorAccess) {
                     cx.at(
                         i,
                         RuleId::TensorWriteObjectType,
-                        format!("Object %{} has {what}, not a scalar type or an array of a scalar type", object.0),
+                        format_args!("Object %{} has {what}, not a scalar type or an array of a scalar type", object.0),
                     );
                 }
                 Some(scalar) => {
@@ -161,7 +167,7 @@ fn check_access(cx: &mut Cx<'_>, i: usize, access: &TensorAccess) {
                         cx.at(
                             i,
                             RuleId::TensorWriteObjectType,
-                            format!(
+                            format_args!(
                                 "Object's scalar type {} is not the tensor's Element Type {}",
                                 describe(cx, scalar),
                                 describe(cx, t.element)
@@ -179,7 +185,7 @@ fn check_access(cx: &mut Cx<'_>, i: usize, access: &TensorAccess) {
                 cx.at(
                     i,
                     RuleId::TensorQueryResultType,
-                    format!("the Result Type {} is not an integer scalar type", describe(cx, ty)),
+                    format_args!("the Result Type {} is not an integer scalar type", describe(cx, ty)),
                 );
             }
             let constant = cx.def(dimension).is_some_and(Inst::is_constant);
@@ -189,7 +195,7 @@ fn check_access(cx: &mut Cx<'_>, i: usize, access: &TensorAccess) {
                 cx.at(
                     i,
                     RuleId::TensorQueryDimensionNotConstant,
-                    format!(
+                    format_args!(
                         "Dimension %{} ({what}) is not a constant instruction of a scalar integer type",
                         dimension.0
                     ),
@@ -199,7 +205,7 @@ fn check_access(cx: &mut Cx<'_>, i: usize, access: &TensorAccess) {
                     cx.at(
                         i,
                         RuleId::TensorQueryDimensionRange,
-                        format!("Dimension {d} is not less than the Rank of Tensor ({rank})"),
+                        format_args!("Dimension {d} is not less than the Rank of Tensor ({rank})"),
                     );
                 }
             }
@@ -229,7 +235,7 @@ fn check_coordinates(cx: &mut Cx<'_>, i: usize, name: &str, coordinates: Id, ten
         }
     };
     if let Some(p) = problem {
-        cx.at(i, RuleId::TensorAccessCoordinates, format!("{name}: {p}"));
+        cx.at(i, RuleId::TensorAccessCoordinates, format_args!("{name}: {p}"));
     }
 }
 
@@ -246,7 +252,11 @@ fn check_operands(cx: &mut Cx<'_>, i: usize, access: &TensorAccess, o: &TensorOp
     };
     for (bit, what) in misplaced {
         if o.has(*bit) {
-            cx.at(i, RuleId::TensorOperandsInstruction, format!("the {what} Tensor Operand is not valid with {name}"));
+            cx.at(
+                i,
+                RuleId::TensorOperandsInstruction,
+                format_args!("the {what} Tensor Operand is not valid with {name}"),
+            );
         }
     }
     let (sync_bit, sync_name, scope) = if read {
@@ -258,7 +268,7 @@ fn check_operands(cx: &mut Cx<'_>, i: usize, access: &TensorAccess, o: &TensorOp
         cx.at(
             i,
             RuleId::TensorOperandsNonPrivate,
-            format!("the {sync_name} Tensor Operand requires NonPrivateElementARM, which is not set"),
+            format_args!("the {sync_name} Tensor Operand requires NonPrivateElementARM, which is not set"),
         );
     }
     if let Some(s) = scope {
@@ -272,7 +282,7 @@ fn check_operands(cx: &mut Cx<'_>, i: usize, access: &TensorAccess, o: &TensorOp
                 cx.at(
                     i,
                     RuleId::TensorOperandsOutOfBoundsType,
-                    format!(
+                    format_args!(
                         "the OutOfBoundsValueARM value %{} has {what}, not the tensor's Element Type {}",
                         value.0,
                         describe(cx, t.element)
@@ -285,7 +295,10 @@ fn check_operands(cx: &mut Cx<'_>, i: usize, access: &TensorAccess, o: &TensorOp
             cx.at(
                 i,
                 RuleId::TensorOperandsOutOfBoundsNotConstant,
-                format!("the OutOfBoundsValueARM value %{} is defined by {what}, not a constant instruction", value.0),
+                format_args!(
+                    "the OutOfBoundsValueARM value %{} is defined by {what}, not a constant instruction",
+                    value.0
+                ),
             );
         }
     }
@@ -315,7 +328,7 @@ fn check_replicate(cx: &mut Cx<'_>, i: usize, r: &ConstructReplicate) {
             cx.at(
                 i,
                 RuleId::IdsUndefined,
-                format!("%{} is used by OpCompositeConstructReplicateEXT but never defined", id.0),
+                format_args!("%{} is used by OpCompositeConstructReplicateEXT but never defined", id.0),
             );
             return;
         }
@@ -327,7 +340,7 @@ fn check_replicate(cx: &mut Cx<'_>, i: usize, r: &ConstructReplicate) {
         cx.at(
             i,
             RuleId::TensorReplicateUnshaped,
-            format!(
+            format_args!(
                 "the Result Type {} is a tensor type without a Shape, which is not a composite type",
                 describe(cx, r.ty)
             ),
@@ -339,7 +352,7 @@ fn check_replicate(cx: &mut Cx<'_>, i: usize, r: &ConstructReplicate) {
         cx.at(
             i,
             RuleId::TensorReplicateValueType,
-            format!("Value %{} has {what}, not the tensor's Element Type {}", r.value.0, describe(cx, element)),
+            format_args!("Value %{} has {what}, not the tensor's Element Type {}", r.value.0, describe(cx, element)),
         );
     }
 }

@@ -52,6 +52,6 @@ pub fn check(
             }
             seen.push(tensor.clone());
         }
-        cx.at(f.at, rule(v.limit), format!("{}: {v}", f.op));
+        cx.at(f.at, rule(v.limit), format_args!("{}: {v}", f.op));
     }
 }

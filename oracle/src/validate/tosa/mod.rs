@@ -121,7 +121,11 @@ fn result_types(cx: &mut Cx<'_>, at: usize, op: TosaOp, ty: Id, out: &mut Vec<Re
                 true
             }
             None => {
-                cx.at(at, RuleId::TosaResultType, format!("{op}: the Result Type %{} is not an OpTypeTensorARM", ty.0));
+                cx.at(
+                    at,
+                    RuleId::TosaResultType,
+                    format_args!("{op}: the Result Type %{} is not an OpTypeTensorARM", ty.0),
+                );
                 false
             }
         },
@@ -143,7 +147,7 @@ fn result_types(cx: &mut Cx<'_>, at: usize, op: TosaOp, ty: Id, out: &mut Vec<Re
                 cx.at(
                     at,
                     RuleId::TosaResultType,
-                    format!("{op}: the Result Type %{} is not an OpTypeStruct of two tensor types", ty.0),
+                    format_args!("{op}: the Result Type %{} is not an OpTypeStruct of two tensor types", ty.0),
                 );
             }
             ok
@@ -161,7 +165,7 @@ fn check_enums(cx: &mut Cx<'_>, f: &Facts) {
             cx.at(
                 f.at,
                 RuleId::TosaEnumValue,
-                format!(
+                format_args!(
                     "{}: {} = {v} is not a valid {} (valid: {:?})",
                     f.op,
                     ospec.name,
@@ -174,7 +178,7 @@ fn check_enums(cx: &mut Cx<'_>, f: &Facts) {
                 cx.at(
                     f.at,
                     RuleId::TosaEnumExtension,
-                    format!(
+                    format_args!(
                         "{}: {} = {} needs {p}, which is not enabled",
                         f.op,
                         ospec.name,
@@ -231,12 +235,12 @@ fn check_types(cx: &mut Cx<'_>, f: &Facts) -> Option<Vec<ElemType>> {
         cx.at(
             f.at,
             RuleId::TosaTypeNoRow,
-            format!("{}: operand {k} ({name}) has an element type TOSA does not have", f.op),
+            format_args!("{}: operand {k} ({name}) has an element type TOSA does not have", f.op),
         );
         return None;
     }
     if results.iter().any(|r| r.elem.is_none()) {
-        cx.at(f.at, RuleId::TosaTypeNoRow, format!("{}: the result's element type is not a TOSA type", f.op));
+        cx.at(f.at, RuleId::TosaTypeNoRow, format_args!("{}: the result's element type is not a TOSA type", f.op));
         return None;
     }
     let (mut opnds_buf, mut opnds_spill) = ([None; 16], Vec::new());
@@ -278,7 +282,12 @@ fn check_types(cx: &mut Cx<'_>, f: &Facts) -> Option<Vec<ElemType>> {
                 cx.at(
                     f.at,
                     RuleId::TosaTypeProfile,
-                    format!("{}: the type row {} needs {}, which is not enabled", f.op, names(), needs.join(" + ")),
+                    format_args!(
+                        "{}: the type row {} needs {}, which is not enabled",
+                        f.op,
+                        names(),
+                        needs.join(" + ")
+                    ),
                 );
             }
         }
@@ -290,13 +299,13 @@ fn check_types(cx: &mut Cx<'_>, f: &Facts) -> Option<Vec<ElemType>> {
                 cx.at(
                     f.at,
                     RuleId::TosaTypeRowQualifier,
-                    format!("{}: the types {} need another {q} than the one given", f.op, names()),
+                    format_args!("{}: the types {} need another {q} than the one given", f.op, names()),
                 );
             } else {
                 cx.at(
                     f.at,
                     RuleId::TosaTypeNoRow,
-                    format!("{}: the types {} are not a row of the supported-types table", f.op, names()),
+                    format_args!("{}: the types {} are not a row of the supported-types table", f.op, names()),
                 );
             }
         }
@@ -309,7 +318,7 @@ fn check_inst(cx: &mut Cx<'_>, at: usize, op: TosaOp, ty: Id, args: &[Id], level
     if !spec.accepts_operand_count(args.len()) {
         let expected =
             if spec.variadic { format!("at least {}", spec.operands.len()) } else { spec.operands.len().to_string() };
-        cx.at(at, RuleId::TosaOperandCount, format!("{op}: expected {expected} operands, found {}", args.len()));
+        cx.at(at, RuleId::TosaOperandCount, format_args!("{op}: expected {expected} operands, found {}", args.len()));
         return;
     }
     // The buffers are moved out of `cx` while the checks report into it.
@@ -354,7 +363,7 @@ pub fn check(cx: &mut Cx<'_>) {
             Inst::ExtInst { set, number, .. } if cx.set_kind(*set) == Some(ExtSet::Tosa) => cx.at(
                 i,
                 RuleId::TosaUnknownInstruction,
-                format!("TOSA.001000.1 has no instruction number {number} (its opcodes are 0 to 65)"),
+                format_args!("TOSA.001000.1 has no instruction number {number} (its opcodes are 0 to 65)"),
             ),
             _ => {}
         }

@@ -54,9 +54,16 @@ pub struct Operand {
     pub foreign: bool,
 }
 
-/// A short description of an operand for messages.
-pub fn label(index: usize, spec: &OperandSpec) -> String {
-    format!("operand {index} ({})", spec.name)
+/// A short description of an operand for messages (formatted only when a
+/// message is rendered).
+pub fn label(index: usize, spec: &OperandSpec) -> impl std::fmt::Display + '_ {
+    struct Label<'s>(usize, &'s OperandSpec);
+    impl std::fmt::Display for Label<'_> {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "operand {} ({})", self.0, self.1.name)
+        }
+    }
+    Label(index, spec)
 }
 
 fn scalar_elem(kind: Option<ScalarKind>) -> (Option<ElemType>, bool) {
@@ -96,7 +103,7 @@ pub fn read(
         cx.at(
             at,
             RuleId::TosaOperandNotConstant,
-            format!("{op}: {name} must come from a constant instruction, but %{} is not a constant", arg.0),
+            format_args!("{op}: {name} must come from a constant instruction, but %{} is not a constant", arg.0),
         );
         if let Some((elem, _)) = tensor {
             (out.elem, out.foreign) = (elem, elem.is_none());
@@ -105,7 +112,7 @@ pub fn read(
     }
     let form_err = |cx: &mut Cx<'_>, what: &str| {
         let name = label(index, spec);
-        cx.at(at, RuleId::TosaOperandForm, format!("{op}: {name} must be {what}, but %{} is not", arg.0));
+        cx.at(at, RuleId::TosaOperandForm, format_args!("{op}: {name} must be {what}, but %{} is not", arg.0));
     };
     match spec.form {
         Form::EnumConst(_) | Form::AxisConst { .. } => {
@@ -156,7 +163,8 @@ pub fn read(
             if let Some(shape) = out.shape.and_then(|k| cx.tensor_dims(k)) {
                 if shape.len() != 1 {
                     let name = label(index, spec);
-                    let message = format!("{op}: {name} must be a rank-1 tensor, but its shape is {shape:?}");
+                    let message =
+                        cx.text(format_args!("{op}: {name} must be a rank-1 tensor, but its shape is {shape:?}"));
                     cx.at(at, RuleId::TosaShapeRank, message);
                     return out;
                 }

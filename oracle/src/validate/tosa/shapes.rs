@@ -90,19 +90,17 @@ pub fn check(cx: &mut Cx<'_>, f: &Facts, inputs: &ShapeInputs, declared: &[Vec<u
         Ok(()) if !all_declared => cx.at(
             f.at,
             RuleId::TosaShapeUnknown,
-            format!("{}: the result type is not shaped, so its shape cannot be checked", f.op),
+            format_args!("{}: the result type is not shaped, so its shape cannot be checked", f.op),
         ),
         Ok(()) => {}
         Err(e) => {
             let Some(rule) = e.kind.rule() else { return };
             let message = match &e.kind {
-                ShapeErrorKind::ArgKind { index, name, .. } => {
-                    format!(
-                        "{}: operand {index} ({name}) has no shape or value in the module; shape rules not checked",
-                        f.op
-                    )
-                }
-                _ => e.to_string(),
+                ShapeErrorKind::ArgKind { index, name, .. } => cx.text(format_args!(
+                    "{}: operand {index} ({name}) has no shape or value in the module; shape rules not checked",
+                    f.op
+                )),
+                _ => cx.text(format_args!("{e}")),
             };
             cx.at(f.at, rule, message);
         }

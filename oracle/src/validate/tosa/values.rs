@@ -72,7 +72,7 @@ fn check_rescale(cx: &mut Cx<'_>, f: &Facts) {
         None
     };
     if let Some(why) = why {
-        cx.at(f.at, RuleId::TosaRescaleUnsigned, format!("RESCALE: {why}"));
+        cx.at(f.at, RuleId::TosaRescaleUnsigned, format_args!("RESCALE: {why}"));
     }
 }
 
@@ -82,7 +82,7 @@ fn check_clamp(cx: &mut Cx<'_>, f: &Facts) {
     if lo.is_nan() || hi.is_nan() {
         cx.at(f.at, RuleId::TosaClampBounds, "CLAMP: min_val and max_val must not be NaN");
     } else if lo > hi {
-        cx.at(f.at, RuleId::TosaClampBounds, format!("CLAMP: min_val = {lo} is greater than max_val = {hi}"));
+        cx.at(f.at, RuleId::TosaClampBounds, format_args!("CLAMP: min_val = {lo} is greater than max_val = {hi}"));
     }
 }
 
@@ -98,7 +98,7 @@ pub fn check(cx: &mut Cx<'_>, f: &Facts) {
                 cx.at(
                     f.at,
                     RuleId::TosaZeroPoint,
-                    format!("{}: {} must be 0 because its tensor is {t}, not i8", f.op, ospec.name),
+                    format_args!("{}: {} must be 0 because its tensor is {t}, not i8", f.op, ospec.name),
                 );
             }
             (ValueRule::RescaleZeroPoint { unsigned_flag }, Some(t)) => {
@@ -115,7 +115,7 @@ pub fn check(cx: &mut Cx<'_>, f: &Facts) {
                     cx.at(
                         f.at,
                         RuleId::TosaRescaleZeroPoint,
-                        format!(
+                        format_args!(
                             "RESCALE: {} = {} must be {allowed} for {t}{}",
                             ospec.name,
                             signed(b, t.storage_bits()),
@@ -131,18 +131,22 @@ pub fn check(cx: &mut Cx<'_>, f: &Facts) {
                     let ok = if wide { (0..=63).contains(&v) } else { v == 0 };
                     if !ok {
                         let want = if wide { "in 0..63" } else { "0 for non-i32 inputs" };
-                        cx.at(f.at, RuleId::TosaRequireMulShift, format!("MUL: shift = {v} should be {want}"));
+                        cx.at(f.at, RuleId::TosaRequireMulShift, format_args!("MUL: shift = {v} should be {want}"));
                     }
                 }
             }
             (ValueRule::RescaleShift, _) => {
                 if let Some(v) = bits.iter().map(|&b| signed(b, 8)).find(|v| !(2..=62).contains(v)) {
-                    cx.at(f.at, RuleId::TosaRequireRescaleShift, format!("RESCALE: shift {v} is outside 2..62"));
+                    cx.at(f.at, RuleId::TosaRequireRescaleShift, format_args!("RESCALE: shift {v} is outside 2..62"));
                 }
             }
             (ValueRule::NonNegative, Some(t)) => {
                 if let Some(v) = bits.iter().map(|&b| signed(b, t.storage_bits())).find(|v| *v < 0) {
-                    cx.at(f.at, RuleId::TosaRequireRescaleMultiplier, format!("RESCALE: multiplier {v} is negative"));
+                    cx.at(
+                        f.at,
+                        RuleId::TosaRequireRescaleMultiplier,
+                        format_args!("RESCALE: multiplier {v} is negative"),
+                    );
                 }
             }
             _ => {}
@@ -151,10 +155,10 @@ pub fn check(cx: &mut Cx<'_>, f: &Facts) {
         if let (Form::ConstTensor { len: Len::TableSize { slot }, .. }, Some(shape)) = (ospec.form, shape) {
             if let Some(want) = f.slot(slot).and_then(table_size) {
                 if shape.first().copied() != Some(u64::from(want)) {
-                    let message = format!(
+                    let message = cx.text(format_args!(
                         "{}: {} has {:?} entries, {want} are needed for this input type",
                         f.op, ospec.name, shape
-                    );
+                    ));
                     cx.at(f.at, RuleId::TosaShapeLength, message);
                 }
             }
