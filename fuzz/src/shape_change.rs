@@ -371,9 +371,11 @@ fn new_attribute(op: TosaOp, inputs: &ShapeInputs, rng: &mut SplitMix64) -> Opti
             let room = |d: usize| Some(i64::from(*input.get(d)?) - *start.get(d)?);
             let dims: Vec<usize> = (0..input.len()).filter(|&d| room(d).is_some_and(|r| r > 1)).collect();
             let d = *dims.get(pick(dims.len(), rng))?;
-            let sizes: Vec<i64> = (1..=room(d)?).filter(|s| Some(s) != size.get(d)).collect();
+            // Any size in 1..=room but the current one (room may be huge).
+            let old = *size.get(d)?;
+            let drawn = 1 + rng.below(u64::try_from(room(d)? - 1).ok()?) as i64;
             let mut v = size.to_vec();
-            *v.get_mut(d)? = *sizes.get(pick(sizes.len(), rng))?;
+            *v.get_mut(d)? = if drawn >= old { drawn + 1 } else { drawn };
             Some((k, v))
         }
         _ => None,
@@ -510,7 +512,7 @@ fn refit(op: TosaOp, si: &ShapeInputs, rng: &mut SplitMix64) -> Option<Vec<(usiz
     match op.spec().shape {
         ShapeRule::Reshape => {
             let (k, shape) = ints_named(op, si, "shape")?;
-            let count: i64 = input.iter().map(|&d| i64::from(d)).product();
+            let count = input.iter().try_fold(1i64, |acc, &d| acc.checked_mul(i64::from(d)))?;
             let total = shape.iter().try_fold(1i64, |acc, &d| if d >= 1 { acc.checked_mul(d) } else { None })?;
             // One dimension absorbs the new count; otherwise the last takes all of it.
             let fits: Vec<usize> = (0..shape.len()).filter(|&d| count % (total / shape[d]) == 0).collect();
@@ -811,6 +813,21 @@ mod tests {
         assert_eq!(follow_dims(&[2, 3], &[2, 3, 1], &[2, 3]), Some(vec![2, 3, 1]));
         assert_eq!(follow_dims(&[2, 3], &[2, 3, 1], &[1, 3]), None);
         assert_eq!(follow_dims(&[1, 3], &[2, 3], &[4, 3]), Some(vec![4, 3]), "a broadcast 1 does not follow");
+    }
+
+    #[test]
+    fn huge_dimensions_are_drawn_from_without_listing_them() {
+        // A SLICE of a 2^31-1 wide input once made the mutator list every size.
+        let mut rng = SplitMix64::new(4);
+        let wide = i64::from(i32::MAX);
+        let inputs = ShapeInputs::new().tensor(vec![1, i32::MAX as u32]).ints(vec![0, 0]).ints(vec![1, wide - 5]);
+        for _ in 0..100 {
+            let (k, v) = new_attribute(TosaOp::Slice, &inputs, &mut rng).expect("a new size");
+            assert_eq!(k, 2);
+            assert!(v[1] >= 1 && v[1] <= wide && v[1] != wide - 5, "{v:?}");
+        }
+        let reshape = ShapeInputs::new().tensor(vec![u32::MAX; 6]).ints(vec![1, 1]);
+        assert_eq!(refit(TosaOp::Reshape, &reshape, &mut rng), None, "the element count overflows");
     }
 
     #[test]
