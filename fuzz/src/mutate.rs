@@ -361,6 +361,32 @@ mod tests {
         assert!(mutated > 50, "only {mutated} valid mutations");
     }
 
+    /// Long chains of mutations from every valid module of `corpus/valid`,
+    /// as a fuzzing run makes them (a panic or an invalid result fails):
+    /// `cargo test --lib mutate::tests::chains -- --ignored`.
+    #[test]
+    #[ignore]
+    fn chains_from_the_valid_corpus() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/valid");
+        let mut rng = SplitMix64::new(99);
+        let mut by_kind: HashMap<Mutation, usize> = HashMap::new();
+        for f in crate::corpus_files(&dir).into_iter().filter(|p| p.extension().is_some_and(|e| e == "spv")) {
+            let Ok(mut current) =
+                std::fs::read(&f).map_err(|_| ()).and_then(|b| Module::decode_bytes(&b).map_err(|_| ()))
+            else {
+                continue;
+            };
+            for _ in 0..30 {
+                let Some((m, kind)) = mutate_valid(&current, &mut rng) else { break };
+                assert!(validator().rule(&m).is_valid(), "{}: {kind:?}", f.display());
+                *by_kind.entry(kind).or_default() += 1;
+                current = m;
+            }
+        }
+        eprintln!("{by_kind:?}");
+        assert!(Mutation::ALL.iter().all(|k| by_kind.contains_key(k)), "{by_kind:?}");
+    }
+
     #[test]
     fn bytes_that_do_not_decode_are_left_to_byte_mutation() {
         let mut data = vec![1u8, 2, 3, 4, 5, 6, 7];
