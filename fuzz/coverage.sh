@@ -13,11 +13,14 @@
 #    the project's own sources (the registry, std and rustc are left out).
 #
 # Prints one table row per run: corpus size, exec/s, executions, covered
-# regions and lines. Also reports the seeds alone (0 s of fuzzing) as the
-# baseline. Needs a nightly toolchain with the llvm-tools component
+# regions and lines (all project sources, then the validator alone,
+# oracle/src/validate, the code that reads the input as a module). Also
+# reports the seeds alone (0 s of fuzzing) as the baseline. Needs a nightly toolchain with the llvm-tools component
 # (`rustup component add llvm-tools --toolchain nightly`) and cargo-fuzz.
 # The machine's load is printed too: the exec/s figures depend on it.
-# KEEP=1 keeps the temporary directory (corpora, logs, profiles).
+# KEEP=1 keeps the temporary directory (corpora, logs, profiles);
+# REPLAY=DIR measures the corpora and logs a KEEP=1 run left in DIR again,
+# without fuzzing.
 set -euo pipefail
 
 seconds=${1:-180}
@@ -32,8 +35,9 @@ if [[ ! -x "$llvm_bin/llvm-cov" ]]; then
     exit 2
 fi
 
-work=$(mktemp -d)
-if [[ -z "${KEEP:-}" ]]; then
+if [[ -n "${REPLAY:-}" ]]; then
+    work=$REPLAY
+elif work=$(mktemp -d) && [[ -z "${KEEP:-}" ]]; then
     trap 'rm -rf "$work"' EXIT
 else
     echo "keeping $work" >&2
@@ -46,26 +50,31 @@ fuzzer="$root/fuzz/target/$triple/release/graph_validator"
 echo "load before: $(uptime)" >&2
 declare -A rate runs
 for mode in seeds bytes mutator; do
-    mkdir -p "$work/$mode/corpus" "$work/$mode/run"
-    cp -r "$seeds"/. "$work/$mode/corpus/"
+    if [[ -z "${REPLAY:-}" ]]; then
+        mkdir -p "$work/$mode/corpus" "$work/$mode/run"
+        cp -r "$seeds"/. "$work/$mode/corpus/"
+    fi
     [[ $mode == seeds ]] && continue
     mutator=1
     [[ $mode == bytes ]] && mutator=0
-    echo "fuzzing ${seconds}s, SPVGRAPH_FUZZ_MUTATOR=$mutator" >&2
     # -jobs=1 runs one worker process; its log is fuzz-0.log in the cwd.
-    (cd "$work/$mode/run" && SPVGRAPH_FUZZ_MUTATOR=$mutator "$fuzzer" "$work/$mode/corpus" \
-        -jobs=1 -max_total_time="$seconds" -max_len=65536 -print_final_stats=1 \
-        -artifact_prefix="$work/$mode/run/" >/dev/null 2>&1) || true
+    if [[ -z "${REPLAY:-}" ]]; then
+        echo "fuzzing ${seconds}s, SPVGRAPH_FUZZ_MUTATOR=$mutator" >&2
+        (cd "$work/$mode/run" && SPVGRAPH_FUZZ_MUTATOR=$mutator "$fuzzer" "$work/$mode/corpus" \
+            -jobs=1 -max_total_time="$seconds" -max_len=65536 -print_final_stats=1 \
+            -artifact_prefix="$work/$mode/run/" >/dev/null 2>&1) || true
+    fi
     log="$work/$mode/run/fuzz-0.log"
     rate[$mode]=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || echo '?')
     runs[$mode]=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || echo '?')
     if ls "$work/$mode/run/" | grep -qE '^(crash|timeout|oom|leak)-'; then
         echo "the $mode run left artifacts in $work/$mode/run (KEEP=1 keeps them)" >&2
     fi
-    echo "load after: $(uptime)" >&2
+    [[ -z "${REPLAY:-}" ]] && echo "load after: $(uptime)" >&2
 done
 
-printf '| run | corpus files | exec/s | executions | regions covered | lines covered |\n|---|---|---|---|---|---|\n'
+printf '| run | corpus files | exec/s | executions | regions covered | lines covered | validator regions | validator lines |\n'
+printf '|---|---|---|---|---|---|---|---|\n'
 for mode in seeds bytes mutator; do
     # cargo fuzz merges every raw profile left in coverage/TARGET/raw, also
     # those of an earlier corpus: start each replay from an empty directory.
@@ -77,14 +86,18 @@ for mode in seeds bytes mutator; do
     fi
     profile="$root/fuzz/coverage/graph_validator/coverage.profdata"
     binary="$root/fuzz/target/$triple/coverage/$triple/release/graph_validator"
-    total=$("$llvm_bin/llvm-cov" report "$binary" -instr-profile="$profile" \
-        -ignore-filename-regex='/\.cargo/registry/|/\.cargo/git/|/rustc/|/\.rustup/|/library/std/' | tail -1)
+    report() {
+        "$llvm_bin/llvm-cov" report "$binary" -instr-profile="$profile" \
+            -ignore-filename-regex='/\.cargo/registry/|/\.cargo/git/|/rustc/|/\.rustup/|/library/std/' "$@" | tail -1
+    }
     # TOTAL regions missed cover% functions missed exec% lines missed cover% [branches ...]
-    read -r _ regions rmissed rcover _ _ _ lines lmissed lcover _ <<<"$total"
+    read -r _ regions rmissed rcover _ _ _ lines lmissed lcover _ <<<"$(report)"
+    read -r _ vregions vrmissed vrcover _ _ _ vlines vlmissed vlcover _ <<<"$(report "$root/oracle/src/validate")"
     files=$(find "$work/$mode/corpus" -type f | wc -l)
     seconds_label=$seconds
     [[ $mode == seeds ]] && seconds_label=0
-    printf '| %s (%ss) | %s | %s | %s | %s of %s (%s) | %s of %s (%s) |\n' "$mode" "$seconds_label" "$files" \
-        "${rate[$mode]:--}" "${runs[$mode]:--}" $((regions - rmissed)) "$regions" "$rcover" \
-        $((lines - lmissed)) "$lines" "$lcover"
+    printf '| %s (%ss) | %s | %s | %s | %s of %s (%s) | %s of %s (%s) | %s of %s (%s) | %s of %s (%s) |\n' \
+        "$mode" "$seconds_label" "$files" "${rate[$mode]:--}" "${runs[$mode]:--}" \
+        $((regions - rmissed)) "$regions" "$rcover" $((lines - lmissed)) "$lines" "$lcover" \
+        $((vregions - vrmissed)) "$vregions" "$vrcover" $((vlines - vlmissed)) "$vlines" "$vlcover"
 done
