@@ -70,7 +70,9 @@ for mode in seeds bytes mutator; do
     if ls "$work/$mode/run/" | grep -qE '^(crash|timeout|oom|leak)-'; then
         echo "the $mode run left artifacts in $work/$mode/run (KEEP=1 keeps them)" >&2
     fi
-    [[ -z "${REPLAY:-}" ]] && echo "load after: $(uptime)" >&2
+    if [[ -z "${REPLAY:-}" ]]; then
+        echo "load after: $(uptime)" >&2
+    fi
 done
 
 printf '| run | corpus files | exec/s | executions | regions covered | lines covered | validator regions | validator lines |\n'
