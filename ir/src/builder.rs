@@ -59,6 +59,25 @@ pub struct ModuleBuilder {
     graphs: Vec<Inst>,
     after_graphs: Vec<Inst>,
     dedup: HashMap<Key, Id>,
+    /// Shortcuts past `dedup` for the lookups a generator makes per node
+    /// (same ids: each holds only what `dedup` already gave out).
+    memo: Memo,
+}
+
+/// Ids already given out by [`ModuleBuilder::global`] for the hottest keys,
+/// looked up without building a [`Key`] (which allocates for constants and
+/// shapes) and without the capability bookkeeping a first use does.
+#[derive(Debug, Default)]
+struct Memo {
+    /// Scalar types (a handful per module: a linear scan).
+    scalars: Vec<(ScalarKind, Id)>,
+    /// `OpConstant` of `OpTypeInt 32 0`, by value.
+    u32s: HashMap<u32, Id>,
+    /// Shaped tensor types, keyed by the element type's index followed by
+    /// the dimensions.
+    tensors: HashMap<Vec<u32>, Id>,
+    /// The buffer a tensor key is built in for a lookup.
+    key: Vec<u32>,
 }
 
 impl ModuleBuilder {
@@ -141,6 +160,9 @@ impl ModuleBuilder {
 
     /// A scalar type, with the capability/extension it needs.
     pub fn type_scalar(&mut self, kind: ScalarKind) -> Id {
+        if let Some(&(_, id)) = self.memo.scalars.iter().find(|(k, _)| *k == kind) {
+            return id;
+        }
         match kind {
             ScalarKind::Int { width: 8, .. } => self.capability(Capability::Int8),
             ScalarKind::Int { width: 16, .. } => self.capability(Capability::Int16),
@@ -161,11 +183,13 @@ impl ModuleBuilder {
             ScalarKind::Int { width, signed } => ScalarKindKey::Int(width, signed),
             ScalarKind::Float { width, encoding } => ScalarKindKey::Float(width, encoding),
         });
-        self.global(key, |result| match kind {
+        let id = self.global(key, |result| match kind {
             ScalarKind::Bool => Inst::TypeBool { result },
             ScalarKind::Int { width, signed } => Inst::TypeInt { result, width, signedness: u32::from(signed) },
             ScalarKind::Float { width, encoding } => Inst::TypeFloat { result, width, encoding },
-        })
+        });
+        self.memo.scalars.push((kind, id));
+        id
     }
 
     /// The scalar type of a TOSA element type.
@@ -180,8 +204,14 @@ impl ModuleBuilder {
 
     /// An `OpConstant` of `OpTypeInt 32 0`.
     pub fn const_u32(&mut self, v: u32) -> Id {
+        if let Some(&id) = self.memo.u32s.get(&v) {
+            return id;
+        }
         let ty = self.type_u32();
-        self.global(Key::Const(ty, vec![v]), |result| Inst::Constant { ty, result, value: vec![v], spec: false })
+        let id =
+            self.global(Key::Const(ty, vec![v]), |result| Inst::Constant { ty, result, value: vec![v], spec: false });
+        self.memo.u32s.insert(v, id);
+        id
     }
 
     /// `OpConstantTrue`/`OpConstantFalse` of `OpTypeBool`.
@@ -221,17 +251,27 @@ impl ModuleBuilder {
         let element = self.type_elem(elem);
         match shape {
             Some(dims) => {
+                let mut key = std::mem::take(&mut self.memo.key);
+                key.clear();
+                key.push(elem as u32);
+                key.extend_from_slice(dims);
+                if let Some(&id) = self.memo.tensors.get(key.as_slice()) {
+                    self.memo.key = key;
+                    return id;
+                }
                 let rank = self.const_u32(dims.len() as u32);
                 let u32t = self.type_u32();
                 let arr = self.type_array(u32t, dims.len() as u32);
                 let parts: Vec<Id> = dims.iter().map(|&d| self.const_u32(d)).collect();
                 let shape_c = self.const_composite(arr, parts);
-                self.global(Key::Tensor(element, Some(rank), Some(shape_c)), |result| Inst::TypeTensor {
+                let id = self.global(Key::Tensor(element, Some(rank), Some(shape_c)), |result| Inst::TypeTensor {
                     result,
                     element,
                     rank: Some(rank),
                     shape: Some(shape_c),
-                })
+                });
+                self.memo.tensors.insert(key, id);
+                id
             }
             None => self.global(Key::Tensor(element, None, None), |result| Inst::TypeTensor {
                 result,

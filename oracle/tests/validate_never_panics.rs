@@ -132,6 +132,26 @@ proptest! {
     }
 }
 
+/// Found by `graph_validator`: an `OpConstant` of a zero-width
+/// `OpTypeInt` made the constant check shift by `width - 1` (an overflow
+/// panic wherever overflow checks are on, as in fuzz builds).
+#[test]
+fn constants_of_a_zero_width_integer_type_are_invalid_without_a_panic() {
+    use spvgraph_ir::Inst;
+    for signedness in [0, 1] {
+        let mut b = ModuleBuilder::new();
+        let ty = b.id();
+        b.global_inst(Inst::TypeInt { result: ty, width: 0, signedness });
+        let c = b.id();
+        b.global_inst(Inst::Constant { ty, result: c, value: vec![5], spec: false });
+        let words = b.finish().encode_words().expect("encodes");
+        for v in validators() {
+            assert!(!v.check_words(&words).is_valid());
+            assert!(!v.rule_words(&words).is_valid());
+        }
+    }
+}
+
 #[test]
 fn the_seed_is_valid() {
     for v in validators() {

@@ -34,7 +34,8 @@ fn check_scalar(cx: &mut Cx<'_>, i: usize, ty: Id, value: &[u32]) {
         );
         return;
     }
-    if width < 32 {
+    // A zero width is the type check's finding; there are no bits to check.
+    if (1..32).contains(&width) {
         let w = value.first().copied().unwrap_or(0);
         let low = w & ((1u32 << width) - 1);
         let sign = (low >> (width - 1)) & 1 == 1;
