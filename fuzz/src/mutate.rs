@@ -13,10 +13,10 @@
 //!   reads the duplicate);
 //! - replace a node's operator with another taking as many operands;
 //! - insert a node: a one-operand operator on a tensor value, whose later
-//!   uses then read its result.
-//!
-//! Not done: changing a shape consistently through the shape rules (every
-//! type and constant downstream of the shape would have to follow).
+//!   uses then read its result;
+//! - change a shape consistently: a graph input's dimension or rank, or a
+//!   RESHAPE/TILE/PAD/SLICE attribute, carried through every consumer by
+//!   the shape rules ([`crate::shape_change`]).
 
 use spvgraph_generator::prng::SplitMix64;
 use spvgraph_ir::inst::{Id, Inst};
@@ -42,17 +42,20 @@ pub enum Mutation {
     ReplaceOperator,
     /// Insert a one-operand TOSA instruction on a tensor value.
     InsertNode,
+    /// Change a shape and carry it through the graph by the shape rules.
+    ChangeShape,
 }
 
 impl Mutation {
     /// Every mutation.
-    pub const ALL: [Mutation; 6] = [
+    pub const ALL: [Mutation; 7] = [
         Mutation::SwapOperands,
         Mutation::ChangeConstant,
         Mutation::ChangeAttribute,
         Mutation::DuplicateNode,
         Mutation::ReplaceOperator,
         Mutation::InsertNode,
+        Mutation::ChangeShape,
     ];
 }
 
@@ -117,6 +120,13 @@ pub fn mutate(module: &Module, kind: Mutation, rng: &mut SplitMix64) -> Option<M
         Mutation::DuplicateNode => duplicate_node(&mut m, rng),
         Mutation::ReplaceOperator => replace_operator(&mut m, rng),
         Mutation::InsertNode => insert_node(&mut m, &types, rng),
+        Mutation::ChangeShape => match crate::shape_change::change_shape(&m, rng) {
+            Some((changed, _)) => {
+                m = changed;
+                true
+            }
+            None => false,
+        },
     };
     // A mutation that lands on the same value (0 -> 0) is no mutation.
     (done && m != *module).then_some(m)
@@ -349,6 +359,32 @@ mod tests {
             }
         }
         assert!(mutated > 50, "only {mutated} valid mutations");
+    }
+
+    /// Long chains of mutations from every valid module of `corpus/valid`,
+    /// as a fuzzing run makes them (a panic or an invalid result fails):
+    /// `cargo test --lib mutate::tests::chains -- --ignored`.
+    #[test]
+    #[ignore]
+    fn chains_from_the_valid_corpus() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/valid");
+        let mut rng = SplitMix64::new(99);
+        let mut by_kind: HashMap<Mutation, usize> = HashMap::new();
+        for f in crate::corpus_files(&dir).into_iter().filter(|p| p.extension().is_some_and(|e| e == "spv")) {
+            let Ok(mut current) =
+                std::fs::read(&f).map_err(|_| ()).and_then(|b| Module::decode_bytes(&b).map_err(|_| ()))
+            else {
+                continue;
+            };
+            for _ in 0..30 {
+                let Some((m, kind)) = mutate_valid(&current, &mut rng) else { break };
+                assert!(validator().rule(&m).is_valid(), "{}: {kind:?}", f.display());
+                *by_kind.entry(kind).or_default() += 1;
+                current = m;
+            }
+        }
+        eprintln!("{by_kind:?}");
+        assert!(Mutation::ALL.iter().all(|k| by_kind.contains_key(k)), "{by_kind:?}");
     }
 
     #[test]

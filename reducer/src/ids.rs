@@ -317,19 +317,39 @@ pub fn sort_declarations(insts: &mut [Inst]) {
     let Some(begin) = insts.iter().position(is_decl) else { return };
     let end = crate::decls::declaration_end(insts).max(begin);
     let Some(section) = insts.get(begin..end) else { return };
-    if !section.iter().all(is_decl) {
+    // Debug lines (OpLine/OpNoLine, as model-converter writes them) move
+    // with the declaration they precede.
+    let is_line = |i: &Inst| matches!(i, Inst::Line { .. } | Inst::NoLine);
+    if !section.iter().all(|i| is_decl(i) || is_line(i)) {
         return;
     }
-    let local: HashMap<Id, usize> = section.iter().enumerate().filter_map(|(p, i)| Some((i.result_id()?, p))).collect();
-    let deps: Vec<Vec<usize>> = section
+    let mut units: Vec<std::ops::Range<usize>> = Vec::new();
+    let mut from = 0;
+    for (p, i) in section.iter().enumerate() {
+        if !is_line(i) {
+            units.push(from..p + 1);
+            from = p + 1;
+        }
+    }
+    if from < section.len() {
+        units.push(from..section.len());
+    }
+    let local: HashMap<Id, usize> = units
         .iter()
-        .map(|i| {
+        .enumerate()
+        .filter_map(|(u, r)| Some((section.get(r.end.checked_sub(1)?)?.result_id()?, u)))
+        .collect();
+    let deps: Vec<Vec<usize>> = units
+        .iter()
+        .map(|r| {
             let mut d = Vec::new();
-            for_each_id(i, |id| {
-                if let Some(&p) = local.get(id) {
-                    d.push(p);
-                }
-            });
+            for i in section.get(r.clone()).unwrap_or_default() {
+                for_each_id(i, |id| {
+                    if let Some(&u) = local.get(id) {
+                        d.push(u);
+                    }
+                });
+            }
             d
         })
         .collect();
@@ -339,7 +359,7 @@ pub fn sort_declarations(insts: &mut [Inst]) {
     }
     // Depth first in module order: each declaration right after what it
     // needs, everything else where it was.
-    let n = section.len();
+    let n = units.len();
     let mut state = vec![0u8; n]; // 0 new, 1 in progress, 2 placed
     let mut order = Vec::with_capacity(n);
     for root in 0..n {
@@ -365,15 +385,40 @@ pub fn sort_declarations(insts: &mut [Inst]) {
             }
         }
     }
-    let old: Vec<Inst> = section.to_vec();
-    for (slot, p) in insts[begin..end].iter_mut().zip(order) {
-        *slot = old[p].clone();
+    let sorted: Vec<Inst> =
+        order.iter().filter_map(|&u| section.get(units.get(u)?.clone())).flatten().cloned().collect();
+    for (slot, inst) in insts[begin..end].iter_mut().zip(sorted) {
+        *slot = inst;
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn debug_lines_move_with_the_declaration_they_precede() {
+        let line = |n: u32| Inst::Line { file: Id(9), line: n, column: 1 };
+        let mut insts = vec![
+            Inst::TypeInt { result: Id(1), width: 32, signedness: 0 },
+            line(1),
+            // Refers to %3, declared after it.
+            Inst::Variable { ty: Id(3), result: Id(2), storage: 0, initializer: None },
+            Inst::TypePointer { result: Id(3), storage: 0, pointee: Id(1) },
+            line(2),
+        ];
+        sort_declarations(&mut insts);
+        assert_eq!(
+            insts,
+            vec![
+                Inst::TypeInt { result: Id(1), width: 32, signedness: 0 },
+                Inst::TypePointer { result: Id(3), storage: 0, pointee: Id(1) },
+                line(1),
+                Inst::Variable { ty: Id(3), result: Id(2), storage: 0, initializer: None },
+                line(2),
+            ]
+        );
+    }
 
     #[test]
     fn declarations_follow_what_they_refer_to_and_dead_ones_are_found() {

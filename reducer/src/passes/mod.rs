@@ -21,6 +21,9 @@ mod structure;
 
 use crate::candidate::Candidate;
 
+/// Reshaping a graph input (shared with the fuzzer's shape mutation).
+pub use shrink::reshape_input;
+
 /// The level of the hierarchy a pass works at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Level {

@@ -169,7 +169,12 @@ fn sliced(t: &TensorData, shape: &[u32]) -> Option<TensorData> {
     TensorData::from_bits(t.elem(), &new, &bits).ok()
 }
 
-fn reshape_input(c: &mut Candidate, g: Id, k: u32, shape: &[u32]) -> Option<()> {
+/// Gives input `k` of graph `g` the shape `shape`: the graph type, every
+/// `OpGraphInputARM` that reads it, the entry points' interface variables
+/// and the candidate's data for it (its leading corner, so the data can only
+/// shrink: `None` if it would have to grow). Result types are not
+/// re-inferred (see [`crate::shapes::retype_graph`]).
+pub fn reshape_input(c: &mut Candidate, g: Id, k: u32, shape: &[u32]) -> Option<()> {
     let (mut inputs, outputs) = graph::io_types(&c.module, g)?;
     let old = *inputs.get(k as usize)?;
     let array = match Analysis::new(&c.module).ty(old) {
