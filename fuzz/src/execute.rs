@@ -41,8 +41,12 @@ fn filled(port: &Port, rng: &mut SplitMix64) -> Option<TensorData> {
     TensorData::from_bits(port.elem, &port.shape, &bits).ok()
 }
 
-/// A digest of a run for the determinism check: output types, shapes and bits, or the error.
-fn digest(r: &Result<exec::Outputs, exec::ExecError>) -> Result<Vec<(String, Vec<usize>, Vec<u64>)>, String> {
+/// What the determinism check compares: each output's type, shape and
+/// bits, or the error's text.
+type Digest = Result<Vec<(String, Vec<usize>, Vec<u64>)>, String>;
+
+/// A digest of a run for the determinism check.
+fn digest(r: &Result<exec::Outputs, exec::ExecError>) -> Digest {
     match r {
         Ok(outs) => Ok(outs.iter().map(|t| (t.elem().to_string(), t.shape().to_vec(), t.to_bits())).collect()),
         Err(e) => Err(e.to_string()),
@@ -83,7 +87,7 @@ pub fn check(data: &[u8]) {
 }
 
 /// The start of a digest, for a readable panic message.
-fn short(d: &Result<Vec<(String, Vec<usize>, Vec<u64>)>, String>) -> String {
+fn short(d: &Digest) -> String {
     let s = format!("{d:?}");
     s.chars().take(400).collect()
 }
