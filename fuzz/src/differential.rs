@@ -16,7 +16,6 @@
 use arbitrary::Unstructured;
 use spvgraph_generator::near_valid::generate_near_valid;
 use spvgraph_generator::{generate, Config};
-use spvgraph_ir::elem::Profile;
 use spvgraph_ir::env::TargetEnv;
 use spvgraph_ir::Module;
 use spvgraph_oracle::exec::ExecConfig;
@@ -63,8 +62,7 @@ fn subject(data: &[u8]) -> Option<Subject> {
         Some(Subject { words, expectation: Expectation::Valid, options, request })
     } else {
         let nv = generate_near_valid(&mut u, &config, None).ok()?;
-        let profiles = nv.profiles.clone().unwrap_or_else(|| Profile::ALL.to_vec());
-        let options = ValidateOptions { target_env: nv.target_env, profiles, ..ValidateOptions::default() };
+        let options = ValidateOptions::for_case(nv.target_env, nv.profiles.as_deref());
         let expectation = Expectation::Breaks { rule: nv.rule, mutator: Some(nv.mutator.to_string()) };
         Some(Subject { words: nv.words, expectation, options, request: None })
     }

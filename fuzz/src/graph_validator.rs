@@ -30,7 +30,6 @@
 use arbitrary::Unstructured;
 use spvgraph_generator::near_valid::{generate_near_valid, NearValid};
 use spvgraph_generator::{generate, Config};
-use spvgraph_ir::elem::Profile;
 use spvgraph_oracle::external::spirv_val::{Backend, SpirvVal};
 use spvgraph_oracle::judge::{judge, Expectation, Observations, ValidityAnswer};
 use spvgraph_oracle::oracle::{Oracle, OracleError, ValidateOptions, Verdict};
@@ -158,11 +157,7 @@ pub fn check(data: &[u8]) {
 }
 
 fn check_near_valid(nv: &NearValid) {
-    let options = ValidateOptions {
-        target_env: nv.target_env,
-        profiles: nv.profiles.clone().unwrap_or_else(|| Profile::ALL.to_vec()),
-        ..ValidateOptions::default()
-    };
+    let options = ValidateOptions::for_case(nv.target_env, nv.profiles.as_deref());
     let validator = Validator::new(options.clone());
     let rules = validator.rule_words(&nv.words).error_rules();
     if rules != [nv.rule] {

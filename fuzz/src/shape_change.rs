@@ -349,19 +349,11 @@ fn new_attribute(op: TosaOp, inputs: &ShapeInputs, rng: &mut SplitMix64) -> Opti
         }
         ShapeRule::Tile => {
             let (k, multiples) = ints_named(op, inputs, "multiples")?;
-            let mut v = multiples.to_vec();
-            let d = pick(v.len(), rng);
-            let old = *v.get(d)?;
-            *v.get_mut(d)? = if old == 1 { 2 + rng.below(2) as i64 } else { 1 };
-            Some((k, v))
+            Some((k, toggle_one(multiples, 1, rng)?))
         }
         ShapeRule::Pad => {
             let (k, padding) = ints_named(op, inputs, "padding")?;
-            let mut v = padding.to_vec();
-            let j = pick(v.len(), rng);
-            let old = *v.get(j)?;
-            *v.get_mut(j)? = if old == 0 { 1 + rng.below(2) as i64 } else { 0 };
-            Some((k, v))
+            Some((k, toggle_one(padding, 0, rng)?))
         }
         ShapeRule::Slice => {
             let input = tensor_named(op, inputs, "input1")?;
@@ -384,6 +376,17 @@ fn new_attribute(op: TosaOp, inputs: &ShapeInputs, rng: &mut SplitMix64) -> Opti
 
 /// Another shape with the same element count as `shape`: a dimension split
 /// in two, two neighbours merged, or a prime factor moved between two
+/// `values` with one entry moved off `neutral` (to `neutral` + 1 or + 2),
+/// or back to it when it was elsewhere: a TILE multiple of 1 or a PAD of 0
+/// is where a change of the output shape starts or ends.
+fn toggle_one(values: &[i64], neutral: i64, rng: &mut SplitMix64) -> Option<Vec<i64>> {
+    let mut v = values.to_vec();
+    let at = rng.below(v.len() as u64) as usize;
+    let slot = v.get_mut(at)?;
+    *slot = if *slot == neutral { neutral + 1 + rng.below(2) as i64 } else { neutral };
+    Some(v)
+}
+
 /// dimensions.
 fn refactor(shape: &[i64], rng: &mut SplitMix64) -> Option<Vec<i64>> {
     if shape.iter().any(|&d| d < 1) {

@@ -28,7 +28,6 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use spvgraph_generator::near_valid::{covered_rules, near_valid_from_seed};
 use spvgraph_generator::{generate_from_seed, Config};
-use spvgraph_ir::elem::Profile;
 use spvgraph_ir::Module;
 use spvgraph_oracle::external::spirv_val::SpirvVal;
 use spvgraph_oracle::oracle::{Oracle, ValidateOptions};
@@ -184,11 +183,7 @@ fn near_valid_modules() -> Vec<(Validator, Vec<u32>)> {
     for rule in covered_rules() {
         for seed in 0..3 {
             let Ok(nv) = near_valid_from_seed(seed, &config, Some(rule)) else { continue };
-            let options = ValidateOptions {
-                target_env: nv.target_env,
-                profiles: nv.profiles.clone().unwrap_or_else(|| Profile::ALL.to_vec()),
-                ..ValidateOptions::default()
-            };
+            let options = ValidateOptions::for_case(nv.target_env, nv.profiles.as_deref());
             out.push((Validator::new(options), nv.words));
         }
     }

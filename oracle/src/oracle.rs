@@ -76,6 +76,19 @@ impl Default for ValidateOptions {
     }
 }
 
+impl ValidateOptions {
+    /// The options a case is meant to be validated with: its target
+    /// environment, and its profiles (`None`: every profile), the rest
+    /// default (as a generated near-valid module states them).
+    pub fn for_case(target_env: TargetEnv, profiles: Option<&[Profile]>) -> ValidateOptions {
+        ValidateOptions {
+            target_env,
+            profiles: profiles.map_or_else(|| Profile::ALL.to_vec(), <[Profile]>::to_vec),
+            ..ValidateOptions::default()
+        }
+    }
+}
+
 /// What to run.
 #[derive(Clone, Copy, Debug)]
 pub struct ExecRequest<'a> {

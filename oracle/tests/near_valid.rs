@@ -11,7 +11,6 @@
 
 use spvgraph_generator::near_valid::{covered_pipeline_rules, covered_rules, near_valid_from_seed, NearValid};
 use spvgraph_generator::Config;
-use spvgraph_ir::elem::Profile;
 use spvgraph_ir::rules::{RuleId, Severity};
 use spvgraph_oracle::oracle::ValidateOptions;
 use spvgraph_oracle::validate::{Report, Validator};
@@ -30,11 +29,7 @@ fn count() -> u64 {
 
 /// The options a near-valid module is meant to be validated with.
 fn options(nv: &NearValid) -> ValidateOptions {
-    ValidateOptions {
-        target_env: nv.target_env,
-        profiles: nv.profiles.clone().unwrap_or_else(|| Profile::ALL.to_vec()),
-        ..ValidateOptions::default()
-    }
+    ValidateOptions::for_case(nv.target_env, nv.profiles.as_deref())
 }
 
 fn show(r: &Report) -> String {

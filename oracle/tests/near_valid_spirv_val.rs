@@ -14,7 +14,6 @@
 
 use spvgraph_generator::near_valid::{covered_rules, near_valid_from_seed};
 use spvgraph_generator::{generate_from_seed, Config};
-use spvgraph_ir::elem::Profile;
 use spvgraph_ir::rules::RuleId;
 use spvgraph_oracle::external::known::spirv_val_accepts;
 use spvgraph_oracle::external::spirv_val::SpirvVal;
@@ -82,11 +81,7 @@ fn near_valid_verdicts_match_the_catalogue() {
         for seed in 0..n {
             let Ok(nv) = near_valid_from_seed(seed, &config, Some(rule)) else { continue };
             total += 1;
-            let options = ValidateOptions {
-                target_env: nv.target_env,
-                profiles: nv.profiles.clone().unwrap_or_else(|| Profile::ALL.to_vec()),
-                ..ValidateOptions::default()
-            };
+            let options = ValidateOptions::for_case(nv.target_env, nv.profiles.as_deref());
             let expect = Expectation::Breaks { rule, mutator: Some(nv.mutator.to_string()) };
             for d in disagreements(&sv, &nv.words, &options, &expect) {
                 // The in-tree validator's exactness is near_valid.rs's subject.

@@ -51,19 +51,12 @@ fn refusal(o: Result<ExecOutcome, OracleError>) -> (Refusal, String) {
     }
 }
 
-const ADD: &str = r#"
-func.func @main(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>) -> tensor<2x3xf32> {
-  %0 = tosa.add %a, %b : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
-  return %0 : tensor<2x3xf32>
-}
-"#;
-
 #[test]
 fn runs_hand_written_mlir() {
     let Some(m) = model() else { return };
     let a = f32s(&[2, 3], &[0.0, 1.0, 2.0, 3.0, 4.0, 5.0]);
     let b = f32s(&[2, 3], &[0.5; 6]);
-    let out = outputs(m.run_mlir(ADD, &[a, b], &[ElemType::Fp32]).expect("runs"));
+    let out = outputs(m.run_mlir(&add_of("2x3"), &[a, b], &[ElemType::Fp32]).expect("runs"));
     assert_eq!(out, vec![f32s(&[2, 3], &[0.5, 1.5, 2.5, 3.5, 4.5, 5.5])]);
 }
 
@@ -178,7 +171,7 @@ fn a_time_limit_stops_the_tools() {
     let Some(m) = model() else { return };
     let m = m.with_timeout(Duration::from_millis(1));
     let a = f32s(&[2, 3], &[0.0; 6]);
-    match m.run_mlir(ADD, &[a.clone(), a], &[ElemType::Fp32]) {
+    match m.run_mlir(&add_of("2x3"), &[a.clone(), a], &[ElemType::Fp32]) {
         Ok(ExecOutcome::Abnormal { how: Abnormal::Timeout, .. }) => {}
         other => panic!("expected a time-out, got {other:?}"),
     }
@@ -319,26 +312,26 @@ fn integer_dot_products_run_in_precise_mode() {
     }
 }
 
-const BIG_ADD: &str = r#"
-func.func @main(%a: tensor<1024x4096xf32>, %b: tensor<1024x4096xf32>) -> tensor<1024x4096xf32> {
-  %0 = tosa.add %a, %b : (tensor<1024x4096xf32>, tensor<1024x4096xf32>) -> tensor<1024x4096xf32>
-  return %0 : tensor<1024x4096xf32>
+/// An fp32 ADD of two tensors of `shape` (MLIR dims, e.g. `2x3`).
+fn add_of(shape: &str) -> String {
+    let t = format!("tensor<{shape}xf32>");
+    format!("func.func @main(%a: {t}, %b: {t}) -> {t} {{\n  %0 = tosa.add %a, %b : ({t}, {t}) -> {t}\n  return %0 : {t}\n}}\n")
 }
-"#;
 
 #[test]
 fn each_tools_time_and_peak_memory_are_measured() {
     let Some(m) = model() else { return };
-    let run = |mlir: &str, shape: &[usize]| {
+    let run = |shape: &[usize]| {
+        let mlir = add_of(&shape.iter().map(usize::to_string).collect::<Vec<_>>().join("x"));
         let n = shape.iter().product();
         let x = f32s(shape, &vec![1.5; n]);
         let mut costs = Default::default();
-        let out = outputs(m.run_mlir_measured(mlir, &[x.clone(), x], &[ElemType::Fp32], &mut costs).expect("runs"));
+        let out = outputs(m.run_mlir_measured(&mlir, &[x.clone(), x], &[ElemType::Fp32], &mut costs).expect("runs"));
         assert_eq!(out[0].to_f64()[n - 1], 3.0);
         costs
     };
-    let small = run(ADD, &[2, 3]);
-    let big = run(BIG_ADD, &[1024, 4096]);
+    let small = run(&[2, 3]);
+    let big = run(&[1024, 4096]);
     for c in [small, big] {
         let (opt, model) = (c.tosa_opt.expect("tosa-opt ran"), c.model.expect("the model ran"));
         assert!(opt.elapsed > Duration::ZERO && model.elapsed > Duration::ZERO);

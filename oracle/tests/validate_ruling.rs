@@ -6,7 +6,6 @@
 
 use spvgraph_generator::near_valid::{covered_rules, near_valid_from_seed};
 use spvgraph_generator::{generate_from_seed, Config};
-use spvgraph_ir::elem::Profile;
 use spvgraph_oracle::oracle::ValidateOptions;
 use spvgraph_oracle::validate::{Report, Ruling, Validator};
 use std::collections::BTreeSet;
@@ -38,11 +37,7 @@ fn rulings_agree_with_reports_on_near_valid_modules() {
     for rule in covered_rules() {
         for seed in 0..3 {
             let Ok(nv) = near_valid_from_seed(seed, &config, Some(rule)) else { continue };
-            let options = ValidateOptions {
-                target_env: nv.target_env,
-                profiles: nv.profiles.clone().unwrap_or_else(|| Profile::ALL.to_vec()),
-                ..ValidateOptions::default()
-            };
+            let options = ValidateOptions::for_case(nv.target_env, nv.profiles.as_deref());
             agree(&Validator::new(options), &nv.words, &format!("{} seed {seed}", rule.name()));
             checked += 1;
         }

@@ -357,8 +357,7 @@ impl Hunter<'_> {
             }
             Err(c) => out.disagreements.push(panic_disagreement(c)),
         }
-        let profiles = out.profiles.clone().unwrap_or_else(|| Profile::ALL.to_vec());
-        let options = ValidateOptions { target_env: out.target_env, profiles, ..ValidateOptions::default() };
+        let options = ValidateOptions::for_case(out.target_env, out.profiles.as_deref());
         let inject = self.inject_panic.contains(&out.seed);
         let mut validity = Vec::new();
         for v in &self.oracles.validators {
