@@ -437,3 +437,112 @@ pub fn runnable<O: Oracle>(oracle: O) -> Result<Option<O>, OracleError> {
         }
     }
 }
+
+/// The most elements a tensor made up by [`OwnedExecRequest::fit_to_module`]
+/// may have: larger ones are left out (the backend then says what is missing).
+const MAX_FITTED_ELEMENTS: usize = 1 << 22;
+
+impl OwnedExecRequest {
+    /// Makes the inputs and graph constants follow the module's declared
+    /// interface: each one whose type and shape the module still declares is
+    /// kept, any other (a near-valid mutation changed a graph constant's or
+    /// an input's type, or added one) becomes zeros of the declared type.
+    /// Returns what was replaced, for the record; leaves the request as it
+    /// is when the interface cannot be described (the module does not
+    /// decode, the entry point is gone): the backend's answer says so then.
+    pub fn fit_to_module(&mut self) -> Vec<String> {
+        let Ok(module) = spvgraph_ir::Module::decode_words(&self.module) else { return Vec::new() };
+        let Ok(iface) = crate::exec::interface(&module, self.entry_point.as_deref()) else { return Vec::new() };
+        let zeros = |p: &crate::exec::Port| {
+            spvgraph_ir::count::checked_len(&p.shape)
+                .filter(|&n| n <= MAX_FITTED_ELEMENTS)
+                .map(|_| TensorData::zeros(p.elem, &p.shape))
+        };
+        let fits = |t: &TensorData, p: &crate::exec::Port| t.elem() == p.elem && t.shape() == p.shape.as_slice();
+        let mut changed = Vec::new();
+        let mut inputs = Vec::with_capacity(iface.inputs.len());
+        for (i, port) in iface.inputs.iter().enumerate() {
+            match self.inputs.get(i) {
+                Some(t) if fits(t, port) => inputs.push(t.clone()),
+                _ => match zeros(port) {
+                    Some(z) => {
+                        changed.push(format!("{} filled with zeros", port.describe("input")));
+                        inputs.push(z);
+                    }
+                    None => return changed,
+                },
+            }
+        }
+        let mut constants = BTreeMap::new();
+        for port in &iface.graph_constants {
+            match self.graph_constants.get(&port.index) {
+                Some(t) if fits(t, port) => {
+                    constants.insert(port.index, t.clone());
+                }
+                _ => {
+                    if let Some(z) = zeros(port) {
+                        changed.push(format!("{} filled with zeros", port.describe("graph constant")));
+                        constants.insert(port.index, z);
+                    }
+                }
+            }
+        }
+        if self.inputs.len() != inputs.len() {
+            changed.push(format!("{} input(s) where the module takes {}", self.inputs.len(), inputs.len()));
+        }
+        self.inputs = inputs;
+        self.graph_constants = constants;
+        changed
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use spvgraph_ir::builder::ModuleBuilder;
+    use spvgraph_ir::elem::ElemType;
+    use spvgraph_ir::tosa::TosaOp;
+
+    /// A graph `x + c` where `c` is graph constant 1 of type `cty` (a
+    /// near-valid mutation may have changed it from the valid case's i32 [4]).
+    fn with_constant(cty: (ElemType, &[u32])) -> Vec<u32> {
+        let mut b = ModuleBuilder::new();
+        let t = b.type_tensor(ElemType::I32, Some(&[4]));
+        let ct = b.type_tensor(cty.0, Some(cty.1));
+        let gty = b.type_graph(&[t], &[t]);
+        let vars = vec![b.interface_variable(t, 0, 0), b.interface_variable(t, 0, 1)];
+        let c = b.graph_constant(ct, 1);
+        let g = b.begin_graph(gty);
+        b.graph_entry_point(g, "main", vars);
+        let x = b.graph_input(t, 0, None);
+        let y = b.tosa(TosaOp::Add, t, vec![x, c]);
+        b.graph_output(y, 0, None);
+        b.end_graph();
+        b.finish().encode_words().expect("encodes")
+    }
+
+    fn request(module: Vec<u32>) -> OwnedExecRequest {
+        let ones = TensorData::from_bits(ElemType::I32, &[4], &[1; 4]).expect("tensor");
+        OwnedExecRequest {
+            module,
+            entry_point: Some("main".into()),
+            inputs: vec![ones.clone()],
+            graph_constants: BTreeMap::from([(1, ones)]),
+        }
+    }
+
+    #[test]
+    fn a_request_follows_a_graph_constant_whose_type_changed() {
+        let mut r = request(with_constant((ElemType::Bool, &[1, 3])));
+        let changed = r.fit_to_module();
+        assert_eq!(changed.len(), 1, "{changed:?}");
+        let c = &r.graph_constants[&1];
+        assert_eq!((c.elem(), c.shape()), (ElemType::Bool, &[1usize, 3][..]));
+        assert_eq!(r.inputs[0].to_bits(), [1; 4], "the input still fits and is kept");
+        // A request that fits is left alone.
+        let mut same = request(with_constant((ElemType::I32, &[4])));
+        let before = same.clone();
+        assert!(same.fit_to_module().is_empty());
+        assert_eq!(same, before);
+    }
+}

@@ -158,6 +158,18 @@ fn run_backend(
     referee: Option<&dyn Oracle>,
     shaped: bool,
 ) -> Vec<Disagreement> {
+    run_backend_with(expect, outcome, referee, shaped, false)
+}
+
+/// [`run_backend`], with consumers' answers on invalid modules judged
+/// strictly (`--strict-consumers`) or not.
+fn run_backend_with(
+    expect: &Expectation,
+    outcome: ExecOutcome,
+    referee: Option<&dyn Oracle>,
+    shaped: bool,
+    strict_consumers: bool,
+) -> Vec<Disagreement> {
     let (words, inputs) = add_request(shaped);
     let constants = BTreeMap::new();
     let request =
@@ -170,6 +182,7 @@ fn run_backend(
         executions: vec![ExecAnswer { oracle: &backend, outcome: backend.execute(&request) }],
         referee,
         operators: vec![TosaOp::Add],
+        strict_consumers,
         ..Observations::default()
     };
     judge(expect, &obs)
@@ -202,17 +215,53 @@ fn backends_that_crash_hang_or_refuse_are_named() {
 #[test]
 fn invalid_modules_that_run_are_accepts_invalid_once_per_rule() {
     let breaks = Expectation::Breaks { rule: RuleId::TosaShapeOutput, mutator: Some("m".into()) };
-    let ds = run_backend(&breaks, ExecOutcome::Outputs(vec![i32s(&[0, 0, 0, 0])]), None, true);
+    let ds = run_backend_with(&breaks, ExecOutcome::Outputs(vec![i32s(&[0, 0, 0, 0])]), None, true, true);
     assert_eq!(kinds(&ds), [Kind::AcceptsInvalid]);
     assert_eq!(ds[0].severity, Severity::Low);
-    let other = run_backend(&breaks, ExecOutcome::Outputs(vec![i32s(&[1, 1, 1, 1])]), None, true);
+    let other = run_backend_with(&breaks, ExecOutcome::Outputs(vec![i32s(&[1, 1, 1, 1])]), None, true, true);
     assert_eq!(ds[0].signature(), other[0].signature(), "one signature per rule and backend");
     // Refusing an invalid module is right; crashing on it is low severity.
     let refused = ExecOutcome::Refused { kind: Refusal::Rejected, reason: "bad".into() };
-    assert!(run_backend(&breaks, refused, None, true).is_empty());
-    let crash =
-        run_backend(&breaks, ExecOutcome::Abnormal { how: Abnormal::Signal(6), detail: String::new() }, None, true);
+    assert!(run_backend_with(&breaks, refused, None, true, true).is_empty());
+    let abort = ExecOutcome::Abnormal { how: Abnormal::Signal(6), detail: String::new() };
+    let crash = run_backend_with(&breaks, abort, None, true, true);
     assert_eq!((kinds(&crash), crash[0].severity), (vec![Kind::Crash], Severity::Low));
+}
+
+/// What a Vulkan consumer does with an invalid module is undefined
+/// behaviour: by default its accepts-invalid and its crash on one are notes,
+/// not findings; only a valid module's crash is a finding.
+#[test]
+fn a_consumers_answers_on_invalid_modules_are_notes_unless_strict() {
+    let breaks = Expectation::Breaks { rule: RuleId::TosaShapeOutput, mutator: Some("m".into()) };
+    let ran = run_backend(&breaks, ExecOutcome::Outputs(vec![i32s(&[0, 0, 0, 0])]), None, true);
+    assert_eq!((kinds(&ran), ran[0].severity), (vec![Kind::AcceptsInvalid], Severity::Note));
+    let abort = ExecOutcome::Abnormal { how: Abnormal::Signal(6), detail: String::new() };
+    let crash = run_backend(&breaks, abort.clone(), None, true);
+    assert_eq!((kinds(&crash), crash[0].severity), (vec![Kind::Crash], Severity::Note));
+    // An invalid module known only as invalid (no rule) is judged the same way.
+    let invalid = Expectation::Invalid { rules: Vec::new() };
+    let ran = run_backend(&invalid, ExecOutcome::Outputs(vec![i32s(&[0, 0, 0, 0])]), None, true);
+    assert_eq!((kinds(&ran), ran[0].severity, ran[0].rule), (vec![Kind::AcceptsInvalid], Severity::Note, None));
+    // On a valid module a crash stays a high-severity finding.
+    let crash = run_backend(&Expectation::Valid, abort, None, true);
+    assert_eq!((kinds(&crash), crash[0].severity), (vec![Kind::Crash], Severity::High));
+}
+
+/// An expectation of "invalid" (from the user, or the in-tree validator's
+/// verdict) asks only that validators checking one of its rules reject.
+#[test]
+fn an_invalid_expectation_judges_only_validators_that_check_its_rules() {
+    let rules = vec![RuleId::TosaShapeOutput];
+    let invalid = Expectation::Invalid { rules: rules.clone() };
+    let accepts_checker = Fixed::validator(Verdict::Valid, RuleClaim::Rejects);
+    assert_eq!(kinds(&validity(&invalid, &accepts_checker)), [Kind::MissesRule]);
+    let accepts_blind = Fixed::validator(Verdict::Valid, RuleClaim::Accepts);
+    assert!(validity(&invalid, &accepts_blind).is_empty());
+    // Any rejection will do: which rules a validator names is not judged.
+    let other_rule = Fixed::validator(Verdict::Invalid(vec![diag(RuleId::LayoutMemoryModel)]), RuleClaim::Exact);
+    assert!(validity(&invalid, &other_rule).is_empty());
+    assert!(validity(&Expectation::Invalid { rules: Vec::new() }, &accepts_checker).is_empty());
 }
 
 #[test]

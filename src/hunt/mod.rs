@@ -178,10 +178,17 @@ fn worker(sh: &Shared<'_>) -> Stats {
         let (outcome, pending) = sh.hunter.run(index);
         stats.add_case(&outcome);
         sh.record(&outcome);
+        let valid = matches!(outcome.subject, case::Subject::Valid(_));
+        let oracles = sh.hunter.oracles;
         let takers: Vec<&Queue> = match &pending {
-            Some(p) => {
-                sh.queues.iter().filter(|q| q.member.takes(outcome.seed) && (!q.producer || p.mlir.is_some())).collect()
-            }
+            Some(p) => sh
+                .queues
+                .iter()
+                .filter(|q| match q.producer {
+                    true => q.member.takes(outcome.seed) && p.mlir.is_some(),
+                    false => oracles.executor_takes(&q.member, outcome.seed, valid),
+                })
+                .collect(),
             None => Vec::new(),
         };
         // Counted before any batch can run it, so the mark never passes a queued case.

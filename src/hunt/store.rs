@@ -71,6 +71,8 @@ pub enum Recorded {
     New(PathBuf, bool),
     /// Another occurrence.
     Again,
+    /// Outside the tool's contract: a note, not a finding.
+    Note,
 }
 
 /// What the findings record about the hunt that made them.
@@ -154,11 +156,30 @@ fn known_entry(slug: &str, text: &str, run: Option<&str>) -> Option<(String, Ent
     Some((key, entry))
 }
 
+/// A disagreement outside the tool's contract ([`Severity::Note`]): counted
+/// and shown, never written as a finding.
+#[derive(Clone, Debug)]
+pub struct NoteSeen {
+    /// The signature key.
+    pub key: String,
+    /// Its kind.
+    pub kind: Kind,
+    /// The oracles involved.
+    pub oracles: Vec<String>,
+    /// Occurrences this run.
+    pub count: u64,
+    /// The smallest seed it occurred at.
+    pub seed: u64,
+    /// What happened at that seed.
+    pub detail: String,
+}
+
 /// The findings of one hunt.
 pub struct Store {
     dir: PathBuf,
     context: StoreContext,
     entries: Mutex<BTreeMap<String, Entry>>,
+    notes: Mutex<BTreeMap<String, NoteSeen>>,
     errors: Mutex<Vec<String>>,
 }
 
@@ -191,7 +212,13 @@ impl Store {
                 entries.insert(key, entry);
             }
         }
-        Ok(Store { dir: dir.to_path_buf(), context, entries: Mutex::new(entries), errors: Mutex::new(Vec::new()) })
+        Ok(Store {
+            dir: dir.to_path_buf(),
+            context,
+            entries: Mutex::new(entries),
+            notes: Mutex::new(BTreeMap::new()),
+            errors: Mutex::new(Vec::new()),
+        })
     }
 
     /// The directory findings go to.
@@ -211,6 +238,10 @@ impl Store {
     pub fn record(&self, case: &CaseOutcome, d: &Disagreement, reduce: Option<&Reduce<'_>>) -> Recorded {
         let sig = d.signature();
         let key = sig.key();
+        if d.severity == Severity::Note {
+            self.note(key, case.seed, d);
+            return Recorded::Note;
+        }
         // Claim the signature (or, for a smaller case, the finding) under the lock.
         let (slug, new) = {
             let Ok(mut entries) = self.entries.lock() else { return Recorded::Again };
@@ -265,6 +296,28 @@ impl Store {
         } else {
             Recorded::Again
         }
+    }
+
+    fn note(&self, key: String, seed: u64, d: &Disagreement) {
+        let Ok(mut notes) = self.notes.lock() else { return };
+        let n = notes.entry(key.clone()).or_insert_with(|| NoteSeen {
+            key,
+            kind: d.kind,
+            oracles: d.oracles.clone(),
+            count: 0,
+            seed,
+            detail: d.detail.clone(),
+        });
+        n.count += 1;
+        if seed < n.seed {
+            n.seed = seed;
+            n.detail.clone_from(&d.detail);
+        }
+    }
+
+    /// The notes of this run (disagreements outside the tools' contracts), by signature.
+    pub fn notes(&self) -> Vec<NoteSeen> {
+        self.notes.lock().map(|n| n.values().cloned().collect()).unwrap_or_default()
     }
 
     fn error(&self, e: String) {

@@ -8,3 +8,4 @@ pub mod process;
 pub mod raw;
 pub mod spirv_val;
 pub mod tosa_reference;
+pub mod translate;

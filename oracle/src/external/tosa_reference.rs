@@ -26,6 +26,7 @@
 //! every tool runs under a time limit.
 
 use super::process::{self, Cost, Ended, Limits, ProcessRun, ScratchDir};
+use super::translate::tosa_mlir_or_unsupported;
 use crate::compliance::{judge, ReferenceTensor};
 pub use crate::compliance::{Agreement, PreciseOutcome, PreciseOutput, RowTally, SweepTally};
 use crate::oracle::{Abnormal, Capability, ExecOutcome, ExecRequest, Oracle, OracleError, Refusal};
@@ -143,24 +144,26 @@ impl TosaReferenceModel {
         }
     }
 
-    /// Decodes the request's module and prints its entry point as MLIR.
-    pub fn prepare(&self, request: &ExecRequest<'_>) -> Result<Result<PreparedGraph, String>, OracleError> {
+    /// Decodes the request's module and prints its entry point as MLIR; or
+    /// the model's refusal: an invalid module, or one with no TOSA MLIR form
+    /// (unsupported: the model cannot be handed it).
+    pub fn prepare(&self, request: &ExecRequest<'_>) -> Result<Result<PreparedGraph, ExecOutcome>, OracleError> {
+        let invalid = |reason: String| Ok(Err(ExecOutcome::Refused { kind: Refusal::Invalid, reason }));
         let module = match Module::decode_words(request.module) {
             Ok(m) => m,
-            Err(e) => return Ok(Err(format!("the module does not decode: {e}"))),
+            Err(e) => return invalid(format!("the module does not decode: {e}")),
         };
         let analysis = Analysis::new(&module);
         let entry = match entry_point(&analysis, request.entry_point) {
             Ok(e) => e,
-            Err(reason) => return Ok(Err(reason)),
+            Err(reason) => return invalid(reason),
         };
         let outputs = match output_types(&analysis, &entry) {
             Ok(o) => o,
-            Err(reason) => return Ok(Err(reason)),
+            Err(reason) => return invalid(reason),
         };
-        let mlir = spvgraph_ir::mlir::module_to_mlir(&module, &entry, request.graph_constants)
-            .map_err(|e| failed(format!("entry point {entry:?} has no TOSA MLIR form: {e}")))?;
-        Ok(Ok(PreparedGraph { mlir, outputs }))
+        Ok(tosa_mlir_or_unsupported(NAME, &module, &entry, request.graph_constants)?
+            .map(|mlir| PreparedGraph { mlir, outputs }))
     }
 
     /// Runs TOSA MLIR text on `inputs` (`TosaInput_<i>` in order); `outputs`
@@ -235,7 +238,7 @@ impl TosaReferenceModel {
         self.paths()?;
         let mut costs = ReferenceCosts::default();
         let outcome = match self.prepare(request)? {
-            Err(reason) => ExecOutcome::Refused { kind: Refusal::Invalid, reason },
+            Err(refused) => refused,
             Ok(g) => self.run_mlir_measured(&g.mlir, request.inputs, &g.outputs, &mut costs)?,
         };
         Ok((outcome, costs))
@@ -246,7 +249,9 @@ impl TosaReferenceModel {
     pub fn execute_precise(&self, request: &ExecRequest<'_>) -> Result<PreciseOutcome, OracleError> {
         self.paths()?;
         match self.prepare(request)? {
-            Err(reason) => Ok(PreciseOutcome::Refused { kind: Refusal::Invalid, reason }),
+            Err(ExecOutcome::Refused { kind, reason }) => Ok(PreciseOutcome::Refused { kind, reason }),
+            Err(ExecOutcome::Abnormal { how, detail }) => Ok(PreciseOutcome::Abnormal { how, detail }),
+            Err(ExecOutcome::Outputs(_)) => Err(failed("no outputs were computed while preparing the graph")),
             Ok(g) => self.run_mlir_precise(&g.mlir, request.inputs, &g.outputs),
         }
     }
@@ -413,7 +418,7 @@ impl Oracle for TosaReferenceModel {
     fn execute(&self, request: &ExecRequest<'_>) -> Result<ExecOutcome, OracleError> {
         self.paths()?;
         match self.prepare(request)? {
-            Err(reason) => Ok(ExecOutcome::Refused { kind: Refusal::Invalid, reason }),
+            Err(refused) => Ok(refused),
             Ok(g) => self.run_mlir(&g.mlir, request.inputs, &g.outputs),
         }
     }

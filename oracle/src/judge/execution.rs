@@ -142,12 +142,13 @@ fn judge_one(
 ) -> Option<Disagreement> {
     let name = answer.oracle.name();
     let invalid = expectation.rule();
+    let is_invalid = expectation.is_invalid();
     let outcome = match &answer.outcome {
         Ok(o) => o,
         Err(OracleError::Unavailable { .. } | OracleError::Unsupported { .. }) => return None,
         // An invalid module often has no TOSA form to hand a translating
         // backend: that it cannot answer is no finding.
-        Err(_) if invalid.is_some() && !answer.oracle.reads_spirv() => return None,
+        Err(_) if is_invalid && !answer.oracle.reads_spirv() => return None,
         Err(e) => {
             return Some(Disagreement::new(Kind::OracleError, name, e.to_string()).with_message(Some(e.to_string())))
         }
@@ -160,21 +161,22 @@ fn judge_one(
                 Abnormal::Timeout => Kind::Timeout,
                 Abnormal::OutOfMemory => Kind::OutOfMemory,
             };
-            let on = if invalid.is_some() { "an invalid module" } else { "a valid module" };
+            let on = if is_invalid { "an invalid module" } else { "a valid module" };
             let mut d = Disagreement::new(kind, name, format!("{name} {how} on {on}: {detail}"))
                 .with_rule(invalid)
                 .with_operators(graph_ops)
                 .with_discriminator(Some(how.to_string()))
                 .with_message(last_line(detail));
-            // Vulkan leaves invalid SPIR-V undefined: a crash on it matters less.
-            if invalid.is_some() {
-                d.severity = Severity::Low;
+            // Vulkan leaves invalid SPIR-V undefined: a crash on it is outside
+            // the consumer's contract.
+            if is_invalid {
+                d.severity = invalid_module_severity(observations);
             }
             Some(d)
         }
         ExecOutcome::Refused { kind: Refusal::Unsupported | Refusal::OverBudget | Refusal::Unpredictable, .. } => None,
         ExecOutcome::Refused { reason, .. } => {
-            if invalid.is_some() {
+            if is_invalid {
                 return None;
             }
             let pipeline = pipeline_rules(request);
@@ -189,7 +191,7 @@ fn judge_one(
             )
         }
         ExecOutcome::Outputs(outputs) => {
-            if let Some(rule) = invalid {
+            if is_invalid {
                 // A translating backend runs our TOSA translation of the
                 // module, not the module: what it accepts says nothing (the
                 // translation drops dead instructions, where near-valid
@@ -198,14 +200,16 @@ fn judge_one(
                     return None;
                 }
                 // Once per rule and backend: no operator or message in the signature.
-                return Some(
-                    Disagreement::new(
-                        Kind::AcceptsInvalid,
-                        name,
-                        format!("{name} runs a module breaking {rule} and produces {} output(s)", outputs.len()),
-                    )
-                    .with_rule(Some(rule)),
-                );
+                let breaking =
+                    invalid.map_or_else(|| "an invalid module".to_string(), |r| format!("a module breaking {r}"));
+                let mut d = Disagreement::new(
+                    Kind::AcceptsInvalid,
+                    name,
+                    format!("{name} runs {breaking} and produces {} output(s)", outputs.len()),
+                )
+                .with_rule(invalid);
+                d.severity = invalid_module_severity(observations);
+                return Some(d);
             }
             judge_outputs(name, request, observations.reference.as_ref(), outputs, vote, &graph_ops)
         }
@@ -305,6 +309,17 @@ fn judge_outputs(
                 (false, false) => None,
             }
         }
+    }
+}
+
+/// How much a consumer's answer on an invalid module matters: a note (outside
+/// the contract of a Vulkan consumer), or a low-severity finding when the
+/// caller asked for strict consumers.
+fn invalid_module_severity(observations: &Observations<'_>) -> Severity {
+    if observations.strict_consumers {
+        Severity::Low
+    } else {
+        Severity::Note
     }
 }
 

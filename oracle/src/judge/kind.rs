@@ -59,9 +59,15 @@ pub enum Severity {
     High,
     /// Valid input refused, invalid output produced, hangs, validators wrong.
     Medium,
-    /// Undefined behaviour tolerated (invalid SPIR-V accepted by a consumer),
-    /// stricter-than-documented validators, backends that cannot answer.
+    /// Stricter-than-documented validators, backends that cannot answer,
+    /// and, with `--strict-consumers`, what a consumer does with an invalid
+    /// module.
     Low,
+    /// Outside the tool's contract: what a Vulkan consumer does with an
+    /// invalid module (runs it, crashes on it) is undefined behaviour, so it
+    /// is no bug to report. Kept as a note in summaries and reports, never
+    /// written as a finding (unless `--strict-consumers` makes it [`Severity::Low`]).
+    Note,
 }
 
 impl Severity {
@@ -71,6 +77,7 @@ impl Severity {
             Severity::High => "high",
             Severity::Medium => "medium",
             Severity::Low => "low",
+            Severity::Note => "note",
         }
     }
 }

@@ -20,6 +20,11 @@
 //! | valid | a backend refuses, and no pipeline-creation rule explains it ([`pipeline_rules`]) | `refused-valid` |
 //! | valid | outputs not compliant (the referee names the culprit) | `wrong-output` |
 //! | breaks R | a backend runs it and produces outputs | `accepts-invalid` (once per rule) |
+//!
+//! What a backend that reads SPIR-V (a Vulkan consumer) does with an invalid
+//! module is undefined behaviour: its `accepts-invalid` and its crashes on
+//! such modules are [`Severity::Note`], not findings, unless
+//! [`Observations::strict_consumers`] asks for them.
 //! | valid TOSA | the producer crashes / refuses / emits an invalid module / one that computes something else | `producer-crash` / `producer-rejects` / `producer-invalid-output` / `producer-wrong-semantics` |
 
 mod execution;
@@ -50,14 +55,41 @@ pub enum Expectation {
         /// documented discrepancies that only show with one way of breaking it.
         mutator: Option<String>,
     },
+    /// It is invalid, without a plan saying how: a module a user says is
+    /// invalid (`spvgraph diff --expect invalid`), or one the in-tree
+    /// validator rejects where nothing else states the expectation. `rules`
+    /// are the must-reject rules the in-tree validator names (possibly
+    /// none): a validator that checks one of them must reject the module;
+    /// which rules each validator names is not judged.
+    Invalid {
+        /// The rules broken, as far as known.
+        rules: Vec<RuleId>,
+    },
 }
 
 impl Expectation {
-    /// The rule broken, if any.
+    /// The rule broken, if any (for [`Expectation::Invalid`], the first known one).
     pub fn rule(&self) -> Option<RuleId> {
         match self {
             Expectation::Valid => None,
             Expectation::Breaks { rule, .. } => Some(*rule),
+            Expectation::Invalid { rules } => rules.first().copied(),
+        }
+    }
+
+    /// Whether the module is expected to be invalid.
+    pub fn is_invalid(&self) -> bool {
+        match self {
+            Expectation::Valid => false,
+            Expectation::Breaks { .. } | Expectation::Invalid { .. } => true,
+        }
+    }
+
+    /// The near-valid mutator that broke it, when known.
+    pub fn mutator(&self) -> Option<&str> {
+        match self {
+            Expectation::Breaks { mutator, .. } => mutator.as_deref(),
+            Expectation::Valid | Expectation::Invalid { .. } => None,
         }
     }
 }
@@ -195,6 +227,10 @@ pub struct Observations<'a> {
     pub productions: Vec<ProductionAnswer<'a>>,
     /// The TOSA operators of the graph that ran (what a crash is about, until reduced).
     pub operators: Vec<TosaOp>,
+    /// Whether a consumer's answer on an invalid module is judged as a
+    /// finding ([`Severity::Low`]) rather than a note ([`Severity::Note`]):
+    /// Vulkan leaves invalid SPIR-V undefined, so by default it is not.
+    pub strict_consumers: bool,
 }
 
 /// Every disagreement among `observations` with `expectation`.
@@ -218,10 +254,7 @@ pub fn judge(expectation: &Expectation, observations: &Observations<'_>) -> Vec<
 /// it. A producer's output that a validator rejects is documented when that
 /// validator is known to reject such valid modules.
 fn document(d: &mut Disagreement, expectation: &Expectation, observations: &Observations<'_>) {
-    let mutator = match expectation {
-        Expectation::Breaks { mutator, .. } => mutator.as_deref(),
-        Expectation::Valid => None,
-    };
+    let mutator = expectation.mutator();
     // A producer's invalid output is its own documented bug, or else a
     // validator's documented rejection of a valid module.
     let candidates: Vec<(&str, Kind)> = match (d.kind, d.oracles.as_slice()) {

@@ -145,6 +145,9 @@ pub fn prepare(request: &ExecRequest<'_>, workarounds: Workarounds) -> Result<Pr
         Err(reason) => return unsupported(reason),
     };
     check_inputs(&inputs, request.inputs)?;
+    if let Some(reason) = conflicting_graph_constant_ids(&a) {
+        return unsupported(reason);
+    }
     let constants = constants(&a, &iface, request.graph_constants)?;
     let workarounds =
         if workarounds == Workarounds::NONE || !is_valid(&module) { Workarounds::NONE } else { workarounds };
@@ -235,6 +238,29 @@ fn check_inputs(slots: &[Slot], inputs: &[TensorData]) -> Result<(), RequestErro
         }
     }
     Ok(())
+}
+
+/// A GraphConstantID the module declares twice with different types (an
+/// invalid module): a scenario binds graph-constant data by ID, so no one
+/// tensor can be given for both.
+fn conflicting_graph_constant_ids(a: &Analysis<'_>) -> Option<String> {
+    let mut seen: BTreeMap<u32, Id> = BTreeMap::new();
+    for inst in &a.module.insts {
+        let Inst::GraphConstant { ty, graph_constant_id: id, .. } = inst else { continue };
+        match seen.get(id) {
+            Some(first) if first != ty => {
+                return Some(format!(
+                    "no scenario can be written: GraphConstantID {id} is declared with two types ({first} and {ty}), \
+                     and a scenario binds one tensor per ID"
+                ))
+            }
+            Some(_) => {}
+            None => {
+                seen.insert(*id, *ty);
+            }
+        }
+    }
+    None
 }
 
 /// Data for every graph constant the module declares: the request's, or

@@ -467,8 +467,12 @@ impl Oracle for Iree {
                 )));
             }
         }
-        let mlir = spvgraph_ir::mlir::module_to_mlir(&module, &entry, request.graph_constants)
-            .map_err(|e| failed(format!("entry point {entry:?} has no TOSA MLIR form: {e}")))?;
+        let mlir =
+            match crate::external::translate::tosa_mlir_or_unsupported(NAME, &module, &entry, request.graph_constants)?
+            {
+                Ok(mlir) => mlir,
+                Err(refused) => return Ok(refused),
+            };
         match self.compile(&mlir)? {
             Compiled::Refused(kind, reason) => Ok(ExecOutcome::Refused { kind, reason }),
             Compiled::Abnormal(how, detail) => Ok(ExecOutcome::Abnormal { how, detail }),
