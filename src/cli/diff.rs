@@ -130,7 +130,9 @@ fn table(r: &DiffReport) -> String {
     }
     for d in &r.disagreements {
         let doc = if d.documented.is_some() { " (documented)" } else { "" };
-        let _ = writeln!(t, "  DISAGREE {} [{}] {}{doc}: {}", d.kind, d.severity.name(), d.oracles.join(","), d.detail);
+        // A disagreement charged to no oracle (checker-disagrees-with-reference) says so.
+        let who = if d.oracles.is_empty() { "no oracle".to_string() } else { d.oracles.join(",") };
+        let _ = writeln!(t, "  DISAGREE {} [{}] {who}{doc}: {}", d.kind, d.severity.name(), d.detail);
     }
     t
 }

@@ -208,6 +208,7 @@ pub fn judge(expectation: &Expectation, observations: &Observations<'_>) -> Vec<
     for p in &observations.productions {
         out.extend(production::judge(p, observations, &mut vote));
     }
+    out.extend(vote.take_notes());
     for d in &mut out {
         document(d, expectation, observations);
     }
