@@ -78,20 +78,25 @@ fn the_flushing_executor_flushes_every_operand_but_not_outputs() {
     assert!(out.is_none(), "nothing to flush");
 }
 
-#[test]
-fn fp8_subnormals_are_never_flushed() {
+/// `out = OP(x)`, `x` of `from` and `out` of `to`, both of `shape`.
+fn one_op(op: TosaOp, from: ElemType, to: ElemType, shape: &[u32]) -> Module {
     let mut b = ModuleBuilder::new();
-    let t = b.type_tensor(ElemType::Fp8E5M2, Some(&[2]));
-    let h = b.type_tensor(ElemType::Fp16, Some(&[2]));
-    let gty = b.type_graph(&[t], &[h]);
-    let vars = vec![b.interface_variable(t, 0, 0), b.interface_variable(h, 0, 1)];
+    let t = b.type_tensor(from, Some(shape));
+    let u = b.type_tensor(to, Some(shape));
+    let gty = b.type_graph(&[t], &[u]);
+    let vars = vec![b.interface_variable(t, 0, 0), b.interface_variable(u, 0, 1)];
     let g = b.begin_graph(gty);
     b.graph_entry_point(g, "main", vars);
     let x = b.graph_input(t, 0, None);
-    let a = b.tosa(TosaOp::Cast, h, vec![x]);
+    let a = b.tosa(op, u, vec![x]);
     b.graph_output(a, 0, None);
     b.end_graph();
-    let m = b.finish();
+    b.finish()
+}
+
+#[test]
+fn fp8_subnormals_are_never_flushed() {
+    let m = one_op(TosaOp::Cast, ElemType::Fp8E5M2, ElemType::Fp16, &[2]);
     // 0x81 is -2^-16, the smallest fp8e5m2 subnormal, negative.
     let input = TensorData::from_bits(ElemType::Fp8E5M2, &[2], &[0x81, 0x3c]).expect("tensor");
     assert!(!has_subnormals(&input));
@@ -129,19 +134,7 @@ fn the_flushed_request_flushes_inputs_graph_constants_and_module_constants() {
         .expect("flushes");
     assert_eq!(bits(&as_given[2]), bits(&flushing[2]));
     // Nothing subnormal anywhere: no second request.
-    let plain_words = {
-        let mut b = ModuleBuilder::new();
-        let t = b.type_tensor(ElemType::Fp32, Some(&[3]));
-        let gty = b.type_graph(&[t], &[t]);
-        let vars = (0..2).map(|i| b.interface_variable(t, 0, i)).collect();
-        let g = b.begin_graph(gty);
-        b.graph_entry_point(g, "main", vars);
-        let x = b.graph_input(t, 0, None);
-        let a = b.tosa(TosaOp::Abs, t, vec![x]);
-        b.graph_output(a, 0, None);
-        b.end_graph();
-        b.finish().encode_words().expect("encodes")
-    };
+    let plain_words = one_op(TosaOp::Abs, ElemType::Fp32, ElemType::Fp32, &[3]).encode_words().expect("encodes");
     let plain = [f32s(&[3], &[1.0, 2.0, 3.0])];
     let request = ExecRequest { module: &plain_words, entry_point: None, inputs: &plain, graph_constants: &none };
     assert!(flush_request(&request).is_none());

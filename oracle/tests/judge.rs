@@ -159,9 +159,29 @@ fn run_backend(
     shaped: bool,
 ) -> Vec<Disagreement> {
     let (words, inputs) = add_request(shaped);
+    let case = Case { expect, words: &words, entry: "add", inputs: &inputs, operators: vec![TosaOp::Add] };
+    judge_backend(&case, outcome, referee)
+}
+
+/// A case one backend answers.
+struct Case<'a> {
+    expect: &'a Expectation,
+    words: &'a [u32],
+    entry: &'a str,
+    inputs: &'a [TensorData],
+    operators: Vec<TosaOp>,
+}
+
+/// Judges `outcome`, a backend's answer to `case`, against the in-tree
+/// executor, with `referee` settling disagreements when given.
+fn judge_backend(case: &Case<'_>, outcome: ExecOutcome, referee: Option<&dyn Oracle>) -> Vec<Disagreement> {
     let constants = BTreeMap::new();
-    let request =
-        ExecRequest { module: &words, entry_point: Some("add"), inputs: &inputs, graph_constants: &constants };
+    let request = ExecRequest {
+        module: case.words,
+        entry_point: Some(case.entry),
+        inputs: case.inputs,
+        graph_constants: &constants,
+    };
     let reference = Executor::default().execute(&request).expect("answers");
     let backend = Fixed::backend(outcome);
     let obs = Observations {
@@ -169,10 +189,10 @@ fn run_backend(
         reference: Some(reference),
         executions: vec![ExecAnswer { oracle: &backend, outcome: backend.execute(&request) }],
         referee,
-        operators: vec![TosaOp::Add],
+        operators: case.operators.clone(),
         ..Observations::default()
     };
-    judge(expect, &obs)
+    judge(case.expect, &obs)
 }
 
 fn i32s(v: &[i64]) -> TensorData {
@@ -376,8 +396,7 @@ fn f32t(shape: &[usize], v: &[f32]) -> TensorData {
     TensorData::from_bits(ElemType::Fp32, shape, &bits).expect("tensor")
 }
 
-/// Judges `outcome`, a backend's answer to `words` on `inputs`, against the
-/// in-tree executor, with `referee` settling disagreements when given.
+/// [`judge_backend`] on a valid case with entry point `main`.
 fn judge_answer(
     words: &[u32],
     inputs: &[TensorData],
@@ -385,19 +404,8 @@ fn judge_answer(
     referee: Option<&dyn Oracle>,
     operators: Vec<TosaOp>,
 ) -> Vec<Disagreement> {
-    let constants = BTreeMap::new();
-    let request = ExecRequest { module: words, entry_point: Some("main"), inputs, graph_constants: &constants };
-    let reference = Executor::default().execute(&request).expect("answers");
-    let backend = Fixed::backend(outcome);
-    let obs = Observations {
-        request: Some(request),
-        reference: Some(reference),
-        executions: vec![ExecAnswer { oracle: &backend, outcome: backend.execute(&request) }],
-        referee,
-        operators,
-        ..Observations::default()
-    };
-    judge(&Expectation::Valid, &obs)
+    let case = Case { expect: &Expectation::Valid, words, entry: "main", inputs, operators };
+    judge_backend(&case, outcome, referee)
 }
 
 /// The TOSA reference model, or `None` after a skip notice (a failure under `CI=true`).
@@ -454,11 +462,13 @@ fn flushed_subnormal_inputs_are_accepted_either_way() {
     };
     for referee in referees {
         let with = referee.map_or("without a referee", |_| "with the referee");
-        let ds = judge_answer(&words, &[x.clone()], ExecOutcome::Outputs(flushing.clone()), referee, vec![]);
+        let ds =
+            judge_answer(&words, std::slice::from_ref(&x), ExecOutcome::Outputs(flushing.clone()), referee, vec![]);
         assert!(wrong_outputs(&ds).is_empty(), "flushed, {with}: {ds:#?}");
-        let ds = judge_answer(&words, &[x.clone()], ExecOutcome::Outputs(as_given.clone()), referee, vec![]);
+        let ds =
+            judge_answer(&words, std::slice::from_ref(&x), ExecOutcome::Outputs(as_given.clone()), referee, vec![]);
         assert!(wrong_outputs(&ds).is_empty(), "as given, {with}: {ds:#?}");
-        let ds = judge_answer(&words, &[x.clone()], ExecOutcome::Outputs(mixed.clone()), referee, vec![]);
+        let ds = judge_answer(&words, std::slice::from_ref(&x), ExecOutcome::Outputs(mixed.clone()), referee, vec![]);
         assert_eq!(kinds(&ds), [Kind::WrongOutput], "mixed, {with}");
         assert_eq!(ds[0].operators, [TosaOp::Rsqrt]);
     }
@@ -474,10 +484,10 @@ fn log_of_a_flushed_subnormal_must_be_minus_infinity() {
     let words = unary_graph(TosaOp::Log, &[3]);
     let ln2 = std::f32::consts::LN_2;
     let flushing = vec![f32t(&[3], &[f32::NEG_INFINITY, 0.0, ln2]), x.clone()];
-    let ds = judge_answer(&words, &[x.clone()], ExecOutcome::Outputs(flushing), Some(&model), vec![]);
+    let ds = judge_answer(&words, std::slice::from_ref(&x), ExecOutcome::Outputs(flushing), Some(&model), vec![]);
     assert!(wrong_outputs(&ds).is_empty(), "{ds:#?}");
     let lavapipe = vec![f32t(&[3], &[-88.029_69, 0.0, ln2]), x.clone()];
-    let ds = judge_answer(&words, &[x.clone()], ExecOutcome::Outputs(lavapipe), Some(&model), vec![]);
+    let ds = judge_answer(&words, std::slice::from_ref(&x), ExecOutcome::Outputs(lavapipe), Some(&model), vec![]);
     assert_eq!(kinds(&ds), [Kind::WrongOutput]);
     assert_eq!(ds[0].oracles, ["backend"], "{}", ds[0].detail);
 }

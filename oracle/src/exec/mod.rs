@@ -116,6 +116,17 @@ impl Executor {
         inputs: &[TensorData],
         graph_constants: &BTreeMap<u32, TensorData>,
     ) -> Result<Outputs, ExecError> {
+        self.run_graph(module, entry, inputs, graph_constants, None)
+    }
+
+    fn run_graph(
+        &self,
+        module: &Module,
+        entry: Option<&str>,
+        inputs: &[TensorData],
+        graph_constants: &BTreeMap<u32, TensorData>,
+        flush: Option<&Cell<usize>>,
+    ) -> Result<Outputs, ExecError> {
         graph::run(&graph::Run {
             module,
             entry,
@@ -123,7 +134,7 @@ impl Executor {
             graph_constants,
             budget: self.config.memory_budget_bytes,
             level: self.config.level,
-            flush: None,
+            flush,
         })
     }
 
@@ -140,15 +151,7 @@ impl Executor {
         graph_constants: &BTreeMap<u32, TensorData>,
     ) -> Result<Option<Outputs>, ExecError> {
         let flushed = Cell::new(0);
-        let outputs = graph::run(&graph::Run {
-            module,
-            entry,
-            inputs,
-            graph_constants,
-            budget: self.config.memory_budget_bytes,
-            level: self.config.level,
-            flush: Some(&flushed),
-        })?;
+        let outputs = self.run_graph(module, entry, inputs, graph_constants, Some(&flushed))?;
         Ok((flushed.get() > 0).then_some(outputs))
     }
 }

@@ -19,6 +19,7 @@
 //! | any | a backend dies on a signal / hangs / runs out of memory | `crash` / `timeout` / `out-of-memory` |
 //! | valid | a backend refuses, and no pipeline-creation rule explains it ([`pipeline_rules`]) | `refused-valid` |
 //! | valid | outputs not compliant (the referee names the culprit) | `wrong-output` |
+//! | valid | the referee's own normal-mode result fails the rule on FFT elements (judged for no backend) | `checker-disagrees-with-reference` (no oracle named) |
 //! | breaks R | a backend runs it and produces outputs | `accepts-invalid` (once per rule) |
 //! | valid TOSA | the producer crashes / refuses / emits an invalid module / one that computes something else | `producer-crash` / `producer-rejects` / `producer-invalid-output` / `producer-wrong-semantics` |
 
