@@ -8,7 +8,8 @@
 //!
 //! Lines: `DISAGREE` for an undocumented disagreement, or the documented bug
 //! of the file itself (a corpus finding); `KNOWN` for another documented bug
-//! the case meets; `NOTE` for what is outside a tool's contract.
+//! the case meets; `NOTE` for what is outside a tool's contract; `UNJUDGED`
+//! for elements the referee's own output fails (charged to no oracle).
 
 use super::hunt::oracle_config;
 use super::Outcome;
@@ -121,9 +122,11 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     Ok(if disagree { Outcome::CheckFailed } else { Outcome::Success })
 }
 
-/// Whether a disagreement fails the command: neither documented nor a note.
+/// Whether a disagreement fails the command: neither documented, nor a
+/// note, nor charged to no oracle (elements the referee's own output fails,
+/// which are judged for no backend).
 fn counts(d: &Disagreement) -> bool {
-    d.documented.is_none() && d.severity != Severity::Note
+    d.documented.is_none() && d.severity != Severity::Note && !d.oracles.is_empty()
 }
 
 fn table(r: &DiffReport) -> String {
@@ -157,10 +160,15 @@ fn table(r: &DiffReport) -> String {
     // and so are notes (outside a tool's contract).
     let own = |finding: &str| same_finding(&r.file, finding);
     for d in &r.disagreements {
-        let line = format!("{} [{}] {}: {}", d.kind, d.severity.name(), d.oracles.join(","), d.detail);
+        // A disagreement charged to no oracle (checker-disagrees-with-reference) says so.
+        let who = if d.oracles.is_empty() { "no oracle".to_string() } else { d.oracles.join(",") };
+        let line = format!("{} [{}] {who}: {}", d.kind, d.severity.name(), d.detail);
         match &d.documented {
             _ if d.severity == Severity::Note => {
                 let _ = writeln!(t, "  NOTE {line}");
+            }
+            _ if d.oracles.is_empty() => {
+                let _ = writeln!(t, "  UNJUDGED {line}");
             }
             Some(doc) if own(&doc.finding) => {
                 let _ = writeln!(t, "  DISAGREE {line} (documented: this finding)");

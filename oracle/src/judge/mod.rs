@@ -19,6 +19,7 @@
 //! | any | a backend dies on a signal / hangs / runs out of memory | `crash` / `timeout` / `out-of-memory` |
 //! | valid | a backend refuses, and no pipeline-creation rule explains it ([`pipeline_rules`]) | `refused-valid` |
 //! | valid | outputs not compliant (the referee names the culprit) | `wrong-output` |
+//! | valid | the referee's own normal-mode result fails the rule on FFT elements (judged for no backend) | `checker-disagrees-with-reference` (no oracle named) |
 //! | breaks R | a backend runs it and produces outputs | `accepts-invalid` (once per rule) |
 //!
 //! What a backend that reads SPIR-V (a Vulkan consumer) does with an invalid
@@ -244,6 +245,7 @@ pub fn judge(expectation: &Expectation, observations: &Observations<'_>) -> Vec<
     for p in &observations.productions {
         out.extend(production::judge(p, observations, &mut vote));
     }
+    out.extend(vote.take_notes());
     for d in &mut out {
         document(d, expectation, observations);
     }
