@@ -216,10 +216,12 @@ fn pictures(dir: &Path, found: &[Finding], status_of: &dyn Fn(&Finding) -> Strin
             let up = f.dir.join(upstream::FILE);
             Some(Figure {
                 caption: format!(
-                    "{} ({}): {}",
+                    "{} ({}): {} by {}, operator {}",
                     f.slug,
                     status_of(f),
-                    f.finding()["operators"].as_array().map_or(0, Vec::len).to_string() + " operator(s) concerned"
+                    f.text("kind"),
+                    f.oracles().join(", "),
+                    f.finding()["operator"].as_str().unwrap_or("not known")
                 ),
                 file: relative(dir, &file),
                 svg,

@@ -163,7 +163,7 @@ fn owner_section(
     let doc = &f["documented"];
     if let Some(owner) = doc["owner"].as_str().and_then(Owner::from_name) {
         let status = doc["status"].as_str().unwrap_or("open");
-        let _ = writeln!(md, "**{}** (report to: {}). Status: {status}", owner.project(), owner.tracker());
+        let _ = write!(md, "**{}** (report to: {}). Status: {status}", owner.project(), owner.tracker());
         if let Some(v) = doc["version"].as_str() {
             let _ = write!(md, ", fixed in {v}");
         }
