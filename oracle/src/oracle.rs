@@ -324,6 +324,24 @@ pub struct KnownDiscrepancy {
 }
 
 impl KnownDiscrepancy {
+    /// An open bug of `owner` of kind `kind` that names nothing yet: the
+    /// start of a table row, which then names what it matches on.
+    pub const fn open(kind: &'static str, owner: Owner, why: &'static str, finding: &'static str) -> KnownDiscrepancy {
+        KnownDiscrepancy {
+            kind,
+            rule: None,
+            operator: None,
+            mutator: None,
+            why,
+            finding,
+            message: None,
+            features: &[],
+            owner,
+            status: Status::Open,
+            upstream: None,
+        }
+    }
+
     /// Whether the row names anything a judgement can match on.
     pub fn names_something(&self) -> bool {
         self.rule.is_some()

@@ -315,19 +315,7 @@ const fn known(
     why: &'static str,
     finding: &'static str,
 ) -> KnownDiscrepancy {
-    KnownDiscrepancy {
-        kind,
-        rule: None,
-        operator,
-        mutator: None,
-        why,
-        finding,
-        message: None,
-        features,
-        owner: Owner::EmulationLayer,
-        status: Status::Open,
-        upstream: None,
-    }
+    KnownDiscrepancy { operator, features, ..KnownDiscrepancy::open(kind, Owner::EmulationLayer, why, finding) }
 }
 
 const SHARED_WHY: &str = "a value set as several graph outputs is written only to the last of them; the other \

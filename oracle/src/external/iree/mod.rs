@@ -25,7 +25,7 @@ pub mod classify;
 
 use super::process::{self, Limits, ProcessRun, ScratchDir};
 use super::raw;
-use crate::attribution::{Owner, Status};
+use crate::attribution::Owner;
 use crate::exec::{self, Port};
 use crate::features::Feature;
 use crate::oracle::{
@@ -370,19 +370,7 @@ const fn known(
     why: &'static str,
     finding: &'static str,
 ) -> KnownDiscrepancy {
-    KnownDiscrepancy {
-        kind,
-        rule: None,
-        operator,
-        mutator: None,
-        why,
-        finding,
-        message,
-        features: &[],
-        owner: Owner::Iree,
-        status: Status::Open,
-        upstream: None,
-    }
+    KnownDiscrepancy { operator, message, ..KnownDiscrepancy::open(kind, Owner::Iree, why, finding) }
 }
 
 /// The same, for a bug of upstream MLIR's TOSA passes that IREE runs.
