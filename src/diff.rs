@@ -371,7 +371,8 @@ pub fn diff_module(file: &Path, oracles: &[Arc<dyn Oracle>], given: &DiffInputs)
             .collect(),
         disagreements: Vec::new(),
     };
-    let mut observations = Observations { strict_consumers: given.strict_consumers, ..Observations::default() };
+    let mut observations =
+        Observations { module: Some(&words), strict_consumers: given.strict_consumers, ..Observations::default() };
     for o in oracles.iter().filter(|o| o.capabilities().contains(&Capability::Validate)) {
         let verdict = o.validate(&words, &options);
         report.answers.push((o.name().to_string(), Answer::of_verdict(&verdict)));

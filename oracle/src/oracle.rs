@@ -3,7 +3,9 @@
 //! inputs? what module do you make of this TOSA MLIR?) or says it cannot.
 //! The judgement ([`crate::judge`]) never special-cases one.
 
+use crate::attribution::{Owner, Status};
 use crate::compliance::PreciseOutcome;
+use crate::features::Feature;
 pub use crate::produced::{InterfaceMap, ProducerNote};
 use spvgraph_ir::elem::Profile;
 use spvgraph_ir::env::TargetEnv;
@@ -287,6 +289,14 @@ pub enum RuleClaim {
 /// A documented disagreement of an oracle with the expectation: known, understood,
 /// reported as documented rather than as a new finding. Each oracle adapter
 /// owns its table.
+///
+/// A judgement's disagreement is an instance of a row when its kind is the
+/// row's and it meets every condition the row names: the rule, the operator,
+/// the mutator, text of the message, and every module [`Feature`] of
+/// [`KnownDiscrepancy::features`] (a row that names only features matches
+/// whatever operator the wrong answer came through). A row that names none
+/// of these matches nothing: it documents a bug the adapter works around, or
+/// one only its minimal module shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct KnownDiscrepancy {
     /// The disagreement kind it explains (`spirv-val-misses`, `crash`, ...).
@@ -301,13 +311,63 @@ pub struct KnownDiscrepancy {
     pub why: &'static str,
     /// The minimal module, relative to the repository root.
     pub finding: &'static str,
-    /// The newer release (or change) of the tool that no longer has it, if any.
-    pub fixed_in: Option<&'static str>,
-    /// Text the oracle's message holds when it is this bug (for bugs that
-    /// name no rule, operator or mutator). A row that names none of these
-    /// four matches nothing in a judgement: it documents a bug the adapter
-    /// works around, or one only its minimal module shows.
+    /// Text the oracle's message holds when it is this bug.
     pub message: Option<&'static str>,
+    /// The module features that trigger it (all must be present).
+    pub features: &'static [Feature],
+    /// The project the bug belongs to.
+    pub owner: Owner,
+    /// Where it stands upstream.
+    pub status: Status,
+    /// The upstream issue or change, where one is known (`owner/repo#N`).
+    pub upstream: Option<&'static str>,
+}
+
+impl KnownDiscrepancy {
+    /// An open bug of `owner` of kind `kind` that names nothing yet: the
+    /// start of a table row, which then names what it matches on.
+    pub const fn open(kind: &'static str, owner: Owner, why: &'static str, finding: &'static str) -> KnownDiscrepancy {
+        KnownDiscrepancy {
+            kind,
+            rule: None,
+            operator: None,
+            mutator: None,
+            why,
+            finding,
+            message: None,
+            features: &[],
+            owner,
+            status: Status::Open,
+            upstream: None,
+        }
+    }
+
+    /// Whether the row names anything a judgement can match on.
+    pub fn names_something(&self) -> bool {
+        self.rule.is_some()
+            || self.operator.is_some()
+            || self.mutator.is_some()
+            || self.message.is_some()
+            || !self.features.is_empty()
+    }
+}
+
+/// A reproducer of one oracle's answer that needs only the tools of the
+/// project behind the oracle (a scenario and the scenario runner, the
+/// `iree-compile`/`iree-run-module` lines, `spirv-as`/`spirv-val` on the
+/// text form, ...), written into a directory of its own so that it can be
+/// attached to a report upstream.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Standalone {
+    /// The tools the commands run, as named on the command lines.
+    pub tools: Vec<String>,
+    /// Environment the commands need (`NAME`, value; `$ORACLES` stands for
+    /// the directory `ci/setup-oracles` installs into).
+    pub env: Vec<(String, String)>,
+    /// Shell commands, run in order in the reproducer's directory.
+    pub commands: Vec<String>,
+    /// What shows the bug once they ran.
+    pub look: String,
 }
 
 /// Why an oracle could not answer at all.
@@ -364,6 +424,13 @@ pub trait Oracle: Send + Sync {
         &[]
     }
 
+    /// The projects its answers are built from, most specific first (the
+    /// tool's own project, then what it embeds or runs on): a bug this
+    /// oracle shows belongs to one of them (see [`crate::attribution`]).
+    fn components(&self) -> &'static [Owner] {
+        &[]
+    }
+
     /// The share of hunt cases it runs on by default (expensive backends
     /// override this; `spvgraph hunt --sample NAME=F` overrides it again).
     fn default_sample(&self) -> f64 {
@@ -412,6 +479,39 @@ pub trait Oracle: Send + Sync {
     fn rule_claim(&self, rule: RuleId) -> RuleClaim {
         let _ = rule;
         RuleClaim::Unknown
+    }
+
+    /// Writes into `dir` a reproducer of [`Oracle::execute`] on `request`
+    /// that needs only this tool's own project ([`Standalone`]); `None` when
+    /// the adapter has none.
+    fn standalone_execute(
+        &self,
+        request: &ExecRequest<'_>,
+        dir: &std::path::Path,
+    ) -> Result<Option<Standalone>, OracleError> {
+        let _ = (request, dir);
+        Ok(None)
+    }
+
+    /// The same for [`Oracle::validate`].
+    fn standalone_validate(
+        &self,
+        module: &[u32],
+        options: &ValidateOptions,
+        dir: &std::path::Path,
+    ) -> Result<Option<Standalone>, OracleError> {
+        let _ = (module, options, dir);
+        Ok(None)
+    }
+
+    /// The same for [`Oracle::produce`].
+    fn standalone_produce(
+        &self,
+        request: &ProduceRequest<'_>,
+        dir: &std::path::Path,
+    ) -> Result<Option<Standalone>, OracleError> {
+        let _ = (request, dir);
+        Ok(None)
     }
 
     /// The precise answer (fp64 results and bounds tensors) that the TOSA

@@ -383,7 +383,7 @@ impl Hunter<'_> {
                 }
             }
         }
-        let observations = Observations { validity, ..Observations::default() };
+        let observations = Observations { validity, module: Some(words), ..Observations::default() };
         out.disagreements.extend(judge(&out.expectation(), &observations));
     }
 

@@ -17,10 +17,12 @@ use super::reduce_finding::{self, Reduction};
 use anyhow::Context;
 use serde_json::{json, Value};
 use spvgraph_generator::files::{self, Extras};
-use spvgraph_oracle::judge::{Disagreement, Kind, Severity, Signature};
+use spvgraph_oracle::features;
+use spvgraph_oracle::judge::{Disagreement, Documented, Kind, Severity, Signature};
+use spvgraph_oracle::oracle::Oracle;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// How many example seeds a finding lists.
 const EXAMPLES: usize = 10;
@@ -181,6 +183,8 @@ pub struct Store {
     entries: Mutex<BTreeMap<String, Entry>>,
     notes: Mutex<BTreeMap<String, NoteSeen>>,
     errors: Mutex<Vec<String>>,
+    /// The hunt's oracles, for each finding's `UPSTREAM.md` (none: not written).
+    oracles: Vec<Arc<dyn Oracle>>,
 }
 
 impl Store {
@@ -218,7 +222,15 @@ impl Store {
             entries: Mutex::new(entries),
             notes: Mutex::new(BTreeMap::new()),
             errors: Mutex::new(Vec::new()),
+            oracles: Vec::new(),
         })
+    }
+
+    /// With the hunt's oracles: each new finding then gets its `UPSTREAM.md`
+    /// ([`super::upstream`]), whose reproducer the culprit oracle writes.
+    pub fn with_oracles(mut self, oracles: Vec<Arc<dyn Oracle>>) -> Store {
+        self.oracles = oracles;
+        self
     }
 
     /// The directory findings go to.
@@ -282,17 +294,23 @@ impl Store {
             }
         };
         let reduction = reduce.and_then(|r| r(case, d));
+        // The reduced case is matched again: it decides whether the finding is documented.
+        let documented = match reduction.as_ref().and_then(|r| r.rematch.as_ref()) {
+            Some(m) => m.documented.clone(),
+            None => d.documented.clone(),
+        };
         if let Ok(mut entries) = self.entries.lock() {
             // A smaller case of the signature may have claimed it meanwhile: it writes instead.
             if let Some(e) = entries.get_mut(&key).filter(|e| e.index == case.index) {
-                match self.write(&slug, &sig, case, d, reduction.as_ref()) {
+                e.documented = documented.is_some();
+                match self.write(&slug, &sig, case, d, reduction.as_ref(), documented.as_ref()) {
                     Ok(m) => e.manifest = m,
                     Err(err) => self.error(format!("{slug}: {err:#}")),
                 }
             }
         }
         if new {
-            Recorded::New(self.dir.join(slug), d.documented.is_some())
+            Recorded::New(self.dir.join(slug), documented.is_some())
         } else {
             Recorded::Again
         }
@@ -404,6 +422,7 @@ impl Store {
         case: &CaseOutcome,
         d: &Disagreement,
         reduction: Option<&Reduction>,
+        documented: Option<&Documented>,
     ) -> anyhow::Result<Value> {
         let tmp = self.dir.join(format!(".tmp-{slug}-{}", case.index));
         let _ = std::fs::remove_dir_all(&tmp);
@@ -434,6 +453,10 @@ impl Store {
             std::fs::write(&p, cfg).with_context(|| format!("cannot write {}", p.display()))?;
         }
         manifest["finding"] = self.finding_json(slug, sig, case, d, files_error.map(|e| format!("{e:#}")));
+        manifest["finding"]["documented"] = json!(documented);
+        manifest["finding"]["documented_as_found"] = json!(d.documented);
+        manifest["finding"]["features_as_found"] =
+            json!(case.words.as_deref().map(|w| features::detect_words(w, None)));
         let json_path = tmp.join(format!("{slug}.json"));
         std::fs::write(&json_path, format!("{}\n", serde_json::to_string_pretty(&manifest)?))
             .with_context(|| format!("cannot write {}", json_path.display()))?;
@@ -452,6 +475,15 @@ impl Store {
         std::fs::rename(&tmp, &dest).with_context(|| format!("cannot move {} into place", tmp.display()))?;
         if had_old {
             let _ = std::fs::remove_dir_all(&old);
+        }
+        if !self.oracles.is_empty() {
+            let lookup = |name: &str| self.oracles.iter().find(|o| o.name() == name).cloned();
+            // The report is written after the finding is in place: it reads the finding back.
+            let written = guard("upstream report", || super::upstream::write(&dest, &lookup, &[]))
+                .unwrap_or_else(|c| Err(anyhow::anyhow!("the report writer panicked: {}", c.message)));
+            if let Err(e) = written {
+                self.error(format!("{slug}: {}: {e:#}", super::upstream::FILE));
+            }
         }
         Ok(manifest)
     }

@@ -39,7 +39,11 @@ pub use kind::{Kind, Severity};
 pub use production::check_production;
 pub use signature::{fnv1a, normalize, Signature};
 
-use crate::oracle::{Capability, ExecOutcome, ExecRequest, Oracle, OracleError, ProduceOutcome, Verdict};
+use crate::attribution::{Owner, Status};
+use crate::features::{self, Feature, FeatureSet};
+use crate::oracle::{
+    Capability, ExecOutcome, ExecRequest, KnownDiscrepancy, Oracle, OracleError, ProduceOutcome, Verdict,
+};
 use spvgraph_ir::rules::RuleId;
 use spvgraph_ir::tosa::TosaOp;
 
@@ -102,6 +106,29 @@ pub struct Documented {
     pub why: String,
     /// The minimal module, relative to the repository root.
     pub finding: String,
+    /// The project the bug belongs to.
+    pub owner: Owner,
+    /// Where it stands upstream.
+    #[serde(flatten)]
+    pub status: Status,
+    /// The upstream issue or change, where known.
+    pub upstream: Option<String>,
+    /// The module features that matched the row.
+    pub features: Vec<Feature>,
+}
+
+impl Documented {
+    /// The record of documented discrepancy `k`.
+    pub fn of(k: &KnownDiscrepancy) -> Documented {
+        Documented {
+            why: k.why.to_string(),
+            finding: k.finding.to_string(),
+            owner: k.owner,
+            status: k.status,
+            upstream: k.upstream.map(str::to_string),
+            features: k.features.to_vec(),
+        }
+    }
 }
 
 /// One disagreement.
@@ -232,6 +259,21 @@ pub struct Observations<'a> {
     /// finding ([`Severity::Low`]) rather than a note ([`Severity::Note`]):
     /// Vulkan leaves invalid SPIR-V undefined, so by default it is not.
     pub strict_consumers: bool,
+    /// The module judged, when no executor ran it (else the request's
+    /// module is used): documented discrepancies are matched by its features.
+    pub module: Option<&'a [u32]>,
+}
+
+impl Observations<'_> {
+    /// The features of the module judged (with the request's data when
+    /// executors ran it); none when no module is known.
+    pub fn features(&self) -> FeatureSet {
+        match (&self.request, self.module) {
+            (Some(r), _) => features::detect_words(r.module, Some(r)),
+            (None, Some(words)) => features::detect_words(words, None),
+            (None, None) => FeatureSet::new(),
+        }
+    }
 }
 
 /// Every disagreement among `observations` with `expectation`.
@@ -246,16 +288,20 @@ pub fn judge(expectation: &Expectation, observations: &Observations<'_>) -> Vec<
         out.extend(production::judge(p, observations, &mut vote));
     }
     out.extend(vote.take_notes());
-    for d in &mut out {
-        document(d, expectation, observations);
+    if !out.is_empty() {
+        let features = observations.features();
+        for d in &mut out {
+            document(d, expectation, observations, &features);
+        }
     }
     out
 }
 
 /// Marks `d` as documented when the table of the oracle it is about explains
-/// it. A producer's output that a validator rejects is documented when that
-/// validator is known to reject such valid modules.
-fn document(d: &mut Disagreement, expectation: &Expectation, observations: &Observations<'_>) {
+/// it (see [`KnownDiscrepancy`] for what a row matches; `features` are the
+/// judged module's). A producer's output that a validator rejects is
+/// documented when that validator is known to reject such valid modules.
+fn document(d: &mut Disagreement, expectation: &Expectation, observations: &Observations<'_>, features: &FeatureSet) {
     let mutator = expectation.mutator();
     // A producer's invalid output is its own documented bug, or else a
     // validator's documented rejection of a valid module.
@@ -277,10 +323,9 @@ fn document(d: &mut Disagreement, expectation: &Expectation, observations: &Obse
     for (oracle_name, kind) in candidates {
         for o in oracles.clone().filter(|o| o.name() == oracle_name) {
             let hit = o.known_discrepancies().iter().find(|k| {
-                let names_something =
-                    k.rule.is_some() || k.operator.is_some() || k.mutator.is_some() || k.message.is_some();
-                names_something
+                k.names_something()
                     && k.kind == kind.name()
+                    && k.features.iter().all(|f| features.contains(f))
                     && k.rule.is_none_or(|r| Some(r) == d.rule)
                     && k.mutator.is_none_or(|m| Some(m) == mutator)
                     && k.operator.is_none_or(|op| d.operators.contains(&op))
@@ -288,7 +333,7 @@ fn document(d: &mut Disagreement, expectation: &Expectation, observations: &Obse
                         .is_none_or(|m| d.message.as_deref().is_some_and(|x| x.contains(m)) || d.detail.contains(m))
             });
             if let Some(k) = hit {
-                d.documented = Some(Documented { why: k.why.to_string(), finding: k.finding.to_string() });
+                d.documented = Some(Documented::of(k));
                 return;
             }
         }
