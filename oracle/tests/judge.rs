@@ -263,7 +263,7 @@ fn a_consumers_answers_on_invalid_modules_are_notes_unless_strict() {
     let crash = run_backend(&breaks, abort.clone(), None, true);
     assert_eq!((kinds(&crash), crash[0].severity), (vec![Kind::Crash], Severity::Note));
     // An invalid module known only as invalid (no rule) is judged the same way.
-    let invalid = Expectation::Invalid { rules: Vec::new() };
+    let invalid = Expectation::Invalid { rules: Vec::new(), mutator: None };
     let ran = run_backend(&invalid, ExecOutcome::Outputs(vec![i32s(&[0, 0, 0, 0])]), None, true);
     assert_eq!((kinds(&ran), ran[0].severity, ran[0].rule), (vec![Kind::AcceptsInvalid], Severity::Note, None));
     // On a valid module a crash stays a high-severity finding.
@@ -276,7 +276,7 @@ fn a_consumers_answers_on_invalid_modules_are_notes_unless_strict() {
 #[test]
 fn an_invalid_expectation_judges_only_validators_that_check_its_rules() {
     let rules = vec![RuleId::TosaShapeOutput];
-    let invalid = Expectation::Invalid { rules: rules.clone() };
+    let invalid = Expectation::Invalid { rules: rules.clone(), mutator: None };
     let accepts_checker = Fixed::validator(Verdict::Valid, RuleClaim::Rejects);
     assert_eq!(kinds(&validity(&invalid, &accepts_checker)), [Kind::MissesRule]);
     let accepts_blind = Fixed::validator(Verdict::Valid, RuleClaim::Accepts);
@@ -284,7 +284,7 @@ fn an_invalid_expectation_judges_only_validators_that_check_its_rules() {
     // Any rejection will do: which rules a validator names is not judged.
     let other_rule = Fixed::validator(Verdict::Invalid(vec![diag(RuleId::LayoutMemoryModel)]), RuleClaim::Exact);
     assert!(validity(&invalid, &other_rule).is_empty());
-    assert!(validity(&Expectation::Invalid { rules: Vec::new() }, &accepts_checker).is_empty());
+    assert!(validity(&Expectation::Invalid { rules: Vec::new(), mutator: None }, &accepts_checker).is_empty());
 }
 
 #[test]
