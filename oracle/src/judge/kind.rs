@@ -49,6 +49,12 @@ pub enum Kind {
     ProducerInvalidOutput,
     /// The producer emitted a module that computes something else.
     ProducerWrongSemantics,
+    // ---- two versions of one tool ----
+    /// The newer version of a tool (a channel: a pre-release, a user's build)
+    /// is wrong where the older one (the release) is right.
+    Regression,
+    /// The older version of a tool is wrong where the newer one is right.
+    Fix,
 }
 
 /// How much a disagreement matters to the people who ship the implementation.
@@ -77,7 +83,7 @@ impl Severity {
 
 impl Kind {
     /// Every kind, in report order.
-    pub const ALL: [Kind; 19] = [
+    pub const ALL: [Kind; 21] = [
         Kind::RejectsValid,
         Kind::MissesRule,
         Kind::WrongRule,
@@ -97,6 +103,8 @@ impl Kind {
         Kind::ProducerRejects,
         Kind::ProducerInvalidOutput,
         Kind::ProducerWrongSemantics,
+        Kind::Regression,
+        Kind::Fix,
     ];
 
     /// The stable kebab-case name used in signatures, slugs and summaries.
@@ -121,6 +129,8 @@ impl Kind {
             Kind::ProducerRejects => "producer-rejects",
             Kind::ProducerInvalidOutput => "producer-invalid-output",
             Kind::ProducerWrongSemantics => "producer-wrong-semantics",
+            Kind::Regression => "regression",
+            Kind::Fix => "fix",
         }
     }
 
@@ -151,6 +161,8 @@ impl Kind {
             Kind::ProducerRejects => "the producer refused valid TOSA",
             Kind::ProducerInvalidOutput => "the producer emitted a module that breaks a validity rule",
             Kind::ProducerWrongSemantics => "the producer emitted a module that computes something else",
+            Kind::Regression => "the newer version of a tool is wrong where the older one is right",
+            Kind::Fix => "the older version of a tool is wrong where the newer one is right",
         }
     }
 
@@ -164,7 +176,8 @@ impl Kind {
             | Kind::WrongOutput
             | Kind::ProducerCrash
             | Kind::ProducerWrongSemantics
-            | Kind::ProducerInvalidOutput => Severity::High,
+            | Kind::ProducerInvalidOutput
+            | Kind::Regression => Severity::High,
             Kind::RejectsValid
             | Kind::MissesRule
             | Kind::WrongRule
@@ -175,7 +188,7 @@ impl Kind {
             | Kind::OutOfMemory
             | Kind::RefusedValid
             | Kind::ProducerRejects => Severity::Medium,
-            Kind::Stricter | Kind::OracleError | Kind::AcceptsInvalid => Severity::Low,
+            Kind::Stricter | Kind::OracleError | Kind::AcceptsInvalid | Kind::Fix => Severity::Low,
         }
     }
 }

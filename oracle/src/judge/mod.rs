@@ -21,10 +21,12 @@
 //! | valid | outputs not compliant (the referee names the culprit) | `wrong-output` |
 //! | breaks R | a backend runs it and produces outputs | `accepts-invalid` (once per rule) |
 //! | valid TOSA | the producer crashes / refuses / emits an invalid module / one that computes something else | `producer-crash` / `producer-rejects` / `producer-invalid-output` / `producer-wrong-semantics` |
+//! | any | of two versions of one tool ([`Oracle::tool`], [`Oracle::channel`]), the newer / the older is wrong and the other right | `regression` / `fix` |
 
 mod execution;
 mod kind;
 mod production;
+mod release;
 mod signature;
 mod validity;
 
@@ -211,6 +213,7 @@ pub fn judge(expectation: &Expectation, observations: &Observations<'_>) -> Vec<
     for d in &mut out {
         document(d, expectation, observations);
     }
+    release::judge(&mut out, observations);
     out
 }
 
