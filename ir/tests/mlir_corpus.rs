@@ -1,4 +1,5 @@
-//! The TOSA MLIR of the regression corpus (`corpus/valid/*.mlir`):
+//! The TOSA MLIR of the regression corpus (`corpus/valid/*.mlir`, and the
+//! findings' `corpus/findings/*.mlir`):
 //!
 //! * each file is what the printer prints today from the case's `.spv` and
 //!   graph-constant `.npy` files (so the corpus is regenerated when the
@@ -20,8 +21,8 @@ use spvgraph_ir::Module;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-fn corpus_valid() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/valid")
+fn corpus(folder: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus").join(folder)
 }
 
 /// One stored `.mlir` file: its name, the entry point it prints, and the
@@ -47,9 +48,9 @@ fn graph_constants(dir: &Path, m: &Module, files: &serde_json::Value) -> Result<
     Ok(out)
 }
 
-/// Every `.mlir` of `corpus/valid`, with what the printer prints now.
-fn printed() -> Vec<Printed> {
-    let dir = corpus_valid();
+/// Every `.mlir` of `corpus/<folder>` that a manifest lists, with what the printer prints now.
+fn printed(folder: &str) -> Vec<Printed> {
+    let dir = corpus(folder);
     let mut manifests: Vec<PathBuf> = std::fs::read_dir(&dir)
         .expect("corpus/valid")
         .filter_map(|e| Some(e.ok()?.path()))
@@ -61,12 +62,15 @@ fn printed() -> Vec<Printed> {
         let manifest: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(&path).expect("manifest")).expect("manifest JSON");
         let Some(spv) = manifest["spv"].as_str() else { continue };
-        let module = Module::decode_bytes(&std::fs::read(dir.join(spv)).expect("case module")).expect("decodes");
-        let data = graph_constants(&dir, &module, &manifest["graph_constants"]);
+        // A finding's module need not decode (a near-valid one breaking a binary rule); it has no MLIR then.
+        let module = Module::decode_bytes(&std::fs::read(dir.join(spv)).expect("case module"));
         for ep in manifest["entry_points"].as_array().into_iter().flatten() {
             let (Some(name), Some(file)) = (ep["name"].as_str(), ep["mlir"].as_str()) else { continue };
             let stored = std::fs::read_to_string(dir.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
-            let now = data.clone().and_then(|data| module_to_mlir(&module, name, &data).map_err(|e| e.to_string()));
+            let now = module.as_ref().map_err(|e| format!("{spv} does not decode: {e}")).and_then(|module| {
+                let data = graph_constants(&dir, module, &manifest["graph_constants"])?;
+                module_to_mlir(module, name, &data).map_err(|e| e.to_string())
+            });
             out.push(Printed { file: file.to_string(), stored, now });
         }
     }
@@ -75,20 +79,27 @@ fn printed() -> Vec<Printed> {
 
 /// With `SPVGRAPH_BLESS=1` the stale files are rewritten instead (the
 /// `generated_seed*` samples, which `corpus build` does not write, and whose
-/// seeds no longer give the same modules).
+/// seeds no longer give the same modules; the findings, whose tests write
+/// them with `--ignored write_findings`).
 #[test]
 fn stored_mlir_is_what_the_printer_prints() {
-    let printed = printed();
+    let valid = printed("valid");
+    assert!(valid.len() >= 400, "only {} .mlir files in corpus/valid", valid.len());
+    let printed: Vec<(&str, Printed)> = valid
+        .into_iter()
+        .map(|p| ("valid", p))
+        .chain(printed("findings").into_iter().map(|p| ("findings", p)))
+        .collect();
     if std::env::var_os("SPVGRAPH_BLESS").is_some_and(|v| v == "1") {
-        for p in &printed {
+        for (folder, p) in &printed {
             if let Some(now) = p.now.as_ref().ok().filter(|now| **now != p.stored) {
-                std::fs::write(corpus_valid().join(&p.file), now).expect("rewrite");
-                eprintln!("rewrote {}", p.file);
+                std::fs::write(corpus(folder).join(&p.file), now).expect("rewrite");
+                eprintln!("rewrote {folder}/{}", p.file);
             }
         }
         return;
     }
-    assert!(printed.len() >= 400, "only {} .mlir files in corpus/valid", printed.len());
+    let printed: Vec<Printed> = printed.into_iter().map(|(_, p)| p).collect();
     let stale: Vec<String> = printed
         .iter()
         .filter(|p| p.now.as_ref() != Ok(&p.stored))
@@ -102,7 +113,7 @@ fn stored_mlir_is_what_the_printer_prints() {
 
 #[test]
 fn every_corpus_case_converts_with_every_installed_model_converter() {
-    let printed = printed();
+    let printed = printed("valid");
     for converter in support::converters() {
         let dir = support::scratch(&format!("mlir-corpus-{}", converter.channel));
         let results = common::parallel(&printed, |k, p| {
