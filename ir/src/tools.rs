@@ -309,7 +309,7 @@ impl Tools {
     }
 
     /// Whether `tool` comes from the channel rather than from the release.
-    fn from_channel(&self, tool: Tool) -> Option<&Channel> {
+    fn channel_with(&self, tool: Tool) -> Option<&Channel> {
         self.channel.as_ref().filter(|c| c.paths.contains_key(&tool))
     }
 
@@ -328,7 +328,7 @@ impl Tools {
 
     /// The path of `tool`, or why it is unavailable.
     pub fn get(&self, tool: Tool) -> Result<&Path, ToolUnavailable> {
-        let path = match self.from_channel(tool) {
+        let path = match self.channel_with(tool) {
             Some(c) => c.paths.get(&tool),
             None => self.paths.get(&tool),
         };
@@ -353,7 +353,7 @@ impl Tools {
     /// `ci/setup-oracles` recorded it (`None` when it was not recorded, or
     /// when `SPVGRAPH_TOOL_<NAME>` points the tool somewhere else).
     pub fn package_version(&self, tool: Tool) -> Option<String> {
-        let versions = match self.from_channel(tool) {
+        let versions = match self.channel_with(tool) {
             Some(c) => &c.versions,
             None if std::env::var_os(tool.env_override()).is_some() => return None,
             None => &self.versions,

@@ -109,8 +109,8 @@ impl OracleSet {
             }
             let caps = oracle.capabilities();
             // A version of a tool already in the campaign joins its member.
-            let members = set.executors.iter_mut().chain(set.producers.iter_mut());
-            if let Some(m) = members.filter(|m| m.oracle.tool() == oracle.tool()).next() {
+            let mut members = set.executors.iter_mut().chain(set.producers.iter_mut());
+            if let Some(m) = members.find(|m| m.oracle.tool() == oracle.tool()) {
                 m.channels.push(oracle.clone());
                 continue;
             }
