@@ -28,13 +28,17 @@ fn answered<'a>(observations: &Observations<'a>) -> Vec<&'a dyn Oracle> {
     out
 }
 
-/// The disagreements that say `oracle` is wrong (an oracle that could not
-/// answer is not wrong).
+/// The disagreements that say `oracle` is wrong. An oracle that could not
+/// answer is not wrong, and neither is one whose disagreement is documented
+/// as another oracle's discrepancy (a producer's valid module that a
+/// validator is known to reject wrongly).
 fn wrong<'d>(found: &'d [Disagreement], oracle: &dyn Oracle) -> Vec<&'d Disagreement> {
+    let own = |finding: &str| oracle.known_discrepancies().iter().any(|k| k.finding == finding);
     found
         .iter()
         .filter(|d| d.oracles.first().is_some_and(|o| o == oracle.name()))
         .filter(|d| !matches!(d.kind, Kind::OracleError | Kind::Regression | Kind::Fix))
+        .filter(|d| d.documented.as_ref().is_none_or(|doc| own(&doc.finding)))
         .collect()
 }
 
