@@ -27,10 +27,12 @@
 //! such modules are [`Severity::Note`], not findings, unless
 //! [`Observations::strict_consumers`] asks for them.
 //! | valid TOSA | the producer crashes / refuses / emits an invalid module / one that computes something else | `producer-crash` / `producer-rejects` / `producer-invalid-output` / `producer-wrong-semantics` |
+//! | any | of two versions of one tool ([`Oracle::tool`], [`Oracle::channel`]), the newer / the older is wrong and the other right | `regression` / `fix` |
 
 mod execution;
 mod kind;
 mod production;
+mod release;
 mod signature;
 mod validity;
 
@@ -296,6 +298,7 @@ pub fn judge(expectation: &Expectation, observations: &Observations<'_>) -> Vec<
             document(d, expectation, observations, &features);
         }
     }
+    release::judge(&mut out, observations);
     out
 }
 

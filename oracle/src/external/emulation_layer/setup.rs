@@ -10,7 +10,7 @@
 //! layers).
 
 use crate::external::process::ScratchDir;
-use spvgraph_ir::tools::{Tool, Tools};
+use spvgraph_ir::tools::{is_elf, Tool, Tools};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -328,12 +328,6 @@ fn template(name: &str, templates: Option<&str>) -> serde_json::Value {
             "description": name,
         }
     })
-}
-
-fn is_elf(path: &Path) -> bool {
-    use std::io::Read;
-    let mut magic = [0u8; 4];
-    std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut magic)).is_ok() && &magic == b"\x7fELF"
 }
 
 fn is_icd_manifest(path: &Path) -> bool {
