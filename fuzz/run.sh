@@ -79,7 +79,9 @@ fi
 wait
 rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || true)
 runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || true)
-echo "summary: $target ${rate:-?} exec/s, ${runs:-?} executions in ${seconds}s ($toolchain;" \
+# The coverage libFuzzer reached: edges (cov) and features (ft) of its last status line.
+cov=$(grep -o 'cov: [0-9]* ft: [0-9]*' "$log" | tail -1 || true)
+echo "summary: $target ${rate:-?} exec/s, ${runs:-?} executions, ${cov:-cov: ?} (at most ${seconds}s; $toolchain;" \
     "spirv-val fraction ${SPVGRAPH_FUZZ_SPIRV_VAL:-default}; mutator ${SPVGRAPH_FUZZ_MUTATOR:-on})" >&2
 
 if [[ $status -ne 0 ]]; then

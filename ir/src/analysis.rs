@@ -77,7 +77,7 @@ pub struct TensorType {
 impl TensorType {
     /// The number of elements of a shaped tensor.
     pub fn element_count(&self) -> Option<u64> {
-        self.shape.as_ref().and_then(|s| s.iter().try_fold(1u64, |acc, &d| acc.checked_mul(d)))
+        self.shape.as_ref().and_then(|s| crate::count::checked(s.iter().copied()))
     }
 }
 

@@ -325,7 +325,7 @@ impl ModuleBuilder {
     /// `OpConstantComposite`s. `bits.len()` must equal the element count;
     /// returns `None` otherwise (or for an empty shape).
     pub fn const_tensor(&mut self, elem: ElemType, shape: &[u32], bits: &[u64]) -> Option<Id> {
-        let count = shape.iter().try_fold(1usize, |a, &d| a.checked_mul(d as usize))?;
+        let count = crate::count::checked_len_u32(shape)?;
         if shape.is_empty() || count != bits.len() {
             return None;
         }

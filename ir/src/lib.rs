@@ -8,6 +8,7 @@
 pub mod analysis;
 pub mod binary;
 pub mod builder;
+pub mod count;
 pub mod elem;
 pub mod env;
 pub mod info;

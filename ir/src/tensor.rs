@@ -150,9 +150,8 @@ impl TensorData {
         shape: &[usize],
         bits: impl ExactSizeIterator<Item = u64>,
     ) -> Result<TensorData, TensorError> {
-        let count: usize = shape.iter().product();
         let got = bits.len();
-        if count != got {
+        if crate::count::checked_len(shape) != Some(got) {
             return Err(TensorError::Shape { what: format!("{elem} tensor"), got, shape: shape.to_vec() });
         }
         let dim = IxDyn(shape);

@@ -368,8 +368,10 @@ fn module_error(which: &'static str, reason: String) -> ProducedError {
     ProducedError::Module { which, reason }
 }
 
-fn count(shape: &[usize]) -> usize {
-    shape.iter().product()
+/// The element count of a port's shape (`None` when it overflows: a module may
+/// declare any shape).
+fn count(shape: &[usize]) -> Option<usize> {
+    spvgraph_ir::count::checked_len(shape)
 }
 
 /// `t` with `port`'s shape, when the element type and count agree.
@@ -400,7 +402,7 @@ pub fn reshape(t: &TensorData, shape: &[usize]) -> Option<TensorData> {
     if t.shape() == shape {
         return Some(t.clone());
     }
-    if count(shape) != t.len() {
+    if count(shape) != Some(t.len()) {
         return None;
     }
     TensorData::from_bits(t.elem(), shape, &t.to_bits()).ok()
@@ -458,7 +460,10 @@ mod tests {
         let inputs: Vec<TensorData> = iface
             .inputs
             .iter()
-            .map(|p| TensorData::from_bits(p.elem, &p.shape, &vec![0x3f80_0000; count(&p.shape)]).expect("tensor"))
+            .map(|p| {
+                TensorData::from_bits(p.elem, &p.shape, &vec![0x3f80_0000; p.shape.iter().product::<usize>()])
+                    .expect("tensor")
+            })
             .collect();
         let gc = BTreeMap::new();
         let case = ExecRequest { module: &words, entry_point: None, inputs: &inputs, graph_constants: &gc };
@@ -490,7 +495,8 @@ mod tests {
         let words = m.encode_words().expect("encodes");
         let iface = exec::interface(&m, None).expect("interface");
         let port = &iface.inputs[0];
-        let x = TensorData::from_bits(port.elem, &port.shape, &vec![0x4000_0000; count(&port.shape)]).expect("tensor");
+        let x = TensorData::from_bits(port.elem, &port.shape, &vec![0x4000_0000; port.shape.iter().product::<usize>()])
+            .expect("tensor");
         let inputs = vec![x.clone(); iface.inputs.len()];
         let gc = BTreeMap::new();
         let case = ExecRequest { module: &words, entry_point: None, inputs: &inputs, graph_constants: &gc };

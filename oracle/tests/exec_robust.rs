@@ -150,3 +150,50 @@ fn a_huge_tensor_array_interface_is_refused_not_allocated() {
         other => panic!("expected an over-budget refusal, got {other:?}"),
     }
 }
+
+/// An array interface whose element shape has more elements than a `u64`
+/// holds (2^31 · 2^31 · 4 = 2^64) is refused with the need saturated at
+/// `u64::MAX`. A wrapping product made it 0, so the refusal claimed a need of
+/// 0 bytes; with overflow checks on (fuzz builds) it panicked.
+#[test]
+fn an_array_whose_element_count_overflows_u64_is_refused_with_a_saturated_need() {
+    use spvgraph_ir::builder::ModuleBuilder;
+    use spvgraph_ir::elem::ElemType::Fp16;
+    let mut b = ModuleBuilder::new();
+    let small = b.type_tensor(Fp16, Some(&[2]));
+    let huge = b.type_tensor(Fp16, Some(&[1 << 31, 1 << 31, 4]));
+    let arr = b.type_array(huge, 70_000);
+    let gty = b.type_graph(&[small], &[arr]);
+    let vars = vec![b.interface_variable(small, 0, 0), b.interface_variable(arr, 0, 1)];
+    let g = b.begin_graph(gty);
+    b.graph_entry_point(g, "main", vars);
+    let x = b.graph_input(small, 0, None);
+    b.graph_output(x, 0, Some(0));
+    b.end_graph();
+    let module = b.finish();
+    match exec::interface(&module, None) {
+        Err(exec::ExecError::OverBudget { needed, budget, detail }) => {
+            assert_eq!((needed, budget), (u64::MAX, u64::MAX), "{detail}");
+        }
+        other => panic!("expected an over-budget refusal, got {other:?}"),
+    }
+}
+
+/// The `execute` fuzz target's crash input (checked in as one of its seeds):
+/// two graphs whose interfaces declare 6-D shapes of 4,244,570,113 per side
+/// and an array of as many tensors. Describing the interface overflowed
+/// `u64` in the element count (a panic under overflow checks); now it is a
+/// refusal over the budget.
+#[test]
+fn the_execute_targets_overflow_crash_is_refused() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../fuzz/seeds/execute/crash-e1ad1171-array-shape-overflow.spv");
+    let bytes = std::fs::read(path).expect("the checked-in crash seed");
+    let module = Module::decode_bytes(&bytes).expect("the crash input decodes");
+    match exec::interface(&module, None) {
+        Err(exec::ExecError::OverBudget { needed, detail, .. }) => {
+            assert_eq!(needed, u64::MAX, "{detail}");
+            assert!(detail.contains("array of 4244570113 tensors"), "{detail}");
+        }
+        other => panic!("expected an over-budget refusal, got {other:?}"),
+    }
+}

@@ -200,7 +200,7 @@ pub fn i32_vector(m: &mut Module, values: &[i64]) -> Id {
 /// A tensor constant of type `ty` (shaped `shape`, element type `elem`)
 /// from row-major raw element bits, as nested `OpConstantComposite`s.
 pub fn tensor_constant(m: &mut Module, ty: Id, elem: ElemType, shape: &[u32], bits: &[u64]) -> Option<Id> {
-    let count = shape.iter().try_fold(1usize, |a, &d| a.checked_mul(d as usize))?;
+    let count = spvgraph_ir::count::checked_len_u32(shape)?;
     if shape.is_empty() || count != bits.len() {
         return None;
     }

@@ -448,8 +448,10 @@ impl<'a, 'u> Synth<'a, 'u> {
     /// The largest extent dimension `axis` of `shape` may grow to within
     /// the element limits (long, thin tensors included).
     pub(crate) fn max_extent(&self, shape: &[u32], axis: usize) -> u64 {
-        let other: u64 =
-            shape.iter().enumerate().filter(|&(i, _)| i != axis).map(|(_, &d)| u64::from(d)).product::<u64>().max(1);
+        let other = spvgraph_ir::count::saturating(
+            shape.iter().enumerate().filter(|&(i, _)| i != axis).map(|(_, &d)| u64::from(d)),
+        )
+        .max(1);
         let plain = self.cfg.max_tensor_elements / other;
         let long = if other <= THIN_FACTOR { self.cfg.max_long_elements / other } else { 0 };
         plain.max(long)

@@ -9,6 +9,7 @@ use super::{Need, Synth};
 use crate::config::LEVEL_8K;
 use crate::floats;
 use crate::range::Domain;
+use spvgraph_ir::count;
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::tosa::{LevelLimits, RowQualifier, TosaOp};
 
@@ -231,11 +232,8 @@ impl Synth<'_, '_> {
         let wneed = self.weight_need(w_e, Domain::any(w_e));
         let w = self.value_of_shape(w_e, &w_shape(oc), &wneed);
         let (izp, wzp) = (self.zero_point(in_e), self.zero_point(w_e));
-        let terms: u64 = if op == TosaOp::DepthwiseConv2d {
-            ks.iter().map(|&k| u64::from(k)).product()
-        } else {
-            ks.iter().map(|&k| u64::from(k)).product::<u64>() * u64::from(ic)
-        };
+        let kernel = count::saturating(ks.iter().map(|&k| u64::from(k)));
+        let terms: u64 = if op == TosaOp::DepthwiseConv2d { kernel } else { kernel.saturating_mul(u64::from(ic)) };
         let zps = (izp as i64, wzp as i64);
         let bdom = self.bias_domain(x, w, zps, terms, out_e);
         let bc = if self.dice.chance(0.3) { 1 } else { out_channels(oc) };

@@ -14,6 +14,7 @@ use super::node::{Arg, NodeSpec};
 use super::{Synth, Value};
 use crate::floats;
 use crate::range::{Domain, Range};
+use spvgraph_ir::count;
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::tosa::{NanMode, RoundingMode, TosaOp, TypeRow};
 
@@ -519,7 +520,7 @@ fn table(a: &Args, out: ElemType) -> R<Range> {
 fn avg_pool(a: &Args, out: ElemType) -> R<Range> {
     let x = a.val("input")?;
     let kernel = a.ints("kernel")?;
-    let count = kernel.iter().product::<i64>().max(1);
+    let count = kernel.iter().fold(1i64, |acc, &k| acc.saturating_mul(k)).max(1);
     match x.range {
         Range::Int { lo, hi } => {
             let (izp, ozp) = (a.zp("input_zp")?, a.zp("output_zp")?);
@@ -575,9 +576,9 @@ fn convolution(a: &Args, out: ElemType) -> R<Range> {
     let w = a.val("weight")?;
     let ks: u64 = match a.n.op {
         // [KH, KW, C, M]: each output channel sums KH*KW terms.
-        TosaOp::DepthwiseConv2d => w.shape.iter().take(2).map(|&d| u64::from(d)).product(),
+        TosaOp::DepthwiseConv2d => count::saturating(w.shape.iter().take(2).map(|&d| u64::from(d))),
         // [OC, K..., IC]: everything but OC.
-        _ => w.shape.iter().skip(1).map(|&d| u64::from(d)).product(),
+        _ => count::saturating(w.shape.iter().skip(1).map(|&d| u64::from(d))),
     };
     let bias = a.range("bias")?;
     dot(a, x.range, w.range, ("input_zp", "weight_zp"), ks, Some(bias), out)

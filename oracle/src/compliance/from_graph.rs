@@ -272,7 +272,7 @@ impl Data<'_, '_> {
         let spec = op.spec();
         let weight = |axes: &[usize]| -> Option<u64> {
             let s = self.shape(self.operand(op, args, "weight")?)?;
-            axes.iter().map(|&i| s.get(i).copied()).product()
+            spvgraph_ir::count::checked(axes.iter().map(|&i| s.get(i).copied()).collect::<Option<Vec<u64>>>()?)
         };
         let ks = match spec.shape {
             ShapeRule::Conv2d | ShapeRule::TransposeConv2d => weight(&[1, 2, 3])?,
@@ -281,14 +281,21 @@ impl Data<'_, '_> {
             ShapeRule::Matmul => self.dim(op, args, "A", 2)?,
             ShapeRule::Pool2d => {
                 let k = self.a.const_tensor_bits(self.operand(op, args, "kernel")?, 2)?;
-                k.iter().map(|&v| v & 0xffff_ffff).product()
+                spvgraph_ir::count::checked(k.iter().map(|&v| v & 0xffff_ffff))?
             }
             ShapeRule::Reduce => {
                 let axis = usize::try_from(self.scalar(op, args, "axis")?).ok()?;
                 self.dim(op, args, "input", axis)?
             }
-            ShapeRule::Fft2d => 2 * self.dim(op, args, "input_real", 1)? * self.dim(op, args, "input_real", 2)?,
-            ShapeRule::Rfft2d => self.dim(op, args, "input_real", 1)? * self.dim(op, args, "input_real", 2)?,
+            ShapeRule::Fft2d => spvgraph_ir::count::checked([
+                2,
+                self.dim(op, args, "input_real", 1)?,
+                self.dim(op, args, "input_real", 2)?,
+            ])?,
+            ShapeRule::Rfft2d => spvgraph_ir::count::checked([
+                self.dim(op, args, "input_real", 1)?,
+                self.dim(op, args, "input_real", 2)?,
+            ])?,
             _ => return None,
         };
         let acc = match self.scalar(op, args, "acc_type") {

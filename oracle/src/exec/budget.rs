@@ -24,9 +24,7 @@ fn elem_bytes(elem: ElemType) -> u64 {
     u64::from(elem.storage_bits().div_ceil(8))
 }
 
-fn count(shape: &[usize]) -> u64 {
-    shape.iter().fold(1u64, |acc, &d| acc.saturating_mul(d as u64))
-}
+use spvgraph_ir::count::saturating_len as count;
 
 /// Element count and bytes of the tensor(s) of a type (structs of tensors summed).
 fn type_size(a: &Analysis<'_>, ty: Id) -> (u64, u64) {

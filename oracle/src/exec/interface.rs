@@ -148,10 +148,7 @@ fn ports(a: &Analysis<'_>, types: &[Id], role: &str) -> Result<Vec<Port>, ExecEr
                 if n > MAX_ARRAY_PORTS {
                     // One port per element would exhaust memory before any
                     // budget is checked (a 2^32-element array is legal SPIR-V).
-                    let each = shape
-                        .iter()
-                        .map(|&d| d as u64)
-                        .product::<u64>()
+                    let each = spvgraph_ir::count::saturating_len(&shape)
                         .saturating_mul(u64::from(elem.storage_bits().div_ceil(8)));
                     return Err(ExecError::OverBudget {
                         needed: n.saturating_mul(each),

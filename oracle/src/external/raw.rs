@@ -28,7 +28,7 @@ pub fn to_raw(t: &TensorData) -> Vec<u8> {
 /// must be exactly the element count times the element width.
 pub fn from_raw(elem: ElemType, shape: &[usize], bytes: &[u8]) -> Result<TensorData, String> {
     let width = element_bytes(elem);
-    let count = shape.iter().try_fold(1usize, |acc, &d| acc.checked_mul(d)).ok_or("shape too large")?;
+    let count = spvgraph_ir::count::checked_len(shape).ok_or("shape too large")?;
     let need = count.checked_mul(width).ok_or("shape too large")?;
     if bytes.len() != need {
         return Err(format!("{} bytes where {need} were expected for {elem} {shape:?}", bytes.len()));

@@ -687,7 +687,7 @@ impl<'m> Cx<'m> {
             return Some(());
         }
         let t = self.tensor(ty)?;
-        let count = self.shape(t)?.iter().try_fold(1u64, |a, &d| a.checked_mul(d))?;
+        let count = spvgraph_ir::count::checked(self.shape(t)?.iter().copied())?;
         if count > limit || out.len() as u64 + count > limit {
             return None;
         }
