@@ -227,6 +227,37 @@ fn a_planted_crash_is_a_signal_and_the_next_request_gets_a_new_worker() {
     assert_eq!((s.started, s.lost, s.graphs), (2, 1, 3), "{s:?}");
 }
 
+/// The restart figure of the README: 20 graphs, a crash planted in every
+/// fifth, each crash costing one new worker and nothing else.
+#[test]
+fn planted_crashes_cost_one_restart_each() {
+    let Some(vk) = oracle() else { return };
+    let words = abs_module();
+    let a = [tensor(ElemType::I32, &[4], &[-1, 2, -3, 4])];
+    let start = std::time::Instant::now();
+    let (mut crashes, mut right) = (0, 0);
+    for i in 0..20 {
+        if i % 5 == 2 {
+            match vk.execute_with_fault(&request(&words, &a), Fault::Segfault) {
+                Ok(ExecOutcome::Abnormal { how: Abnormal::Signal(11), .. }) => crashes += 1,
+                other => panic!("graph {i}: expected SIGSEGV, got {other:?}"),
+            }
+        } else {
+            assert_eq!(outputs(vk.execute(&request(&words, &a)))[0].to_bits(), vec![1, 2, 3, 4], "graph {i}");
+            right += 1;
+        }
+    }
+    let s = vk.stats();
+    assert_eq!((crashes, right), (4, 16));
+    assert_eq!((s.started, s.lost, s.graphs), (5, 4, 20), "{s:?}");
+    eprintln!(
+        "20 graphs, 4 planted SIGSEGVs: {} workers started, {} lost, 16 right answers, {:.2} s",
+        s.started,
+        s.lost,
+        start.elapsed().as_secs_f64()
+    );
+}
+
 #[test]
 fn a_planted_hang_is_a_timeout_and_a_lost_device_a_refusal() {
     let Some(vk) = oracle() else { return };
