@@ -11,7 +11,6 @@ use spvgraph_ir::builder::ModuleBuilder;
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::tosa::TosaOp;
-use spvgraph_ir::Id;
 use spvgraph_oracle::compliance::{judge, Agreement, PreciseOutcome, PreciseOutput, ReferenceTensor};
 use spvgraph_oracle::exec::Executor;
 use spvgraph_oracle::external::process::{Limits, ScratchDir};
@@ -21,64 +20,19 @@ use spvgraph_oracle::registry::{self, OracleConfig};
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+#[path = "consumer_common.rs"]
+mod consumer_common;
+
+use consumer_common::{f32s, io, module, outputs, request, tensor, Io};
+
 /// The oracle, or `None` with a notice when a tool is missing outside CI.
 fn oracle() -> Option<Vulkan> {
     runnable(Vulkan::discover()).unwrap_or_else(|e| panic!("CI=true and {e}"))
 }
 
-fn tensor(elem: ElemType, shape: &[usize], values: &[i64]) -> TensorData {
-    let bits: Vec<u64> = values.iter().map(|&v| v as u64).collect();
-    TensorData::from_bits(elem, shape, &bits).expect("shape matches")
-}
-
-fn f32s(shape: &[usize], values: &[f32]) -> TensorData {
-    let bits: Vec<u64> = values.iter().map(|v| u64::from(v.to_bits())).collect();
-    TensorData::from_bits(ElemType::Fp32, shape, &bits).expect("shape matches")
-}
-
-fn outputs(o: Result<ExecOutcome, OracleError>) -> Vec<TensorData> {
-    match o {
-        Ok(ExecOutcome::Outputs(v)) => v,
-        other => panic!("expected outputs, got {other:?}"),
-    }
-}
-
-const NO_CONSTANTS: &BTreeMap<u32, TensorData> = &BTreeMap::new();
-
-fn request<'a>(words: &'a [u32], inputs: &'a [TensorData]) -> ExecRequest<'a> {
-    ExecRequest { module: words, entry_point: None, inputs, graph_constants: NO_CONSTANTS }
-}
-
-/// A one-graph module with entry point `main`: inputs `(elem, shape, set,
-/// binding)`, outputs likewise; `body` returns the output values.
-fn module(
-    inputs: &[(ElemType, &[u32], u32, u32)],
-    outputs: &[(ElemType, &[u32], u32, u32)],
-    body: impl FnOnce(&mut ModuleBuilder, &[Id], &[Id]) -> Vec<Id>,
-) -> Vec<u32> {
-    let mut b = ModuleBuilder::new();
-    let in_types: Vec<Id> = inputs.iter().map(|i| b.type_tensor(i.0, Some(i.1))).collect();
-    let out_types: Vec<Id> = outputs.iter().map(|o| b.type_tensor(o.0, Some(o.1))).collect();
-    let gty = b.type_graph(&in_types, &out_types);
-    let vars: Vec<Id> = inputs
-        .iter()
-        .zip(&in_types)
-        .chain(outputs.iter().zip(&out_types))
-        .map(|(io, &t)| b.interface_variable(t, io.2, io.3))
-        .collect();
-    let g = b.begin_graph(gty);
-    b.graph_entry_point(g, "main", vars);
-    let values: Vec<Id> = in_types.iter().enumerate().map(|(i, &t)| b.graph_input(t, i as u32, None)).collect();
-    for (j, r) in body(&mut b, &values, &out_types).into_iter().enumerate() {
-        b.graph_output(r, j as u32, None);
-    }
-    b.end_graph();
-    b.finish().encode_words().expect("encodes")
-}
-
 /// `|x|` of an i32 `[4]` at bindings 0 and 1.
 fn abs_module() -> Vec<u32> {
-    module(&[(ElemType::I32, &[4], 0, 0)], &[(ElemType::I32, &[4], 0, 1)], |b, x, t| {
+    module(&[io(ElemType::I32, &[4], 0, 0)], &[io(ElemType::I32, &[4], 0, 1)], |b, x, t| {
         vec![b.tosa(TosaOp::Abs, t[0], vec![x[0]])]
     })
 }
@@ -92,10 +46,10 @@ fn abs_works(v: &Vulkan) {
 #[test]
 fn float_and_integer_graph_is_compliant_with_the_in_tree_executor() {
     let Some(vk) = oracle() else { return };
-    let f = (ElemType::Fp32, &[2u32, 3][..]);
+    let (f, s) = (ElemType::Fp32, &[2u32, 3][..]);
     let words = module(
-        &[(f.0, f.1, 0, 0), (f.0, f.1, 0, 1), (ElemType::I32, f.1, 0, 2)],
-        &[(f.0, f.1, 0, 3), (ElemType::I32, f.1, 0, 4), (ElemType::Fp16, f.1, 0, 5)],
+        &[io(f, s, 0, 0), io(f, s, 0, 1), io(ElemType::I32, s, 0, 2)],
+        &[io(f, s, 0, 3), io(ElemType::I32, s, 0, 4), io(ElemType::Fp16, s, 0, 5)],
         |b, x, t| {
             let sum = b.tosa(TosaOp::Add, t[0], vec![x[0], x[1]]);
             let nan_mode = b.const_u32(1);
@@ -140,8 +94,8 @@ fn every_element_type_goes_in_and_comes_out() {
         (ElemType::Fp8E4M3, vec![0x38, 0x81, 0x7e, 0xfe]),
         (ElemType::Fp8E5M2, vec![0x3c, 0x81, 0x7b, 0xfc]),
     ];
-    let ins: Vec<_> = moved.iter().enumerate().map(|(k, (e, _))| (*e, &[4u32][..], 0, k as u32)).collect();
-    let outs: Vec<_> = moved.iter().enumerate().map(|(k, (e, _))| (*e, &[4u32][..], 0, 100 + k as u32)).collect();
+    let ins: Vec<Io> = moved.iter().enumerate().map(|(k, (e, _))| io(*e, &[4], 0, k as u32)).collect();
+    let outs: Vec<Io> = moved.iter().enumerate().map(|(k, (e, _))| io(*e, &[4], 0, 100 + k as u32)).collect();
     let words = module(&ins, &outs, |b, x, t| {
         let axis = b.const_u32(0);
         x.iter().zip(t).map(|(&v, &ty)| b.tosa(TosaOp::Reverse, ty, vec![axis, v])).collect()
@@ -161,7 +115,7 @@ fn bindings_and_graph_constants_follow_the_module() {
     let Some(vk) = oracle() else { return };
     // Bindings out of order and in set 1; graph constants 1 and 3 only, used
     // by a subtraction so that swapping them would show.
-    let words = module(&[(ElemType::I32, &[4], 1, 7)], &[(ElemType::I32, &[4], 1, 2)], |b, v, t| {
+    let words = module(&[io(ElemType::I32, &[4], 1, 7)], &[io(ElemType::I32, &[4], 1, 2)], |b, v, t| {
         let one = b.graph_constant(t[0], 1);
         let three = b.graph_constant(t[0], 3);
         let sum = b.tosa(TosaOp::Add, t[0], vec![v[0], three]);
@@ -300,8 +254,8 @@ fn a_layer_exception_through_pipeline_creation_is_a_crash_in_that_call() {
     // exception, which scenario-runner catches and a Rust (or C) program
     // cannot: the worker aborts.
     let words = module(
-        &[(ElemType::I32, &[4], 0, 0), (ElemType::I32, &[4], 0, 1)],
-        &[(ElemType::I32, &[4], 0, 2)],
+        &[io(ElemType::I32, &[4], 0, 0), io(ElemType::I32, &[4], 0, 1)],
+        &[io(ElemType::I32, &[4], 0, 2)],
         |b, x, t| {
             let shift_ty = b.type_tensor(ElemType::I8, Some(&[1]));
             let shift = b.graph_constant(shift_ty, 0);

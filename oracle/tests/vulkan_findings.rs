@@ -20,13 +20,13 @@ use spvgraph_oracle::validate::Validator;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+#[path = "consumer_common.rs"]
+mod consumer_common;
+
+use consumer_common::tensor;
+
 fn findings_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/findings")
-}
-
-fn tensor(elem: ElemType, shape: &[usize], values: &[i64]) -> TensorData {
-    let bits: Vec<u64> = values.iter().map(|&v| v as u64).collect();
-    TensorData::from_bits(elem, shape, &bits).expect("shape matches")
 }
 
 /// One finding: the module, its data, the signal the worker dies of, what
