@@ -104,10 +104,16 @@ pub fn prepare(
         Ok(b) => b,
         Err(reason) => return unsupported(reason),
     };
-    check_inputs(&inputs, request.inputs)?;
-    let constants = constants(&a, &iface, request.graph_constants)?;
-    let workarounds =
-        if workarounds == Workarounds::NONE || !is_valid(&module) { Workarounds::NONE } else { workarounds };
+    let valid = is_valid(&module);
+    // Data that does not fit an invalid module (a near-valid mutation
+    // changed a type) cannot be bound: nothing to run, no harness error.
+    let constants =
+        match check_inputs(&inputs, request.inputs).and_then(|()| constants(&a, &iface, request.graph_constants)) {
+            Ok(c) => c,
+            Err(e) if !valid => return unsupported(format!("nothing can be bound to this invalid module: {}", e.0)),
+            Err(e) => return Err(e),
+        };
+    let workarounds = if workarounds == Workarounds::NONE || !valid { Workarounds::NONE } else { workarounds };
     if workarounds.skip_shared_outputs && shares_an_output(&a, &entry) {
         return unsupported(SHARED_OUTPUT_REFUSAL);
     }
@@ -304,6 +310,18 @@ mod tests {
         };
         assert_eq!(p.words, words);
         assert!(p.applied.is_empty());
+    }
+
+    #[test]
+    fn data_that_does_not_fit_an_invalid_module_is_unsupported_not_an_error() {
+        let mut m = two_entry_points();
+        let at = m.insts.iter().position(|i| matches!(i, Inst::MemoryModel { .. })).expect("memory model");
+        let dup = m.insts[at].clone();
+        m.insts.insert(at, dup);
+        let words = m.encode_words().expect("encodes");
+        let wrong = [TensorData::zeros(ElemType::I8, &[4])];
+        let r = prepare(&request(&words, None, &wrong), Workarounds::ALL, TensorArrays::Bound).expect("answers");
+        assert!(matches!(r, Preparation::Refused(Refusal::Unsupported, ref r) if r.contains("input 0")), "{r:?}");
     }
 
     #[test]

@@ -6,12 +6,13 @@
 //! `VkTensorViewCreateFlagsARM` and `VkDataGraphPipelineSessionCreateFlagsARM`
 //! as `VkFlags64`; vulkanalia-sys 0.35.0 declares them as 32-bit `Flags`. In
 //! the structures below the flags are followed by a pointer or a handle (or
-//! end the structure), so the other fields keep their offsets, but the upper
-//! half of each flags field is padding on the Rust side: whatever bytes are
-//! there reach the driver as flag bits (the emulation layer then refuses a
-//! session with "Unsupported data graph session create flags"), and
-//! `VkTensorDescriptionARM` is 8 bytes short. These mirrors have the
-//! registry's layout; the Vulkan calls take them through a pointer cast.
+//! end the structure, which is 8-aligned), so the fields keep their offsets
+//! and the structures their sizes, but the upper half of each flags field is
+//! padding on the Rust side: whatever bytes are there reach the driver as
+//! flag bits (the emulation layer then refused every session: "Unsupported
+//! data graph session create flags"). These mirrors have the registry's
+//! layout, with every byte written; the Vulkan calls take them through a
+//! pointer cast.
 
 use std::ffi::c_void;
 use vulkanalia::vk;
@@ -127,9 +128,13 @@ mod tests {
         // vk.xml: VkFlags64 usage after two pointers: 56 bytes on LP64.
         assert_eq!(size_of::<TensorDescription>(), 56);
         assert_eq!(offset_of!(TensorDescription, usage), 48);
-        // vulkanalia 0.35.0 ends the struct 8 bytes early. When this fails,
-        // vulkanalia has been fixed and this module can go.
-        assert_eq!(size_of::<vk::TensorDescriptionARM>(), 48);
+        assert_eq!(size_of::<vk::TensorDescriptionARM>(), 56);
+        assert_eq!(offset_of!(vk::TensorDescriptionARM, usage), 48);
+        // vulkanalia 0.35.0's flags are 32-bit, the rest of their 8 bytes
+        // padding. When this fails, vulkanalia has been fixed and this
+        // module can go.
+        assert_eq!(size_of::<vk::TensorUsageFlagsARM>(), 4);
+        assert_eq!(size_of::<vk::DataGraphPipelineSessionCreateFlagsARM>(), 4);
         assert_eq!(offset_of!(TensorCreateInfo, description), offset_of!(vk::TensorCreateInfoARM, description));
         assert_eq!(offset_of!(TensorCreateInfo, sharing_mode), offset_of!(vk::TensorCreateInfoARM, sharing_mode));
         assert_eq!(offset_of!(TensorViewCreateInfo, tensor), offset_of!(vk::TensorViewCreateInfoARM, tensor));
