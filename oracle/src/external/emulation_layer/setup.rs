@@ -65,11 +65,13 @@ pub fn from_dir(tools: &Tools, dir: &Path) -> Result<Setup, Vec<String>> {
     let layers = match env::user_layers(&found, tools, dir) {
         Ok(Some(l)) => Some(l),
         Ok(None) => {
-            missing.push(format!(
-                "{}: neither a manifest with an existing library nor libVkLayer_Graph.so under {}",
-                env::GRAPH_LAYER,
-                dir.display()
-            ));
+            for (name, file) in [(env::GRAPH_LAYER, "libVkLayer_Graph.so"), (env::TENSOR_LAYER, "libVkLayer_Tensor.so")]
+            {
+                missing.push(format!(
+                    "{name}: neither a manifest with an existing library nor {file} under {}",
+                    dir.display()
+                ));
+            }
             None
         }
         Err(e) => {
