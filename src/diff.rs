@@ -24,7 +24,7 @@ use spvgraph_oracle::judge::{
 };
 use spvgraph_oracle::oracle::{
     Capability, ExecOutcome, Oracle, OracleError, OwnedExecRequest, ProduceOutcome, ProduceRequest, Refusal,
-    ValidateOptions,
+    ValidateOptions, Verdict,
 };
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -44,6 +44,26 @@ pub struct DiffInputs {
     /// Where to write each executor's outputs, as `DIR/ORACLE/out<j>.npy`
     /// (the in-tree executor's under `in-tree`), to look at them.
     pub save_outputs: Option<PathBuf>,
+    /// What the module is expected to be, overriding its manifest: `valid`,
+    /// `invalid`, or a rule name (`--expect`).
+    pub expect: Option<String>,
+    /// Judge consumers' answers on invalid modules as findings (`--strict-consumers`).
+    pub strict_consumers: bool,
+}
+
+/// Parses `--expect`: `valid`, `invalid` or a rule of the catalogue.
+pub fn parse_expect(text: &str) -> anyhow::Result<Expectation> {
+    match text.trim() {
+        "valid" => Ok(Expectation::Valid),
+        "invalid" => Ok(Expectation::Invalid { rules: Vec::new(), mutator: None }),
+        name => match RuleId::from_name(name) {
+            Some(rule) if rule.is_must_reject() => Ok(Expectation::Breaks { rule, mutator: None }),
+            Some(rule) => {
+                bail!("--expect {name}: {rule} is not a must-reject rule (a module breaking it may be valid)")
+            }
+            None => bail!("--expect {name}: expected valid, invalid or a must-reject rule of the catalogue"),
+        },
+    }
 }
 
 /// Writes `outcome`'s outputs, when it has some, as `dir/oracle/out<j>.npy`.
@@ -79,8 +99,11 @@ pub enum InputSource {
 pub struct DiffReport {
     /// The module file.
     pub file: String,
-    /// The expectation (`valid`, or the rule the manifest says it breaks).
+    /// The expectation (`valid`, `invalid`, or the rule it breaks).
     pub expect: String,
+    /// Where the expectation comes from: `--expect`, the manifest, or the
+    /// in-tree validator's verdict (no manifest).
+    pub expect_source: String,
     /// The entry point executors ran.
     pub entry: Option<String>,
     /// Where the inputs came from.
@@ -103,19 +126,40 @@ fn manifest_of(file: &Path) -> Option<(PathBuf, Value)> {
     Some((path, value))
 }
 
-/// The expectation and validation options a manifest states.
-fn expectation_of(manifest: Option<&Value>) -> (Expectation, Option<TargetEnv>, Option<Vec<Profile>>) {
-    let Some(m) = manifest else { return (Expectation::Valid, None, None) };
+/// The expectation and validation options a manifest states (`None`: no
+/// manifest, so nothing is stated).
+fn expectation_of(manifest: Option<&Value>) -> (Option<Expectation>, Option<TargetEnv>, Option<Vec<Profile>>) {
+    let Some(m) = manifest else { return (None, None, None) };
     let nv = &m["near_valid"];
     let env = nv["target_env"].as_str().and_then(TargetEnv::parse);
     let profiles = nv["profiles"]
         .as_array()
         .map(|ps| ps.iter().filter_map(|p| p.as_str().and_then(Profile::from_name)).collect::<Vec<_>>());
-    let expect = match m["expect"].as_str().and_then(RuleId::from_name) {
-        Some(rule) => Expectation::Breaks { rule, mutator: nv["mutator"].as_str().map(str::to_string) },
+    let expect = match m["expect"].as_str() {
+        // A corpus finding of a validator's miss says how it was broken.
+        Some("invalid") => Expectation::Invalid {
+            rules: Vec::new(),
+            mutator: nv["mutator"].as_str().or(m["mutator"].as_str()).map(str::to_string),
+        },
+        Some(name) => match RuleId::from_name(name) {
+            Some(rule) => Expectation::Breaks { rule, mutator: nv["mutator"].as_str().map(str::to_string) },
+            None => Expectation::Valid,
+        },
         None => Expectation::Valid,
     };
-    (expect, env, profiles)
+    (Some(expect), env, profiles)
+}
+
+/// The expectation as the table shows it.
+fn expect_text(e: &Expectation) -> String {
+    match e {
+        Expectation::Valid => "valid".to_string(),
+        Expectation::Breaks { rule, .. } => rule.name().to_string(),
+        Expectation::Invalid { rules, .. } if rules.is_empty() => "invalid".to_string(),
+        Expectation::Invalid { rules, .. } => {
+            format!("invalid ({})", rules.iter().map(|r| r.name()).collect::<Vec<_>>().join(", "))
+        }
+    }
 }
 
 /// Reads one input file as `port`'s element type, checking its shape.
@@ -127,10 +171,20 @@ fn read_port(path: &Path, port: &Port) -> anyhow::Result<TensorData> {
     Ok(t)
 }
 
+/// The most elements a generated input tensor may have (2 GiB of `u64` bits).
+const MAX_GENERATED_ELEMENTS: usize = 1 << 28;
+
 /// Small values of `port`'s type: integers in −4..=4, floats in −2..2
 /// (bf16/fp8 from the same range), bools at random.
 fn random_tensor(port: &Port, rng: &mut SplitMix64, scale: f64) -> anyhow::Result<TensorData> {
-    let n: usize = port.shape.iter().product();
+    // A module may declare any shape: refuse to generate what cannot be held.
+    let n = spvgraph_ir::count::checked_len(&port.shape).filter(|&n| n <= MAX_GENERATED_ELEMENTS).ok_or_else(|| {
+        anyhow!(
+            "{} has {:?} elements: too many to generate inputs for (give --input)",
+            port.describe("input"),
+            port.shape
+        )
+    })?;
     let bits: Vec<u64> = (0..n)
         .map(|_| match port.elem {
             ElemType::Bool => rng.below(2),
@@ -263,6 +317,7 @@ fn produce_from(file: &Path, oracles: &[Arc<dyn Oracle>]) -> anyhow::Result<Resu
     Ok(Err(DiffReport {
         file: file.display().to_string(),
         expect: "valid".to_string(),
+        expect_source: "produced from TOSA MLIR".to_string(),
         entry: None,
         inputs: InputSource::None,
         notes: Vec::new(),
@@ -288,7 +343,14 @@ pub fn diff_module(file: &Path, oracles: &[Arc<dyn Oracle>], given: &DiffInputs)
     };
     // A case manifest describes the case's own module, not a producer's.
     let manifest = if is_mlir { None } else { manifest_of(file) };
-    let (expectation, env, profiles) = expectation_of(manifest.as_ref().map(|(_, v)| v));
+    let (stated, env, profiles) = expectation_of(manifest.as_ref().map(|(_, v)| v));
+    let (stated, mut expect_source) = match (&given.expect, stated) {
+        (Some(text), _) => (Some(parse_expect(text)?), "--expect".to_string()),
+        (None, Some(e)) => (Some(e), "the case manifest".to_string()),
+        // A producer's module of valid TOSA is meant to be valid.
+        (None, None) if is_mlir => (Some(Expectation::Valid), "produced from TOSA MLIR".to_string()),
+        (None, None) => (None, String::new()),
+    };
     let options = ValidateOptions {
         target_env: given.target_env.or(env).unwrap_or_default(),
         profiles: profiles.unwrap_or_else(|| Profile::ALL.to_vec()),
@@ -301,7 +363,8 @@ pub fn diff_module(file: &Path, oracles: &[Arc<dyn Oracle>], given: &DiffInputs)
     };
     let mut report = DiffReport {
         file: file.display().to_string(),
-        expect: expectation.rule().map_or("valid".to_string(), |r| r.name().to_string()),
+        expect: String::new(),
+        expect_source: String::new(),
         entry: None,
         inputs: InputSource::None,
         notes: Vec::new(),
@@ -312,12 +375,51 @@ pub fn diff_module(file: &Path, oracles: &[Arc<dyn Oracle>], given: &DiffInputs)
             .collect(),
         disagreements: Vec::new(),
     };
-    let mut observations = Observations::default();
+    let mut observations =
+        Observations { module: Some(&words), strict_consumers: given.strict_consumers, ..Observations::default() };
     for o in oracles.iter().filter(|o| o.capabilities().contains(&Capability::Validate)) {
         let verdict = o.validate(&words, &options);
         report.answers.push((o.name().to_string(), Answer::of_verdict(&verdict)));
         observations.validity.push(ValidityAnswer { oracle: o.as_ref(), verdict });
     }
+    // Without a stated expectation, the in-tree validator's verdict is it
+    // (and the rules it names fill in an "invalid" without rules).
+    let in_tree_verdict = observations
+        .validity
+        .iter()
+        .find(|a| a.oracle.name() == spvgraph_oracle::registry::IN_TREE)
+        .and_then(|a| a.verdict.as_ref().ok());
+    let in_tree_rules = |v: &Verdict| match v {
+        Verdict::Valid => Vec::new(),
+        Verdict::Invalid(ds) => {
+            let mut rules: Vec<RuleId> = Vec::new();
+            for r in ds.iter().filter_map(|d| d.rule).filter(|r| r.is_must_reject()) {
+                if !rules.contains(&r) {
+                    rules.push(r);
+                }
+            }
+            rules
+        }
+    };
+    let expectation = match (stated, in_tree_verdict) {
+        (Some(Expectation::Invalid { rules, mutator }), Some(v)) if rules.is_empty() => {
+            Expectation::Invalid { rules: in_tree_rules(v), mutator }
+        }
+        (Some(e), _) => e,
+        (None, Some(v)) => {
+            expect_source = "the in-tree validator's verdict (no manifest)".to_string();
+            match v {
+                Verdict::Valid => Expectation::Valid,
+                Verdict::Invalid(_) => Expectation::Invalid { rules: in_tree_rules(v), mutator: None },
+            }
+        }
+        (None, None) => {
+            expect_source = "assumed (no manifest, no in-tree validator)".to_string();
+            Expectation::Valid
+        }
+    };
+    report.expect = expect_text(&expectation);
+    report.expect_source = expect_source;
     let executors: Vec<&Arc<dyn Oracle>> = oracles
         .iter()
         .filter(|o| o.capabilities().contains(&Capability::Execute) && o.name() != spvgraph_oracle::registry::IN_TREE)

@@ -394,3 +394,52 @@ fn generate_near_valid_records_the_rule_in_the_manifest() {
         assert!(err.contains("[layout.memory-model]"), "{err}");
     }
 }
+
+/// Every oracle-error is a harness bug (a request that does not fit the
+/// module, a module with no TOSA form handed to a translating backend):
+/// a fixed-seed hunt through every available oracle, near-valid cases sent
+/// to consumers too (`--strict-consumers`), has none; nor has a hunt of the
+/// near-valid modules that reuse a GraphConstantID with another type, all
+/// sent to the emulation layer (they gave "the request does not fit its
+/// module" errors).
+#[test]
+fn a_fixed_seed_hunt_through_every_oracle_has_no_oracle_error() {
+    let no_errors = |s: &Value| {
+        let list: Vec<&Value> =
+            s["findings"]["list"].as_array().into_iter().flatten().filter(|f| f["kind"] == "oracle-error").collect();
+        assert!(s["findings"]["by_kind"]["oracle-error"].is_null(), "oracle errors: {list:#?}");
+    };
+    let d = scratch("no-oracle-error");
+    let (code, s, err) = hunt(&d.join("all"), &["--count", "600", "--seed", "0", "--strict-consumers", "--no-reduce"]);
+    assert!(code == 0 || code == 1, "{err}");
+    assert_eq!(u(&s["cases"]), 600, "{err}");
+    if !s["unavailable_oracles"].as_array().is_some_and(|a| a.is_empty()) {
+        eprintln!("some oracles are unavailable here: {}", s["unavailable_oracles"]);
+    }
+    no_errors(&s);
+    let layer = spvgraph_oracle::registry::build("emulation-layer", &Default::default()).expect("a registry name");
+    if layer.available().is_err() {
+        assert!(!spvgraph_ir::tools::Tools::required(), "CI=true and the emulation layer is unavailable");
+        return;
+    }
+    let args = [
+        "--count",
+        "60",
+        "--seed",
+        "0",
+        "--oracles",
+        "in-tree,emulation-layer",
+        "--sample",
+        "emulation-layer=1",
+        "--rule",
+        "constants.graph-constant.duplicate-id",
+        "--near-valid-ratio",
+        "1",
+        "--strict-consumers",
+        "--no-reduce",
+    ];
+    let (code, s, err) = hunt(&d.join("reused-ids"), &args);
+    assert!(code == 0 || code == 1, "{err}");
+    assert_eq!(u(&s["oracles"]["emulation-layer"]["cases"]), 60, "{s}");
+    no_errors(&s);
+}

@@ -178,8 +178,11 @@ fn check_near_valid(nv: &NearValid) {
     }
     count(|s| s.spirv_val_sampled += 1);
     let verdict = cached_verdict(key, || sv.validate(&nv.words, &options));
-    let observations =
-        Observations { validity: vec![ValidityAnswer { oracle: sv, verdict }], ..Observations::default() };
+    let observations = Observations {
+        validity: vec![ValidityAnswer { oracle: sv, verdict }],
+        module: Some(&nv.words),
+        ..Observations::default()
+    };
     let expectation = Expectation::Breaks { rule: nv.rule, mutator: Some(nv.mutator.to_string()) };
     if let Some(d) = judge(&expectation, &observations).into_iter().find(|d| d.documented.is_none()) {
         panic!("{}: {} ({}: {})", d.signature().key(), d.detail, nv.mutator, nv.note);

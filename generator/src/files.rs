@@ -332,8 +332,16 @@ pub fn write_case(dir: &Path, stem: &str, case: &Case, extras: &Extras) -> Resul
 /// Writes `manifest` as `dir/STEM.json` (pretty-printed, newline-terminated).
 pub fn write_manifest(dir: &Path, stem: &str, manifest: &Manifest) -> Result<(), FilesError> {
     let json_path = dir.join(format!("{stem}.json"));
-    let text = serde_json::to_string_pretty(manifest)
-        .map_err(|e| FilesError::Write { path: json_path.display().to_string(), reason: e.to_string() })?;
+    let err = |e: serde_json::Error| FilesError::Write { path: json_path.display().to_string(), reason: e.to_string() };
+    let mut value = serde_json::to_value(manifest).map_err(err)?;
+    // A corpus finding's `upstream` record (owner, status, reproducer) is
+    // written by people: rewriting the case's files keeps it.
+    let previous =
+        std::fs::read_to_string(&json_path).ok().and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok());
+    if let Some(up) = previous.as_ref().and_then(|v| v.get("upstream")) {
+        value["upstream"] = up.clone();
+    }
+    let text = serde_json::to_string_pretty(&value).map_err(err)?;
     write(&json_path, format!("{text}\n").as_bytes())
 }
 

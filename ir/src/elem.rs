@@ -97,6 +97,20 @@ impl ElemType {
         matches!(self, ElemType::Fp16 | ElemType::Bf16 | ElemType::Fp32 | ElemType::Fp8E4M3 | ElemType::Fp8E5M2)
     }
 
+    /// Whether `bits` encode a subnormal value of this floating-point type
+    /// (exponent field zero, mantissa not). Always false for the others.
+    pub fn is_subnormal_bits(self, bits: u64) -> bool {
+        let (exponent, mantissa) = match self {
+            ElemType::Fp32 => (0x7f80_0000, 0x007f_ffff),
+            ElemType::Fp16 => (0x7c00, 0x03ff),
+            ElemType::Bf16 => (0x7f80, 0x007f),
+            ElemType::Fp8E4M3 => (0x78, 0x07),
+            ElemType::Fp8E5M2 => (0x7c, 0x03),
+            ElemType::Bool | ElemType::I8 | ElemType::I16 | ElemType::I32 | ElemType::I48 => return false,
+        };
+        bits & exponent == 0 && bits & mantissa != 0
+    }
+
     /// The element type that a SPIR-V scalar type declaration denotes, if any.
     ///
     /// `int_width`/`float` come from `OpTypeInt`/`OpTypeFloat`; signedness is

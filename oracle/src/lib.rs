@@ -3,9 +3,11 @@
 //! uniform [`oracle::Oracle`] interface.
 #![deny(missing_docs)]
 
+pub mod attribution;
 pub mod compliance;
 pub mod exec;
 pub mod external;
+pub mod features;
 pub mod judge;
 pub mod oracle;
 pub mod produced;

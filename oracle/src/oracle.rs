@@ -3,7 +3,9 @@
 //! inputs? what module do you make of this TOSA MLIR?) or says it cannot.
 //! The judgement ([`crate::judge`]) never special-cases one.
 
+use crate::attribution::{Owner, Status};
 use crate::compliance::PreciseOutcome;
+use crate::features::Feature;
 pub use crate::produced::{InterfaceMap, ProducerNote};
 use spvgraph_ir::elem::Profile;
 use spvgraph_ir::env::TargetEnv;
@@ -287,6 +289,14 @@ pub enum RuleClaim {
 /// A documented disagreement of an oracle with the expectation: known, understood,
 /// reported as documented rather than as a new finding. Each oracle adapter
 /// owns its table.
+///
+/// A judgement's disagreement is an instance of a row when its kind is the
+/// row's and it meets every condition the row names: the rule, the operator,
+/// the mutator, text of the message, and every module [`Feature`] of
+/// [`KnownDiscrepancy::features`] (a row that names only features matches
+/// whatever operator the wrong answer came through). A row that names none
+/// of these matches nothing: it documents a bug the adapter works around, or
+/// one only its minimal module shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct KnownDiscrepancy {
     /// The disagreement kind it explains (`spirv-val-misses`, `crash`, ...).
@@ -301,13 +311,63 @@ pub struct KnownDiscrepancy {
     pub why: &'static str,
     /// The minimal module, relative to the repository root.
     pub finding: &'static str,
-    /// The newer release (or change) of the tool that no longer has it, if any.
-    pub fixed_in: Option<&'static str>,
-    /// Text the oracle's message holds when it is this bug (for bugs that
-    /// name no rule, operator or mutator). A row that names none of these
-    /// four matches nothing in a judgement: it documents a bug the adapter
-    /// works around, or one only its minimal module shows.
+    /// Text the oracle's message holds when it is this bug.
     pub message: Option<&'static str>,
+    /// The module features that trigger it (all must be present).
+    pub features: &'static [Feature],
+    /// The project the bug belongs to.
+    pub owner: Owner,
+    /// Where it stands upstream.
+    pub status: Status,
+    /// The upstream issue or change, where one is known (`owner/repo#N`).
+    pub upstream: Option<&'static str>,
+}
+
+impl KnownDiscrepancy {
+    /// An open bug of `owner` of kind `kind` that names nothing yet: the
+    /// start of a table row, which then names what it matches on.
+    pub const fn open(kind: &'static str, owner: Owner, why: &'static str, finding: &'static str) -> KnownDiscrepancy {
+        KnownDiscrepancy {
+            kind,
+            rule: None,
+            operator: None,
+            mutator: None,
+            why,
+            finding,
+            message: None,
+            features: &[],
+            owner,
+            status: Status::Open,
+            upstream: None,
+        }
+    }
+
+    /// Whether the row names anything a judgement can match on.
+    pub fn names_something(&self) -> bool {
+        self.rule.is_some()
+            || self.operator.is_some()
+            || self.mutator.is_some()
+            || self.message.is_some()
+            || !self.features.is_empty()
+    }
+}
+
+/// A reproducer of one oracle's answer that needs only the tools of the
+/// project behind the oracle (a scenario and the scenario runner, the
+/// `iree-compile`/`iree-run-module` lines, `spirv-as`/`spirv-val` on the
+/// text form, ...), written into a directory of its own so that it can be
+/// attached to a report upstream.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Standalone {
+    /// The tools the commands run, as named on the command lines.
+    pub tools: Vec<String>,
+    /// Environment the commands need (`NAME`, value; `$ORACLES` stands for
+    /// the directory `ci/setup-oracles` installs into).
+    pub env: Vec<(String, String)>,
+    /// Shell commands, run in order in the reproducer's directory.
+    pub commands: Vec<String>,
+    /// What shows the bug once they ran.
+    pub look: String,
 }
 
 /// Why an oracle could not answer at all.
@@ -364,6 +424,13 @@ pub trait Oracle: Send + Sync {
         &[]
     }
 
+    /// The projects its answers are built from, most specific first (the
+    /// tool's own project, then what it embeds or runs on): a bug this
+    /// oracle shows belongs to one of them (see [`crate::attribution`]).
+    fn components(&self) -> &'static [Owner] {
+        &[]
+    }
+
     /// The share of hunt cases it runs on by default (expensive backends
     /// override this; `spvgraph hunt --sample NAME=F` overrides it again).
     fn default_sample(&self) -> f64 {
@@ -414,6 +481,39 @@ pub trait Oracle: Send + Sync {
         RuleClaim::Unknown
     }
 
+    /// Writes into `dir` a reproducer of [`Oracle::execute`] on `request`
+    /// that needs only this tool's own project ([`Standalone`]); `None` when
+    /// the adapter has none.
+    fn standalone_execute(
+        &self,
+        request: &ExecRequest<'_>,
+        dir: &std::path::Path,
+    ) -> Result<Option<Standalone>, OracleError> {
+        let _ = (request, dir);
+        Ok(None)
+    }
+
+    /// The same for [`Oracle::validate`].
+    fn standalone_validate(
+        &self,
+        module: &[u32],
+        options: &ValidateOptions,
+        dir: &std::path::Path,
+    ) -> Result<Option<Standalone>, OracleError> {
+        let _ = (module, options, dir);
+        Ok(None)
+    }
+
+    /// The same for [`Oracle::produce`].
+    fn standalone_produce(
+        &self,
+        request: &ProduceRequest<'_>,
+        dir: &std::path::Path,
+    ) -> Result<Option<Standalone>, OracleError> {
+        let _ = (request, dir);
+        Ok(None)
+    }
+
     /// The precise answer (fp64 results and bounds tensors) that the TOSA
     /// compliance rules judge other answers against.
     fn execute_precise(&self, request: &ExecRequest<'_>) -> Result<PreciseOutcome, OracleError> {
@@ -435,5 +535,114 @@ pub fn runnable<O: Oracle>(oracle: O) -> Result<Option<O>, OracleError> {
             eprintln!("skipping: {e}");
             Ok(None)
         }
+    }
+}
+
+/// The most elements a tensor made up by [`OwnedExecRequest::fit_to_module`]
+/// may have: larger ones are left out (the backend then says what is missing).
+const MAX_FITTED_ELEMENTS: usize = 1 << 22;
+
+impl OwnedExecRequest {
+    /// Makes the inputs and graph constants follow the module's declared
+    /// interface: each one whose type and shape the module still declares is
+    /// kept, any other (a near-valid mutation changed a graph constant's or
+    /// an input's type, or added one) becomes zeros of the declared type.
+    /// Returns what was replaced, for the record; leaves the request as it
+    /// is when the interface cannot be described (the module does not
+    /// decode, the entry point is gone): the backend's answer says so then.
+    pub fn fit_to_module(&mut self) -> Vec<String> {
+        let Ok(module) = spvgraph_ir::Module::decode_words(&self.module) else { return Vec::new() };
+        let Ok(iface) = crate::exec::interface(&module, self.entry_point.as_deref()) else { return Vec::new() };
+        let zeros = |p: &crate::exec::Port| {
+            spvgraph_ir::count::checked_len(&p.shape)
+                .filter(|&n| n <= MAX_FITTED_ELEMENTS)
+                .map(|_| TensorData::zeros(p.elem, &p.shape))
+        };
+        let fits = |t: &TensorData, p: &crate::exec::Port| t.elem() == p.elem && t.shape() == p.shape.as_slice();
+        let mut changed = Vec::new();
+        let mut inputs = Vec::with_capacity(iface.inputs.len());
+        for (i, port) in iface.inputs.iter().enumerate() {
+            match self.inputs.get(i) {
+                Some(t) if fits(t, port) => inputs.push(t.clone()),
+                _ => match zeros(port) {
+                    Some(z) => {
+                        changed.push(format!("{} filled with zeros", port.describe("input")));
+                        inputs.push(z);
+                    }
+                    None => return changed,
+                },
+            }
+        }
+        let mut constants = BTreeMap::new();
+        for port in &iface.graph_constants {
+            match self.graph_constants.get(&port.index) {
+                Some(t) if fits(t, port) => {
+                    constants.insert(port.index, t.clone());
+                }
+                _ => {
+                    if let Some(z) = zeros(port) {
+                        changed.push(format!("{} filled with zeros", port.describe("graph constant")));
+                        constants.insert(port.index, z);
+                    }
+                }
+            }
+        }
+        if self.inputs.len() != inputs.len() {
+            changed.push(format!("{} input(s) where the module takes {}", self.inputs.len(), inputs.len()));
+        }
+        self.inputs = inputs;
+        self.graph_constants = constants;
+        changed
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use spvgraph_ir::builder::ModuleBuilder;
+    use spvgraph_ir::elem::ElemType;
+    use spvgraph_ir::tosa::TosaOp;
+
+    /// A graph `x + c` where `c` is graph constant 1 of type `cty` (a
+    /// near-valid mutation may have changed it from the valid case's i32 [4]).
+    fn with_constant(cty: (ElemType, &[u32])) -> Vec<u32> {
+        let mut b = ModuleBuilder::new();
+        let t = b.type_tensor(ElemType::I32, Some(&[4]));
+        let ct = b.type_tensor(cty.0, Some(cty.1));
+        let gty = b.type_graph(&[t], &[t]);
+        let vars = vec![b.interface_variable(t, 0, 0), b.interface_variable(t, 0, 1)];
+        let c = b.graph_constant(ct, 1);
+        let g = b.begin_graph(gty);
+        b.graph_entry_point(g, "main", vars);
+        let x = b.graph_input(t, 0, None);
+        let y = b.tosa(TosaOp::Add, t, vec![x, c]);
+        b.graph_output(y, 0, None);
+        b.end_graph();
+        b.finish().encode_words().expect("encodes")
+    }
+
+    fn request(module: Vec<u32>) -> OwnedExecRequest {
+        let ones = TensorData::from_bits(ElemType::I32, &[4], &[1; 4]).expect("tensor");
+        OwnedExecRequest {
+            module,
+            entry_point: Some("main".into()),
+            inputs: vec![ones.clone()],
+            graph_constants: BTreeMap::from([(1, ones)]),
+        }
+    }
+
+    #[test]
+    fn a_request_follows_a_graph_constant_whose_type_changed() {
+        let mut r = request(with_constant((ElemType::Bool, &[1, 3])));
+        let changed = r.fit_to_module();
+        assert_eq!(changed.len(), 1, "{changed:?}");
+        let c = &r.graph_constants[&1];
+        assert_eq!((c.elem(), c.shape()), (ElemType::Bool, &[1usize, 3][..]));
+        assert_eq!(r.inputs[0].to_bits(), [1; 4], "the input still fits and is kept");
+        // A request that fits is left alone.
+        let mut same = request(with_constant((ElemType::I32, &[4])));
+        let before = same.clone();
+        assert!(same.fit_to_module().is_empty());
+        assert_eq!(same, before);
     }
 }

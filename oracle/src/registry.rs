@@ -206,6 +206,11 @@ impl Oracle for InTree {
         IN_TREE
     }
 
+    /// Its answers are this harness's own.
+    fn components(&self) -> &'static [crate::attribution::Owner] {
+        &[crate::attribution::Owner::Spvgraph]
+    }
+
     fn capabilities(&self) -> &'static [Capability] {
         &[Capability::Validate, Capability::Execute]
     }

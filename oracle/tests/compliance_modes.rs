@@ -335,3 +335,66 @@ fn avg_pool_sums_that_overflow_the_accumulator_are_exempt() {
     let r = compare(&ctx, &precise(&[over]), &f32s(&[f64::INFINITY]), Some(&precise(&[over]))).expect("ok");
     assert!(!r.pass, "{r}");
 }
+
+#[test]
+fn an_infinite_reference_needs_the_same_infinity() {
+    // LOG(±0) = −∞ by the operator's table. calcAbsErrorBound of an infinite
+    // magnitude is infinite, and check_fp_bnd alone would accept anything:
+    // a LOG that answers −88 for a flushed subnormal must still fail.
+    let log = OpContext::new(TosaOp::Log, ElemType::Fp32, ElemType::Fp32);
+    let minus_inf = precise(&[f64::NEG_INFINITY, 0.0]);
+    let bound = precise(&[5.0, 5.0]);
+    let r = compare(&log, &minus_inf, &f32s(&[-88.0, 0.0]), Some(&bound)).expect("ok");
+    assert!(!r.pass && r.stats.failures == 1, "{r}");
+    assert!(compare(&log, &minus_inf, &f32s(&[f64::NEG_INFINITY, 0.0]), Some(&bound)).expect("ok").pass);
+    assert!(!compare(&log, &minus_inf, &f32s(&[f64::INFINITY, 0.0]), Some(&bound)).expect("ok").pass);
+    // EXP(+∞) = +∞; POW's precomputed bound the same; fp8e4m3 answers NaN for ∞.
+    let exp = OpContext::new(TosaOp::Exp, ElemType::Fp32, ElemType::Fp32);
+    let inf = precise(&[f64::INFINITY]);
+    assert!(!compare(&exp, &inf, &f32s(&[3e38]), Some(&precise(&[f64::INFINITY]))).expect("ok").pass);
+    assert!(!verdict(Mode::Precomputed, &[f64::INFINITY], f32s(&[1.0]), Some(&[f64::INFINITY])));
+    assert!(verdict(Mode::Precomputed, &[f64::INFINITY], f32s(&[f64::INFINITY]), Some(&[f64::INFINITY])));
+    let e4 = TensorData::from_bits(ElemType::Fp8E4M3, &[1], &[0x7f]).expect("NaN");
+    assert!(verdict(Mode::Precomputed, &[f64::INFINITY], e4, Some(&[1.0])));
+}
+
+#[test]
+fn unjudged_elements_are_counted_with_their_reason() {
+    use spvgraph_oracle::compliance::{compare_except, Exemption, Unjudged};
+    let ctx = OpContext::new(TosaOp::ReduceProduct, ElemType::Fp32, ElemType::Fp32).with_reduce_n(3);
+    let reference = precise(&[0.0, 24.0]);
+    let nan_first = f32s(&[f64::NAN, 24.0]);
+    assert!(!compare(&ctx, &reference, &nan_first, None).expect("ok").pass);
+    let mut unjudged = Unjudged::none();
+    unjudged.element(0, Exemption::ProductOverflows);
+    let r = compare_except(&ctx, &reference, &nan_first, None, &unjudged).expect("ok");
+    assert!(r.pass, "{r}");
+    assert_eq!((r.stats.exempt, r.stats.exempt_by.get(&Exemption::ProductOverflows)), (1, Some(&1)));
+    assert!(r.to_string().contains("1 unjudged: the running product overflows"), "{r}");
+    // The other element is still judged.
+    let r = compare_except(&ctx, &reference, &f32s(&[f64::NAN, 25.0]), None, &unjudged).expect("ok");
+    assert!(!r.pass && r.stats.failing == vec![1], "{r}");
+    // In a dot product (KS 4: ABS_BOUND 8, variance limit 6.4 per element),
+    // an unjudged element counts as error 0, and the tensor statistics can be
+    // left out as well.
+    let ctx = OpContext::new(TosaOp::Fft2d, ElemType::Fp32, ElemType::Fp32).with_dot(DotInfo {
+        ks: 4,
+        acc: ElemType::Fp32,
+        bias_nonzero: false,
+        test_set: -1,
+        summed_before_division: false,
+    });
+    let refs = precise(&[1.0, 1.0]);
+    let bnds = precise(&[1.0, 1.0]);
+    let far = f32s(&[1.0 + 20.0 * pow2(-24), 1.0 + 7.0 * pow2(-24)]);
+    assert!(!compare(&ctx, &refs, &far, Some(&bnds)).expect("ok").pass, "20 units is above ABS_BOUND");
+    let mut first = Unjudged::none();
+    first.element(0, Exemption::ReferenceModelFails);
+    let r = compare_except(&ctx, &refs, &far, Some(&bnds), &first).expect("ok");
+    assert!(!r.pass && r.stats.failures == 0 && r.stats.exempt == 1, "7² = 49 is above 2·6.4: {r}");
+    let mut stats_too = Unjudged::none();
+    stats_too.statistics(Exemption::ReferenceModelFails);
+    first.merge(&stats_too);
+    let r = compare_except(&ctx, &refs, &far, Some(&bnds), &first).expect("ok");
+    assert!(r.pass && r.stats.statistics_exempt == Some(Exemption::ReferenceModelFails), "{r}");
+}

@@ -11,6 +11,7 @@ use spvgraph_ir::tools::{Tool, Tools};
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_oracle::compliance::{compare, DotInfo, FpFormat, Mode, OpContext};
 use spvgraph_oracle::external::tosa_reference::{write_npy, PreciseOutcome, PreciseOutput, TosaReferenceModel};
+use spvgraph_oracle::oracle::ExecOutcome;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -44,10 +45,22 @@ impl Drop for Tooling {
 
 impl Tooling {
     fn precise(&self, mlir: &str, inputs: &[TensorData], out: ElemType) -> PreciseOutput {
-        match self.model.run_mlir_precise(mlir, inputs, &[out]).expect("runs") {
-            PreciseOutcome::Outputs(mut o) => o.remove(0),
+        self.precise_all(mlir, inputs, &[out]).remove(0)
+    }
+
+    fn precise_all(&self, mlir: &str, inputs: &[TensorData], outs: &[ElemType]) -> Vec<PreciseOutput> {
+        match self.model.run_mlir_precise(mlir, inputs, outs).expect("runs") {
+            PreciseOutcome::Outputs(o) => o,
             PreciseOutcome::Refused { kind, reason } => panic!("refused ({kind:?}): {reason}"),
             PreciseOutcome::Abnormal { how, detail } => panic!("the model {how}: {detail}"),
+        }
+    }
+
+    /// The model's own normal-mode (fp32) outputs.
+    fn normal(&self, mlir: &str, inputs: &[TensorData], outs: &[ElemType]) -> Vec<TensorData> {
+        match self.model.run_mlir(mlir, inputs, outs).expect("runs") {
+            ExecOutcome::Outputs(o) => o,
+            other => panic!("the model did not answer: {other:?}"),
         }
     }
 
@@ -311,4 +324,103 @@ func.func @main(%a: tensor<1x4x4xf32>, %b: tensor<1x4x4xf32>) -> tensor<1x4x4xf3
     ];
     let v = t.agree(&ctx, &out, &cands);
     assert_eq!(v, vec![true, true, false, false]);
+}
+
+const FFT2D: &str = r#"
+func.func @main(%re: tensor<1x4x8xf32>, %im: tensor<1x4x8xf32>) -> (tensor<1x4x8xf32>, tensor<1x4x8xf32>) {
+  %0:2 = tosa.fft2d %re, %im {inverse = false, local_bound = false} : (tensor<1x4x8xf32>, tensor<1x4x8xf32>) -> (tensor<1x4x8xf32>, tensor<1x4x8xf32>)
+  return %0#0, %0#1 : tensor<1x4x8xf32>, tensor<1x4x8xf32>
+}
+"#;
+
+const RFFT2D: &str = r#"
+func.func @main(%re: tensor<1x4x8xf32>) -> (tensor<1x4x5xf32>, tensor<1x4x5xf32>) {
+  %0:2 = tosa.rfft2d %re {local_bound = false} : (tensor<1x4x8xf32>) -> (tensor<1x4x5xf32>, tensor<1x4x5xf32>)
+  return %0#0, %0#1 : tensor<1x4x5xf32>, tensor<1x4x5xf32>
+}
+"#;
+
+fn fft_context(op: TosaOp, ks: u64) -> OpContext {
+    let dot = DotInfo { ks, acc: ElemType::Fp32, bias_nonzero: false, test_set: -1, summed_before_division: false };
+    OpContext::new(op, ElemType::Fp32, ElemType::Fp32).with_dot(dot)
+}
+
+/// FFT2D and RFFT2D are dot products with twiddle-factor weights (KS = 2·H·W
+/// and H·W): our verdicts agree with `tosa_verify`'s on the same precise run
+/// across the bound, and on the model's own normal-mode results.
+#[test]
+fn fft_modes_agree() {
+    let Some(t) = tooling("verify-fft") else { return };
+    let shape = [1, 4, 8];
+    let inputs = [f32s(&shape, &series(32, 14, -2.0, 2.0)), f32s(&shape, &series(32, 15, -2.0, 2.0))];
+    let outs = t.precise_all(FFT2D, &inputs, &[ElemType::Fp32, ElemType::Fp32]);
+    let normal = t.normal(FFT2D, &inputs, &[ElemType::Fp32, ElemType::Fp32]);
+    let ctx = fft_context(TosaOp::Fft2d, 64);
+    for (j, out) in outs.iter().enumerate() {
+        let refs = out.reference.values();
+        let bnds = out.bounds.as_ref().expect("bounds").values();
+        // One element moved by `e` error units: ABS_BOUND is 2·64 = 128.
+        let one = |e: f64| {
+            let mut v = refs.clone();
+            v[9] += e * (bnds[9] * 2f64.powi(-24));
+            typed(ElemType::Fp32, &shape, &v)
+        };
+        let cands = [one(0.0), one(40.0), one(140.0), normal[j].clone()];
+        let v = t.agree(&ctx, out, &cands);
+        assert_eq!(v, vec![true, true, false, true], "FFT2D output {j}");
+    }
+    let outs = t.precise_all(RFFT2D, &inputs[..1], &[ElemType::Fp32, ElemType::Fp32]);
+    let normal = t.normal(RFFT2D, &inputs[..1], &[ElemType::Fp32, ElemType::Fp32]);
+    let ctx = fft_context(TosaOp::Rfft2d, 32);
+    // The real output: the model's own result and the rounded reference pass.
+    let v =
+        t.agree(&ctx, &outs[0], &[normal[0].clone(), typed(ElemType::Fp32, &[1, 4, 5], &outs[0].reference.values())]);
+    assert_eq!(v, vec![true, true]);
+}
+
+/// Where a twiddle factor is the sine of a multiple of π, its fp64 value is
+/// about 1.2e-16, not 0. With a zero imaginary input, FFT2D's imaginary
+/// outputs at (0,W/2), (H/2,0) and (H/2,W/2) are sums of such terms only:
+/// the precise reference and its bound are that small, and `tosa_verify`
+/// rejects every fp32 result there, the model's own and the exact 0 alike. We
+/// agree with it: the judgement, not the rule, sets those elements aside.
+/// RFFT2D has no such elements: the model skips the sin(kπ) terms of those
+/// four outputs (the operator allows it; they must then be exactly 0), so
+/// the bound there is tiny and both checkers ask for 0 (to within 64·2^-126).
+#[test]
+fn fft_bounds_collapse_where_twiddles_are_sin_k_pi_in_both_checkers() {
+    let Some(t) = tooling("verify-fft-collapse") else { return };
+    let shape = [1, 4, 8];
+    let re = f32s(&shape, &series(32, 16, -2.0, 2.0));
+    let zero = f32s(&shape, &[0.0; 32]);
+    // (0, W/2) of the imaginary output.
+    let w2 = 4;
+    let outs_types = [ElemType::Fp32, ElemType::Fp32];
+    let inputs = [re.clone(), zero];
+    let outs = t.precise_all(FFT2D, &inputs, &outs_types);
+    let normal = t.normal(FFT2D, &inputs, &outs_types);
+    let imag = &outs[1];
+    let refs = imag.reference.values();
+    assert!(refs[w2] != 0.0 && refs[w2].abs() < 1e-12, "reference {}", refs[w2]);
+    let mut exact = refs.clone();
+    exact[w2] = 0.0;
+    let ctx = fft_context(TosaOp::Fft2d, 64);
+    let cands = [normal[1].clone(), typed(ElemType::Fp32, &shape, &exact)];
+    assert_eq!(t.agree(&ctx, imag, &cands), vec![false, false], "the model's own result and an exact 0 both fail");
+    let r = compare(&ctx, &imag.reference, &normal[1], imag.bounds.as_ref()).expect("comparable");
+    assert!(r.stats.failing.contains(&w2), "{r}");
+    // The real output keeps its cos(0) terms: nothing collapses there.
+    assert_eq!(t.agree(&ctx, &outs[0], &[normal[0].clone()]), vec![true]);
+
+    let outs = t.precise_all(RFFT2D, &[re], &outs_types);
+    let normal = t.normal(RFFT2D, &[f32s(&shape, &series(32, 16, -2.0, 2.0))], &outs_types);
+    let imag = &outs[1];
+    assert_eq!(imag.reference.values()[w2], 0.0, "skipped: exactly 0");
+    // Its bound is the normal_min floor only (the skipped terms add 0·|x|).
+    assert!(imag.bounds.as_ref().expect("bounds").values()[w2] < 1e-30);
+    let ctx = fft_context(TosaOp::Rfft2d, 32);
+    let mut off = imag.reference.values();
+    off[w2] = 1e-30;
+    let cands = [normal[1].clone(), typed(ElemType::Fp32, &[1, 4, 5], &off)];
+    assert_eq!(t.agree(&ctx, imag, &cands), vec![true, false], "the model's 0 passes, anything else fails");
 }

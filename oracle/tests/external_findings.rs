@@ -300,6 +300,8 @@ fn findings() -> Vec<Finding> {
 
 const SIN_NOTE: &str = "# IREE: SIN of large bf16 values is infinite
 
+**Belongs to:** IREE. **Status:** open. The reproducer of `iree-sin-of-large-bf16.json` (`upstream.reproduce`) is run by `tests/upstream_reproducers.rs`.
+
 IREE 3.13.0 (`iree-base-compiler`/`iree-base-runtime` 3.13.0, `llvm-cpu`) computes
 `tosa.sin` of the bf16 tensor `[-1.97e38, -2.38e38, 1.93e38, -2.65e38]` as infinities.
 The sine of any finite value lies in [-1, 1]; TOSA SIN's accuracy rule is an absolute
@@ -316,6 +318,8 @@ Reproduce: `spvgraph diff iree-sin-of-large-bf16.spv --oracles in-tree,iree,tosa
 ";
 
 const REDUCE_NOTE: &str = "# IREE: REDUCE_MAX of -inf values is -FLT_MAX, REDUCE_MIN of +inf values is FLT_MAX
+
+**Belongs to:** upstream MLIR (llvm-project). **Status:** open; upstream: llvm/llvm-project#222140. The reproducer of `iree-reduce-max-of-infinities.json` (`upstream.reproduce`) is run by `tests/upstream_reproducers.rs`.
 
 IREE 3.13.0 (`iree-base-compiler`/`iree-base-runtime` 3.13.0, `llvm-cpu`) computes
 `tosa.reduce_max` over an axis whose elements are all `-inf` as the lowest
@@ -341,11 +345,17 @@ Module: `iree-reduce-max-of-infinities.spv` (`.mlir`), input
 
 Expected: `1x3xf32=[-INF INF 2]` and `1x3xf32=[-INF INF 1]`.
 Seen: `1x3xf32=[-3.40282E+38 INF 2]` and `1x3xf32=[-INF 3.40282E+38 1]`.
-Whose bug: IREE's TOSA-to-linalg lowering (the reduction's neutral element).
+Whose bug: upstream MLIR's `tosa-to-linalg`, which seeds float min/max reductions
+with the largest finite value unless its `allow-non-finites` option is set (IREE does
+not set it): llvm/llvm-project#222140 (open) adds the option. `iree-opt
+--pass-pipeline='builtin.module(func.func(tosa-to-linalg))'` on the generic form fills
+with `-3.40282347E+38`; with `{allow-non-finites}`, with `0xFF800000` (-inf).
 `oracle/tests/external_findings.rs` checks that it still reproduces.
 ";
 
 const I48_NOTE: &str = "# IREE: a negative i48 constant becomes a large positive i64
+
+**Belongs to:** IREE. **Status:** open. The reproducer of `iree-negative-i48-constant.json` (`upstream.reproduce`) is run by `tests/upstream_reproducers.rs`.
 
 IREE 3.13.0 (`llvm-cpu`) zero-extends the values of an i48 constant
 (`dense<-3> : tensor<1xi48>`, here the bias of an EXT-INT16 CONV2D: i16 input,
@@ -356,7 +366,9 @@ as a graph *input* is handled correctly (the input `-3` gives `-8`), as are
 negative i48 results of a MATMUL.
 
 Found by the hunt: CONV3D and CONV2D with negative constant i48 biases
-returned `2^48 + x`, and a RESCALE of such a result then differed.
+returned `2^48 + x`. (An earlier version of this note said a RESCALE of such a
+result then differed: it does not reproduce; the low 48 bits are right, and a RESCALE
+of the CONV2D result to i32 gives `-8` with IREE 3.13.0.)
 
 Module: `iree-negative-i48-constant.spv` (`.mlir`), inputs
 `x = [-5, 0]` (i16), `w = [1, 1]` (i8). Reproduce:
@@ -367,10 +379,14 @@ Module: `iree-negative-i48-constant.spv` (`.mlir`), inputs
     iree-run-module --module=g.vmfb --function=main --input='1x1x1x2xi16=-5 0' --input='1x1x1x2xi8=1 1' --output=-
 
 Expected: `1x1x1x1xi64=[[[-8]]]`. Seen: `1x1x1x1xi64=[[[281474976710648]]]`.
-Whose bug: IREE (i48 constants are widened to i64 without sign extension).
+Whose bug: IREE: its own pass `iree-tosa-convert-i48-to-i64` zero-extends the
+constant (`iree-opt --pass-pipeline='builtin.module(func.func(iree-tosa-convert-i48-to-i64))'`
+turns `dense<-3> : tensor<1xi48>` into `dense<281474976710653> : tensor<1xi64>`).
 ";
 
 const FFT_NOTE: &str = "# IREE: FFT2D with one result transposed does not compile
+
+**Belongs to:** IREE. **Status:** open. The reproducer of `iree-fft2d-transposed-result.json` (`upstream.reproduce`) is run by `tests/upstream_reproducers.rs`.
 
 IREE 3.13.0 (`llvm-cpu`) fails to compile a graph in which one result of
 `tosa.fft2d` is returned as it is and the other goes through a
@@ -396,6 +412,8 @@ Expected: a module. Seen: the error above, exit status 1. Whose bug: IREE
 
 const TRANSPOSE_CONV_NOTE: &str = "# IREE: strided TRANSPOSE_CONV2D with int16 input (EXT-INT16) does not compile
 
+**Belongs to:** upstream MLIR (llvm-project). **Status:** open. The reproducer of `iree-transpose-conv2d-int16-stride.json` (`upstream.reproduce`) is run by `tests/upstream_reproducers.rs`.
+
 IREE 3.13.0 rejects a valid `tosa.transpose_conv2d` with i16 input, i8
 weights and an i48 accumulator (`acc_type = i48`, the EXT-INT16 row) when a
 stride is greater than 1:
@@ -403,9 +421,10 @@ stride is greater than 1:
     error: 'tosa.reshape' op illegal: operation operand/result data types did not
     align with any profile or extension, got (i48,i48)
 
-The input has no RESHAPE: IREE decomposes the strided transpose convolution
-into RESHAPE, PAD, CONV2D and more on the i48 result, then its own TOSA
-validation rejects the i48 RESHAPE and PAD it made (TOSA has no i48 RESHAPE
+The input has no RESHAPE: upstream MLIR's `tosa-optional-decompositions`
+(`TosaDecomposeTransposeConv.cpp`), which IREE runs, decomposes the strided transpose
+convolution into RESHAPE, PAD, CONV2D and more on the i48 result, then upstream's
+`tosa-validate` rejects the i48 RESHAPE and PAD it made (TOSA has no i48 RESHAPE
 or PAD). With stride 1, or with i8 input (i32 accumulator), it compiles.
 
 Module: `iree-transpose-conv2d-int16-stride.spv` (`.mlir`). Reproduce:
@@ -415,12 +434,14 @@ Module: `iree-transpose-conv2d-int16-stride.spv` (`.mlir`). Reproduce:
         --iree-hal-local-target-device-backends=llvm-cpu --iree-llvmcpu-target-cpu=host g.mlir -o g.vmfb
 
 Expected: a module computing `[1, 3, 1, 1]` i48 outputs `[22, 1, 36]`.
-Seen: the error above. Whose bug: IREE (the transpose-convolution
-decomposition runs before, and is checked by, its TOSA profile validation).
+Seen: the error above. Whose bug: upstream MLIR (the transpose-convolution
+decomposition makes operations upstream's TOSA validation refuses).
 The spvgraph adapter reports it as `Refused { Rejected }`.
 ";
 
 const CONV_WZP_NOTE: &str = "# IREE: int16 CONV2D with a non-zero weight zero point does not compile
+
+**Belongs to:** IREE. **Status:** open. The reproducer of `iree-conv2d-int16-weight-zero-point.json` (`upstream.reproduce`) is run by `tests/upstream_reproducers.rs`.
 
 IREE 3.13.0 (`iree-base-compiler` 3.13.0, `llvm-cpu`) fails to compile a
 `tosa.conv2d` with i16 input, i8 weights and an i48 accumulator (EXT-INT16)
@@ -455,6 +476,8 @@ zero point in the int16 convolution mixes element types). The spvgraph adapter r
 
 const DEPTHWISE_NOTE: &str = "# IREE: int16 DEPTHWISE_CONV2D with a 1x1 kernel does not compile
 
+**Belongs to:** upstream MLIR (llvm-project). **Status:** open. The reproducer of `iree-depthwise-conv2d-int16-1x1.json` (`upstream.reproduce`) is run by `tests/upstream_reproducers.rs`.
+
 IREE 3.13.0 (`iree-base-compiler` 3.13.0, `llvm-cpu`) fails to compile a
 `tosa.depthwise_conv2d` with i16 input, i8 weights and an i48 accumulator
 (EXT-INT16) when the kernel is 1x1:
@@ -462,9 +485,11 @@ IREE 3.13.0 (`iree-base-compiler` 3.13.0, `llvm-cpu`) fails to compile a
     error: 'tosa.cast' op illegal: operation operand/result data types did not
     align with any profile or extension, got (i16,i48)
 
-The input has no CAST: IREE rewrites a 1x1 depthwise convolution into a CAST
-of the input to the accumulator type and a MUL, then its own TOSA profile
-validation rejects the i16 -> i48 CAST it made (TOSA has no such CAST). With
+The input has no CAST: upstream MLIR's `tosa-optional-decompositions`
+(`TosaDecomposeDepthwise.cpp`), which IREE runs, rewrites a 1x1 depthwise convolution
+into a CAST of the input to the accumulator type and a MUL, then upstream's
+`tosa-validate` rejects the i16 -> i48 CAST it made (TOSA has no such CAST);
+`iree-compile --mlir-print-ir-after-all` names both passes. With
 a 2x2 kernel, or with i8 input (i32 accumulator), it compiles. With padding the same
 rewrite fails one step later: `'tosa.pad' op expect input and output to have same element
 type, got 'i48' and 'i16'` (seen by the hunt, seed 42704: a 1x1 kernel with pad `[1, 1, 2, 1]`).
@@ -477,11 +502,13 @@ Module: `iree-depthwise-conv2d-int16-1x1.spv` (`.mlir`), inputs
         --iree-hal-local-target-device-backends=llvm-cpu --iree-llvmcpu-target-cpu=host g.mlir -o g.vmfb
 
 Expected: a module computing `[3 * 7, 5 * 2] = [21, 10]`. Seen: the error
-above. Whose bug: IREE (the 1x1 depthwise rewrite makes an operation its own
-validation refuses). The spvgraph adapter reports it as `Refused { Rejected }`.
+above. Whose bug: upstream MLIR (the 1x1 depthwise decomposition makes operations
+upstream's TOSA validation refuses). The spvgraph adapter reports it as `Refused { Rejected }`.
 ";
 
 const OPLINE_NOTE: &str = "# model-converter: with --emit-debug-info, OpLine inside a graph body
+
+**Belongs to:** ML SDK Model Converter. **Status:** open. The reproducer of `model-converter-opline-in-graph-body.json` (`upstream.reproduce`) is run by `tests/upstream_reproducers.rs`.
 
 model-converter 0.11.0 (`ai-ml-sdk-model-converter`) with `--emit-debug-info`
 emits an `OpLine` before each `OpCompositeExtract` that reads a result of a
@@ -513,6 +540,8 @@ function bodies but not in graph bodies).
 
 const MUL_ZERO_NOTE: &str = "# model-converter: folds a floating-point MUL by zero to the constant zero
 
+**Belongs to:** upstream MLIR (llvm-project). **Status:** open. The reproducer of `model-converter-folds-float-mul-by-zero.json` (`upstream.reproduce`) is run by `tests/upstream_reproducers.rs`.
+
 model-converter 0.11.0 folds `tosa.mul %x, %zeros` (fp32, `%zeros` a constant
 of `0.0`) into the constant `0.0`: the module it makes has no MUL and returns
 `OpConstantNull` whatever the input. TOSA MUL on floating point is IEEE
@@ -535,13 +564,19 @@ Module: `model-converter-folds-float-mul-by-zero.spv` (`.mlir`); the
 
 Expected: an `OpExtInst ... MUL` (or a fold that keeps NaN and the sign of
 zero). Seen: `OpGraphSetOutputARM %null_tensor_float_4 %uint_0`. Whose bug:
-model-converter's MLIR pipeline (the TOSA MUL folder treats `x * 0.0` as
-`0.0`). `oracle/tests/external_findings.rs` runs both modules on the in-tree
+upstream MLIR's `tosa::MulOp::fold` (`mlir/lib/Dialect/Tosa/IR/TosaCanonicalizations.cpp`
+returns the zero splat when an operand is a splat of zero, for floats too), which
+model-converter and IREE both run: IREE 3.13.0 returns `[0, 0, 0, 0]` for the same
+input, and upstream's canonicalizer alone (`iree-opt --canonicalize` on the generic
+form) folds the MUL away. The `-0` of `-2 * 0` is no violation on its own (TOSA lets
+either zero sign pass); `inf * 0` and `NaN * 0`, which must be NaN, are. `oracle/tests/external_findings.rs` runs both modules on the in-tree
 executor and checks that the results differ as described.
 ";
 
 const DEBUGINFO_NOTE: &str =
     "# model-converter: NonSemantic.Graph.DebugInfo after OpGraphEndARM (validators stricter than the specification)
+
+**Belongs to:** SPIRV-Tools. **Status:** fixed upstream, in SPIRV-Tools v2026.3 (#6666); upstream: KhronosGroup/SPIRV-Tools#6666. The reproducer of `model-converter-debuginfo-after-graph-end.json` (`upstream.reproduce`) is run by `tests/upstream_reproducers.rs`.
 
 model-converter 0.11.0 with `--emit-debug-info` places every
 `NonSemantic.Graph.DebugInfo` instruction (DebugGraph, DebugOperation,

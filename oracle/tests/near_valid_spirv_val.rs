@@ -44,6 +44,7 @@ fn disagreements(sv: &SpirvVal, words: &[u32], options: &ValidateOptions, expect
     let oracles: [&dyn Oracle; 2] = [&in_tree, sv];
     let observations = Observations {
         validity: oracles.iter().map(|o| ValidityAnswer { oracle: *o, verdict: o.validate(words, options) }).collect(),
+        module: Some(words),
         ..Observations::default()
     };
     judge(expect, &observations)

@@ -68,6 +68,8 @@ fn findings() -> Vec<Finding> {
 
 const INTDIV_NOTE: &str = "# INTDIV by zero kills tosa_reference_model with SIGFPE
 
+**Belongs to:** TOSA reference model (tosa-tools). **Status:** open. The reproducer of `ref-intdiv-zero-sigfpe.json` (`upstream.reproduce`) is run by `tests/upstream_reproducers.rs`.
+
 `tosa_reference_model` (tosa-tools 2026.8.0) reports the failed REQUIRE
 (`OpIntDiv: divisor must be non-zero value`) and then performs the division
 anyway: the process dies of SIGFPE (signal 8; the venv's Python shim
@@ -89,7 +91,9 @@ The spvgraph adapter maps a crash whose log shows a failed REQUIRE to
 `Refused { Unpredictable }` (oracle/tests/reference_findings.rs checks both).
 ";
 
-const MATMUL_NOTE: &str = "# Precise mode aborts on the bounds pass of an integer MATMUL/CONV
+const MATMUL_NOTE: &str = "# Precise mode aborts on the bounds pass of an integer MATMUL/CONV (no bug: bounds are for floating point)
+
+**Belongs to:** TOSA reference model (tosa-tools). **Status:** not a bug (kept as a documented harness decision). The reproducer of `ref-precise-bounds-int-matmul.json` (`upstream.reproduce`) is run by `tests/upstream_reproducers.rs`.
 
 With `--precise_mode=1` and a test descriptor whose
 `test_requirements.bounds_file_required` is true, `tosa_reference_model`
@@ -98,8 +102,8 @@ the integer dot-product operators (MATMUL, CONV2D, CONV3D, DEPTHWISE_CONV2D,
 TRANSPOSE_CONV2D, AVG_POOL2D with i8/i16 data) that pass aborts:
 `FATAL ERROR ... arith_util.h:496 getFpMinimum(): dtype INT8 is not supported
 by getFpMinimum` and SIGABRT (exit status 250 through the venv's Python shim),
-and no output is written, although the
-first (precise) pass was valid. Integer results need no bounds, but a
+after the exact results of the first (precise) pass are written (an earlier
+version of this note said no output is written: it is). Integer results need no bounds, but a
 descriptor covering a graph with both integer dot products and
 floating-point outputs cannot be run in compliance mode at all.
 
@@ -111,8 +115,9 @@ Reproduce: `ref-precise-bounds-int-matmul.desc.json` is the descriptor
     TOSA_MODEL_NO_BACKTRACE=1 tosa_reference_model --test_desc ref-precise-bounds-int-matmul.desc.json \\
         --output_dir . --precise_mode=1
 
-Expected: exit status 0 with the exact i32 result (and no or a trivial bounds
-file). Seen: abort (250 through the shim). The spvgraph adapter asks for bounds only when
+Not a bug: bounds are defined for floating-point results only, so a descriptor
+asking for a bounds file of an integer graph asks the wrong question; an error
+message instead of an abort would be kinder. Seen: abort (250 through the shim). The spvgraph adapter asks for bounds only when
 an output is floating point (or the graph has a RESCALE), and retries without
 them when this abort happens.
 ";

@@ -2,9 +2,14 @@
 //! one module through every oracle, one judgement, a table of answers and
 //! disagreements.
 //!
-//! Exit status: 0 every oracle agrees, 1 some disagree (a crash counts),
-//! 2 usage or I/O error. A backend that crashes is an answer, never a crash
-//! of `spvgraph diff`.
+//! Exit status: 0 when every disagreement is documented (or a note: outside
+//! a tool's contract), 1 when one is not (a crash counts), 2 usage or I/O
+//! error. A backend that crashes is an answer, never a crash of `spvgraph diff`.
+//!
+//! Lines: `DISAGREE` for an undocumented disagreement, or the documented bug
+//! of the file itself (a corpus finding); `KNOWN` for another documented bug
+//! the case meets; `NOTE` for what is outside a tool's contract; `UNJUDGED`
+//! for elements the referee's own output fails (charged to no oracle).
 
 use super::hunt::oracle_config;
 use super::Outcome;
@@ -12,6 +17,7 @@ use anyhow::{anyhow, bail};
 use spvgraph::diff::{diff_module, DiffInputs, DiffReport, InputSource};
 use spvgraph::hunt::oracles::OracleSet;
 use spvgraph_ir::env::TargetEnv;
+use spvgraph_oracle::judge::{Disagreement, Severity};
 use spvgraph_oracle::oracle::Oracle;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -52,6 +58,15 @@ pub struct Args {
     /// DIR/<file stem>/ORACLE), to look at them.
     #[arg(long, value_name = "DIR")]
     save_outputs: Option<PathBuf>,
+    /// What the module is expected to be: `valid`, `invalid` or a
+    /// must-reject rule (default: the case manifest's; without one, the
+    /// in-tree validator's verdict, and the table says so).
+    #[arg(long, value_name = "valid|invalid|RULE")]
+    expect: Option<String>,
+    /// Judge what consumers (backends that read SPIR-V) do with an invalid
+    /// module as a finding; by default it is a note (undefined behaviour).
+    #[arg(long)]
+    strict_consumers: bool,
     /// Print one JSON document on stdout instead of the table.
     #[arg(long)]
     json: bool,
@@ -78,7 +93,12 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         graph_constants: args.graph_constants.iter().map(|s| parse_constant(s)).collect::<Result<_, _>>()?,
         target_env: args.target_env,
         save_outputs: args.save_outputs.clone(),
+        expect: args.expect.clone(),
+        strict_consumers: args.strict_consumers,
     };
+    if let Some(e) = &args.expect {
+        spvgraph::diff::parse_expect(e)?;
+    }
     let mut reports = Vec::new();
     for file in &args.files {
         // With several files, each one's outputs go under DIR/<file stem>/.
@@ -98,14 +118,21 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             print!("{}", table(r));
         }
     }
-    let disagree = reports.iter().any(|r| r.disagreements.iter().any(|d| d.documented.is_none()));
+    let disagree = reports.iter().any(|r| r.disagreements.iter().any(counts));
     Ok(if disagree { Outcome::CheckFailed } else { Outcome::Success })
+}
+
+/// Whether a disagreement fails the command: neither documented, nor a
+/// note, nor charged to no oracle (elements the referee's own output fails,
+/// which are judged for no backend).
+fn counts(d: &Disagreement) -> bool {
+    d.documented.is_none() && d.severity != Severity::Note && !d.oracles.is_empty()
 }
 
 fn table(r: &DiffReport) -> String {
     use std::fmt::Write as _;
     let mut t = String::new();
-    let _ = writeln!(t, "{}: expected {}", r.file, r.expect);
+    let _ = writeln!(t, "{}: expected {} (from {})", r.file, r.expect, r.expect_source);
     if let Some(e) = &r.entry {
         let source = match &r.inputs {
             InputSource::Files => "from --input".to_string(),
@@ -128,11 +155,35 @@ fn table(r: &DiffReport) -> String {
     if r.disagreements.is_empty() {
         let _ = writeln!(t, "  every oracle agrees");
     }
+    // The file's own documented bug is a disagreement to show; another
+    // documented one (a known bug the case happens to meet) is listed apart,
+    // and so are notes (outside a tool's contract).
+    let own = |finding: &str| same_finding(&r.file, finding);
     for d in &r.disagreements {
-        let doc = if d.documented.is_some() { " (documented)" } else { "" };
-        let _ = writeln!(t, "  DISAGREE {} [{}] {}{doc}: {}", d.kind, d.severity.name(), d.oracles.join(","), d.detail);
+        // A disagreement charged to no oracle (checker-disagrees-with-reference) says so.
+        let who = if d.oracles.is_empty() { "no oracle".to_string() } else { d.oracles.join(",") };
+        // The label and what documents it come first: details run over several lines.
+        let (label, doc) = match &d.documented {
+            _ if d.severity == Severity::Note => ("NOTE", String::new()),
+            _ if d.oracles.is_empty() => ("UNJUDGED", String::new()),
+            Some(doc) if own(&doc.finding) => ("DISAGREE", " (documented: this finding)".to_string()),
+            Some(doc) => ("KNOWN", format!(" (documented: {})", doc.finding)),
+            None => ("DISAGREE", String::new()),
+        };
+        let _ = writeln!(t, "  {label} {} [{}] {who}{doc}: {}", d.kind, d.severity.name(), d.detail);
     }
     t
+}
+
+/// Whether the documented finding `finding` (a repository path such as
+/// `corpus/findings/X.spv`) is the file diffed, or a variant of it
+/// (`X.produced.spv`, `X.orig.spv`).
+fn same_finding(file: &str, finding: &str) -> bool {
+    let stem = |p: &str| {
+        let name = std::path::Path::new(p).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        name.split('.').next().unwrap_or_default().to_string()
+    };
+    stem(file) == stem(finding)
 }
 
 fn summarize(v: &serde_json::Value) -> String {

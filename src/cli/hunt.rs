@@ -85,6 +85,12 @@ pub struct Args {
     /// Time limit of one backend run, in seconds.
     #[arg(long, value_name = "SECS", default_value_t = 60.0)]
     timeout: f64,
+    /// Also send near-valid cases to consumers (backends that read SPIR-V),
+    /// and file what they do with an invalid module (run it, crash on it)
+    /// as low-severity findings. By default they get valid cases only: a
+    /// Vulkan consumer's behaviour on invalid SPIR-V is undefined.
+    #[arg(long)]
+    strict_consumers: bool,
     /// No progress bar and no line per new finding (the summary is still printed).
     #[arg(long)]
     quiet: bool,
@@ -313,7 +319,8 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     }
     let oracle_config = oracle_config(&args.oracle_paths, args.timeout)?;
     let samples: BTreeMap<String, f64> = args.samples.iter().cloned().collect();
-    let oracles = OracleSet::build(args.oracles.as_deref(), &oracle_config, &samples)?;
+    let mut oracles = OracleSet::build(args.oracles.as_deref(), &oracle_config, &samples)?;
+    oracles.strict_consumers = args.strict_consumers;
     for (name, why) in &oracles.unavailable {
         eprintln!("note: {name} is not available, the hunt runs without it: {why}");
     }

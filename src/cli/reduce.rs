@@ -158,10 +158,12 @@ fn run_finding(path: &Path, args: &Args) -> anyhow::Result<Outcome> {
     let names = reduce_finding::answered_oracles(&stored);
     let oracle_config = OracleConfig::default();
     let mut set = OracleSet::build(Some(&names), &oracle_config, &BTreeMap::new())?;
-    // Every sampled oracle takes the case: it was in their sample when found.
+    // Every sampled oracle takes the case: it was in their sample when found
+    // (a near-valid one only by a hunt with --strict-consumers).
     for s in set.executors.iter_mut().chain(set.producers.iter_mut()) {
         s.sample = 1.0;
     }
+    set.strict_consumers = true;
     let config = spvgraph_generator::Config::default();
     let hunter = Hunter {
         config: &config,

@@ -49,6 +49,7 @@ pub fn run_executor(member: &Sampled, oracles: &OracleSet, pending: Vec<Pending>
             executions: vec![ExecAnswer { oracle: member.oracle.as_ref(), outcome }],
             referee: oracles.referee.as_deref(),
             operators: case.operators.clone(),
+            strict_consumers: oracles.strict_consumers,
             ..Observations::default()
         };
         let expectation = case.expectation();

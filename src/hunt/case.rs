@@ -383,7 +383,7 @@ impl Hunter<'_> {
                 }
             }
         }
-        let observations = Observations { validity, ..Observations::default() };
+        let observations = Observations { validity, module: Some(words), ..Observations::default() };
         out.disagreements.extend(judge(&out.expectation(), &observations));
     }
 
@@ -391,7 +391,7 @@ impl Hunter<'_> {
     /// and the in-tree executor's outputs on it.
     pub(crate) fn pending(&self, out: &mut CaseOutcome, words: Vec<u32>) -> Option<Pending> {
         let valid = matches!(out.subject, Subject::Valid(_));
-        let any_executor = self.oracles.executors.iter().any(|s| s.takes(out.seed));
+        let any_executor = self.oracles.executors.iter().any(|s| self.oracles.executor_takes(s, out.seed, valid));
         let any_producer = valid && self.oracles.producers.iter().any(|s| s.takes(out.seed));
         if !any_executor && !any_producer {
             return None;
@@ -401,12 +401,17 @@ impl Hunter<'_> {
         // sharing a graph get their turn across cases.
         let k = (out.seed % case.entry_points.len().max(1) as u64) as usize;
         let ep = case.entry_points.get(k)?;
-        let request = OwnedExecRequest {
+        let mut request = OwnedExecRequest {
             module: words,
             entry_point: Some(ep.name.clone()),
             inputs: ep.inputs.iter().map(|t| t.data.clone()).collect(),
             graph_constants: case.graph_constants.clone(),
         };
+        // A near-valid mutation may change a graph constant's or an input's
+        // type: the data the valid case had must follow the module.
+        if !valid {
+            request.fit_to_module();
+        }
         out.entry = Some(ep.name.clone());
         out.operators = graph_operators(&case.module, &ep.name);
         let reference = if valid {

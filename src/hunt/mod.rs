@@ -21,11 +21,13 @@ pub mod guard;
 pub mod merge;
 pub mod note;
 pub mod oracles;
+pub mod picture;
 pub mod progress;
 pub mod reduce_finding;
 pub mod report;
 pub mod store;
 pub mod summary;
+pub mod upstream;
 
 use case::{CaseOutcome, Hunter, Pending};
 use oracles::OracleSet;
@@ -35,7 +37,7 @@ use spvgraph_ir::rules::RuleId;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use store::{Recorded, Store, StoreContext};
 use summary::{Stats, SummaryContext};
@@ -178,10 +180,17 @@ fn worker(sh: &Shared<'_>) -> Stats {
         let (outcome, pending) = sh.hunter.run(index);
         stats.add_case(&outcome);
         sh.record(&outcome);
+        let valid = matches!(outcome.subject, case::Subject::Valid(_));
+        let oracles = sh.hunter.oracles;
         let takers: Vec<&Queue> = match &pending {
-            Some(p) => {
-                sh.queues.iter().filter(|q| q.member.takes(outcome.seed) && (!q.producer || p.mlir.is_some())).collect()
-            }
+            Some(p) => sh
+                .queues
+                .iter()
+                .filter(|q| match q.producer {
+                    true => q.member.takes(outcome.seed) && p.mlir.is_some(),
+                    false => oracles.executor_takes(&q.member, outcome.seed, valid),
+                })
+                .collect(),
             None => Vec::new(),
         };
         // Counted before any batch can run it, so the mark never passes a queued case.
@@ -232,7 +241,12 @@ pub fn run(options: &HuntOptions, progress: &dyn Progress) -> anyhow::Result<Hun
         referee: options.oracles.referee.as_ref().map(|r| r.name().to_string()),
         versions: versions.clone(),
     };
-    let store = Store::open(&findings_dir, context)?;
+    let all: Vec<Arc<dyn spvgraph_oracle::oracle::Oracle>> = (options.oracles.validators.iter().cloned())
+        .chain(options.oracles.executors.iter().map(|m| m.oracle.clone()))
+        .chain(options.oracles.producers.iter().map(|m| m.oracle.clone()))
+        .chain(options.oracles.referee.iter().cloned())
+        .collect();
+    let store = Store::open(&findings_dir, context)?.with_oracles(all);
     let known_before = store.known();
     guard::install_panic_hook();
     let start = Instant::now();

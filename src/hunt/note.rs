@@ -46,10 +46,12 @@ pub fn check_command(slug: &str, case: &CaseOutcome, d: &Disagreement, context: 
         | Kind::OutOfMemory
         | Kind::RefusedValid
         | Kind::WrongOutput
-        | Kind::AcceptsInvalid => {
+        | Kind::AcceptsInvalid
+        | Kind::CheckerDisagreesWithReference => {
             let mut oracles = vec![IN_TREE.to_string()];
             oracles.extend(d.oracles.iter().filter(|o| *o != IN_TREE).cloned());
-            if d.kind == Kind::WrongOutput {
+            // The referee shows a checker disagreement as both backend and referee.
+            if matches!(d.kind, Kind::WrongOutput | Kind::CheckerDisagreesWithReference) {
                 oracles.extend(context.referee.clone());
             }
             oracles.dedup();

@@ -46,6 +46,11 @@ pub struct OracleSet {
     pub referee: Option<Arc<dyn Oracle>>,
     /// Oracles asked for (or by default) that cannot run here, and why.
     pub unavailable: Vec<(String, String)>,
+    /// Whether near-valid cases go to consumers (backends that read SPIR-V)
+    /// and what they do with them counts as a finding (`--strict-consumers`).
+    /// By default it does not: a Vulkan consumer's behaviour on an invalid
+    /// module is undefined, so the sample is spent on valid cases.
+    pub strict_consumers: bool,
 }
 
 /// Why a campaign cannot start with the oracles asked for.
@@ -127,6 +132,15 @@ impl OracleSet {
             }
         }
         Ok(set)
+    }
+
+    /// Whether the sampled backend `s` runs case `seed` (`valid`: a valid
+    /// case). Near-valid cases go only to backends that read SPIR-V, and only
+    /// with [`OracleSet::strict_consumers`]: a translating backend never sees
+    /// the invalid module itself, and a consumer's answer on one is judged
+    /// only when asked for.
+    pub fn executor_takes(&self, s: &Sampled, seed: u64, valid: bool) -> bool {
+        s.takes(seed) && (valid || (self.strict_consumers && s.oracle.reads_spirv()))
     }
 
     /// The names of the sampled oracles.

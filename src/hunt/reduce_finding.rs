@@ -21,7 +21,8 @@ use spvgraph_ir::elem::Profile;
 use spvgraph_ir::env::TargetEnv;
 use spvgraph_ir::rules::RuleId;
 use spvgraph_ir::Module;
-use spvgraph_oracle::judge::Disagreement;
+use spvgraph_oracle::features::{self, FeatureSet};
+use spvgraph_oracle::judge::{Disagreement, Documented};
 use spvgraph_reducer::{Candidate, Expect, Info};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -56,6 +57,38 @@ pub struct Reduction {
     pub reduced: Candidate,
     /// The reducer's statistics.
     pub info: Info,
+    /// The finding matched again on the reduced case ([`rematch`]): `None`
+    /// when the signature did not appear again (then the judgement of the
+    /// case as found stands).
+    pub rematch: Option<Rematch>,
+}
+
+/// What the judgement says of the reduced case: whether it is an instance of
+/// a documented discrepancy, and which module features it still has.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rematch {
+    /// The documented discrepancy the reduced case is an instance of.
+    pub documented: Option<Documented>,
+    /// The reduced module's features.
+    pub features: FeatureSet,
+}
+
+/// Judges the reduced candidate `c` once more and matches the finding of
+/// signature `key` against the documented discrepancies again: a reduced
+/// module that still shows a documented root cause (its features) is
+/// documented whatever operator the case went through, and one that lost
+/// the feature while keeping the signature is not. `None` when the
+/// signature does not appear again.
+pub fn rematch(
+    hunter: &Hunter<'_>,
+    case: &CaseOutcome,
+    c: &Candidate,
+    oracles: &[String],
+    key: &str,
+) -> Option<Rematch> {
+    let again = judge_again(hunter, case, c, oracles);
+    let d = again.into_iter().find(|x| x.signature().key() == key)?;
+    Some(Rematch { documented: d.documented, features: features::detect(&c.module, None) })
 }
 
 impl Reduction {
@@ -188,7 +221,8 @@ pub fn reduce(
     // The reducer meets modules nothing else has seen: guarded like the oracles.
     match guard("reducer", || reduce::reduce_case(original, &options, |_| {}, interesting)) {
         Ok(Ok(r)) => {
-            let r = Reduction { reduced: r.candidate, info: r.info };
+            let rematch = guard("judgement", || rematch(hunter, case, &r.candidate, &d.oracles, &key)).ok().flatten();
+            let r = Reduction { reduced: r.candidate, info: r.info, rematch };
             note(r.summary(&slug));
             Some(r)
         }
@@ -220,6 +254,10 @@ pub fn write_reduced(dir: &Path, stem: &str, original: Value, r: &Reduction, val
         }
     }
     manifest["reduction"] = r.json(&format!("{stem}.orig"));
+    if let Some(m) = &r.rematch {
+        manifest["reduction"]["features"] = json!(m.features);
+        manifest["reduction"]["documented"] = json!(m.documented);
+    }
     Ok(manifest)
 }
 
@@ -385,7 +423,8 @@ pub fn reduce_in_place(
         judge_again(hunter, &stored.case, c, &stored.oracles).iter().any(|x| x.signature().key() == stored.key)
     };
     let r = reduce::reduce_case(stored.candidate.clone(), options, progress, interesting)?;
-    let r = Reduction { reduced: r.candidate, info: r.info };
+    let rematch = rematch(hunter, &stored.case, &r.candidate, &stored.oracles, &stored.key);
+    let r = Reduction { reduced: r.candidate, info: r.info, rematch };
     let (dir, stem) = (&stored.dir, stored.stem.as_str());
     let orig = format!("{stem}.orig");
     let mut original = stored.manifest.clone();
@@ -405,6 +444,9 @@ pub fn reduce_in_place(
     // The case's own files go first, so that none of the old reduced case's is left.
     remove_case_files(dir, stem)?;
     let mut manifest = write_reduced(dir, stem, stored.manifest.clone(), &r, valid)?;
+    if let Some(m) = &r.rematch {
+        manifest["finding"]["documented"] = json!(m.documented);
+    }
     if let Some(bytes) = original.pointer("/reduction/bytes/original").cloned() {
         manifest["reduction"]["bytes"]["original"] = bytes;
     }

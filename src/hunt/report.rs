@@ -11,11 +11,16 @@
 
 use super::findings::{self, Finding};
 use super::progress::Progress;
+use super::upstream::{self, Sibling};
 use anyhow::Context;
 use serde_json::Value;
+use spvgraph_oracle::attribution::Owner;
+use spvgraph_oracle::oracle::Oracle;
+use spvgraph_oracle::registry::{self, OracleConfig};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// One cell of a table.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -40,7 +45,7 @@ impl Cell {
     }
 }
 
-/// A section: a heading, paragraphs, and a table.
+/// A section: a heading, paragraphs, a table, and pictures.
 #[derive(Clone, Debug, Default)]
 pub struct Section {
     /// The heading.
@@ -51,6 +56,22 @@ pub struct Section {
     pub header: Vec<String>,
     /// Rows.
     pub rows: Vec<Vec<Cell>>,
+    /// Pictures after the table.
+    pub figures: Vec<Figure>,
+}
+
+/// A picture of a finding's graph: inline SVG in the HTML report, a link to
+/// the file in the Markdown one.
+#[derive(Clone, Debug, Default)]
+pub struct Figure {
+    /// What it shows (the finding).
+    pub caption: String,
+    /// The SVG file, relative to the report.
+    pub file: String,
+    /// Its contents.
+    pub svg: String,
+    /// The finding's `UPSTREAM.md`, relative to the report.
+    pub upstream: Option<String>,
 }
 
 /// The report of one hunt directory.
@@ -82,10 +103,28 @@ fn relative(dir: &Path, p: &Path) -> String {
     p.strip_prefix(dir).unwrap_or(p).to_string_lossy().into_owned()
 }
 
+/// Writes `UPSTREAM.md` (and its reproducer and graph picture) for every
+/// finding in `found` that has none, with the registry's oracles and the
+/// other findings as evidence; returns the errors, one line each.
+pub fn write_upstream_reports(found: &[Finding]) -> Vec<String> {
+    let oracles: Vec<Arc<dyn Oracle>> =
+        registry::build_all(&OracleConfig::default()).into_iter().map(Arc::from).collect();
+    let lookup = |name: &str| oracles.iter().find(|o| o.name() == name).cloned();
+    let siblings: Vec<Sibling> = found.iter().map(Sibling::of).collect();
+    let mut errors = Vec::new();
+    for f in found.iter().filter(|f| !f.dir.join(upstream::FILE).is_file()) {
+        if let Err(e) = upstream::write(&f.dir, &lookup, &siblings) {
+            errors.push(format!("{}: {}: {e:#}", f.slug, upstream::FILE));
+        }
+    }
+    errors
+}
+
 /// Builds the report of the hunt output directory `dir`.
 pub fn build(dir: &Path) -> anyhow::Result<Report> {
     let s = summary(dir)?;
     let found = findings::read(&findings::findings_dir(dir))?;
+    let upstream_errors = write_upstream_reports(&found);
     let status: BTreeMap<String, String> = s["findings"]["list"]
         .as_array()
         .into_iter()
@@ -96,6 +135,7 @@ pub fn build(dir: &Path) -> anyhow::Result<Report> {
     let mut sections = vec![overview(&s), new_since(dir, &found, &status_of)];
     sections.extend(groupings(&found));
     sections.push(listing(dir, &found, &status_of));
+    sections.push(pictures(dir, &found, &status_of, upstream_errors));
     sections.push(throughput(&s));
     sections.push(coverage(&s));
     Ok(Report { title: format!("spvgraph hunt report: {}", dir.display()), sections })
@@ -122,8 +162,23 @@ fn overview(s: &Value) -> Section {
     Section { title: "Overview".into(), text, ..Section::default() }
 }
 
+/// The project a finding's bug belongs to, as `UPSTREAM.md` decided it
+/// (its first bold line), or the documented owner.
+fn owner_of(f: &Finding) -> String {
+    if let Some(o) = f.finding()["documented"]["owner"].as_str().and_then(Owner::from_name) {
+        return o.project().to_string();
+    }
+    std::fs::read_to_string(f.dir.join(upstream::FILE))
+        .ok()
+        .and_then(|t| {
+            t.lines().find_map(|l| l.strip_prefix("**").and_then(|r| r.split("**").next()).map(str::to_string))
+        })
+        .unwrap_or_else(|| "-".into())
+}
+
 fn finding_row(dir: &Path, f: &Finding, status: String) -> Vec<Cell> {
     let md = f.dir.join(format!("{}.md", f.slug));
+    let up = f.dir.join(upstream::FILE);
     vec![
         Cell::text(status),
         Cell::text(f.text("severity")),
@@ -132,11 +187,12 @@ fn finding_row(dir: &Path, f: &Finding, status: String) -> Vec<Cell> {
         Cell::text(f.finding()["operator"].as_str().unwrap_or("-")),
         Cell::text(f.occurrences()),
         Cell { text: f.slug.clone(), link: Some(relative(dir, &md)), ..Cell::default() },
+        Cell { text: owner_of(f), link: up.is_file().then(|| relative(dir, &up)), ..Cell::default() },
         Cell::code(format!("cd {} && {}", relative(dir, &f.dir), f.text("reproduce"))),
     ]
 }
 
-const FINDING_COLUMNS: [&str; 8] = [
+const FINDING_COLUMNS: [&str; 9] = [
     "status",
     "severity",
     "kind",
@@ -144,8 +200,39 @@ const FINDING_COLUMNS: [&str; 8] = [
     "operator",
     "occurrences",
     "finding",
+    "belongs to (UPSTREAM.md)",
     "reproduce (from the report's directory)",
 ];
+
+/// The graph of every finding that has a picture, new ones first.
+fn pictures(dir: &Path, found: &[Finding], status_of: &dyn Fn(&Finding) -> String, errors: Vec<String>) -> Section {
+    let mut sorted: Vec<&Finding> = found.iter().collect();
+    sorted.sort_by_key(|f| (status_of(f) != "new", f.slug.clone()));
+    let figures = sorted
+        .into_iter()
+        .filter_map(|f| {
+            let file = f.dir.join(upstream::PICTURE);
+            let svg = std::fs::read_to_string(&file).ok()?;
+            let up = f.dir.join(upstream::FILE);
+            Some(Figure {
+                caption: format!(
+                    "{} ({}): {} by {}, operator {}",
+                    f.slug,
+                    status_of(f),
+                    f.text("kind"),
+                    f.oracles().join(", "),
+                    f.finding()["operator"].as_str().unwrap_or("not known")
+                ),
+                file: relative(dir, &file),
+                svg,
+                upstream: up.is_file().then(|| relative(dir, &up)),
+            })
+        })
+        .collect();
+    let mut text = vec!["Each finding's graph as reduced, the culprit operator marked in red; its UPSTREAM.md is the report for the project it belongs to.".into()];
+    text.extend(errors);
+    Section { title: "Graphs".into(), text, figures, ..Section::default() }
+}
 
 fn new_since(dir: &Path, found: &[Finding], status_of: &dyn Fn(&Finding) -> String) -> Section {
     let rows: Vec<Vec<Cell>> =
@@ -157,7 +244,7 @@ fn new_since(dir: &Path, found: &[Finding], status_of: &dyn Fn(&Finding) -> Stri
         format!("{} signature(s) no earlier run into this directory had found, none of them documented.", rows.len())
     }];
     let header = if rows.is_empty() { Vec::new() } else { FINDING_COLUMNS.map(String::from).to_vec() };
-    Section { title: "New since the last run".into(), text, header, rows }
+    Section { title: "New since the last run".into(), text, header, rows, ..Section::default() }
 }
 
 fn groupings(found: &[Finding]) -> Vec<Section> {
@@ -175,6 +262,7 @@ fn groupings(found: &[Finding]) -> Vec<Section> {
             text: Vec::new(),
             header: vec![title.to_string(), "signatures".into(), "occurrences".into()],
             rows: t.into_iter().map(|(k, (n, o))| vec![Cell::text(k), Cell::text(n), Cell::text(o)]).collect(),
+            ..Section::default()
         }
     };
     let or_none = |v: Vec<String>| if v.is_empty() { vec!["-".to_string()] } else { v };
@@ -194,6 +282,7 @@ fn listing(dir: &Path, found: &[Finding], status_of: &dyn Fn(&Finding) -> String
         text: vec!["Each note says how to see the disagreement again; the reproduce command regenerates the case from its seed (run inside an spvgraph checkout).".into()],
         header: FINDING_COLUMNS.map(String::from).to_vec(),
         rows: sorted.into_iter().map(|f| finding_row(dir, f, status_of(f))).collect(),
+        ..Section::default()
     }
 }
 
@@ -230,6 +319,7 @@ fn throughput(s: &Value) -> Section {
         text,
         header: ["oracle", "share", "cases", "cases per busy second", "answers", "version"].map(String::from).to_vec(),
         rows,
+        ..Section::default()
     }
 }
 
@@ -269,6 +359,7 @@ fn coverage(s: &Value) -> Section {
         )],
         header: ["operator", "rows reached", "cases per row (slot types: cases)"].map(String::from).to_vec(),
         rows,
+        ..Section::default()
     }
 }
 
@@ -283,6 +374,13 @@ pub fn markdown(r: &Report) -> String {
         let _ = write!(out, "\n## {}\n\n", s.title);
         for p in &s.text {
             let _ = write!(out, "{p}\n\n");
+        }
+        for fig in &s.figures {
+            let _ = write!(out, "![{}]({})", md_escape(&fig.caption), fig.file.replace(' ', "%20"));
+            if let Some(u) = &fig.upstream {
+                let _ = write!(out, " ([UPSTREAM.md]({}))", u.replace(' ', "%20"));
+            }
+            out.push_str("\n\n");
         }
         if s.header.is_empty() {
             continue;
@@ -326,6 +424,16 @@ pub fn html(r: &Report) -> String {
         let _ = writeln!(out, "<h2>{}</h2>", html_escape(&s.title));
         for p in &s.text {
             let _ = writeln!(out, "<p>{}</p>", html_escape(p));
+        }
+        for fig in &s.figures {
+            let link = fig.upstream.as_ref().map(|u| format!(" (<a href=\"{}\">UPSTREAM.md</a>)", html_escape(u)));
+            let _ = writeln!(
+                out,
+                "<figure>{}<figcaption>{}{}</figcaption></figure>",
+                fig.svg,
+                html_escape(&fig.caption),
+                link.unwrap_or_default()
+            );
         }
         if s.header.is_empty() {
             continue;

@@ -17,10 +17,12 @@ use super::reduce_finding::{self, Reduction};
 use anyhow::Context;
 use serde_json::{json, Value};
 use spvgraph_generator::files::{self, Extras};
-use spvgraph_oracle::judge::{Disagreement, Kind, Severity, Signature};
+use spvgraph_oracle::features;
+use spvgraph_oracle::judge::{Disagreement, Documented, Kind, Severity, Signature};
+use spvgraph_oracle::oracle::Oracle;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// How many example seeds a finding lists.
 const EXAMPLES: usize = 10;
@@ -71,6 +73,8 @@ pub enum Recorded {
     New(PathBuf, bool),
     /// Another occurrence.
     Again,
+    /// Outside the tool's contract: a note, not a finding.
+    Note,
 }
 
 /// What the findings record about the hunt that made them.
@@ -154,12 +158,33 @@ fn known_entry(slug: &str, text: &str, run: Option<&str>) -> Option<(String, Ent
     Some((key, entry))
 }
 
+/// A disagreement outside the tool's contract ([`Severity::Note`]): counted
+/// and shown, never written as a finding.
+#[derive(Clone, Debug)]
+pub struct NoteSeen {
+    /// The signature key.
+    pub key: String,
+    /// Its kind.
+    pub kind: Kind,
+    /// The oracles involved.
+    pub oracles: Vec<String>,
+    /// Occurrences this run.
+    pub count: u64,
+    /// The smallest seed it occurred at.
+    pub seed: u64,
+    /// What happened at that seed.
+    pub detail: String,
+}
+
 /// The findings of one hunt.
 pub struct Store {
     dir: PathBuf,
     context: StoreContext,
     entries: Mutex<BTreeMap<String, Entry>>,
+    notes: Mutex<BTreeMap<String, NoteSeen>>,
     errors: Mutex<Vec<String>>,
+    /// The hunt's oracles, for each finding's `UPSTREAM.md` (none: not written).
+    oracles: Vec<Arc<dyn Oracle>>,
 }
 
 impl Store {
@@ -191,7 +216,21 @@ impl Store {
                 entries.insert(key, entry);
             }
         }
-        Ok(Store { dir: dir.to_path_buf(), context, entries: Mutex::new(entries), errors: Mutex::new(Vec::new()) })
+        Ok(Store {
+            dir: dir.to_path_buf(),
+            context,
+            entries: Mutex::new(entries),
+            notes: Mutex::new(BTreeMap::new()),
+            errors: Mutex::new(Vec::new()),
+            oracles: Vec::new(),
+        })
+    }
+
+    /// With the hunt's oracles: each new finding then gets its `UPSTREAM.md`
+    /// ([`super::upstream`]), whose reproducer the culprit oracle writes.
+    pub fn with_oracles(mut self, oracles: Vec<Arc<dyn Oracle>>) -> Store {
+        self.oracles = oracles;
+        self
     }
 
     /// The directory findings go to.
@@ -211,6 +250,10 @@ impl Store {
     pub fn record(&self, case: &CaseOutcome, d: &Disagreement, reduce: Option<&Reduce<'_>>) -> Recorded {
         let sig = d.signature();
         let key = sig.key();
+        if d.severity == Severity::Note {
+            self.note(key, case.seed, d);
+            return Recorded::Note;
+        }
         // Claim the signature (or, for a smaller case, the finding) under the lock.
         let (slug, new) = {
             let Ok(mut entries) = self.entries.lock() else { return Recorded::Again };
@@ -251,20 +294,48 @@ impl Store {
             }
         };
         let reduction = reduce.and_then(|r| r(case, d));
+        // The reduced case is matched again: it decides whether the finding is documented.
+        let documented = match reduction.as_ref().and_then(|r| r.rematch.as_ref()) {
+            Some(m) => m.documented.clone(),
+            None => d.documented.clone(),
+        };
         if let Ok(mut entries) = self.entries.lock() {
             // A smaller case of the signature may have claimed it meanwhile: it writes instead.
             if let Some(e) = entries.get_mut(&key).filter(|e| e.index == case.index) {
-                match self.write(&slug, &sig, case, d, reduction.as_ref()) {
+                e.documented = documented.is_some();
+                match self.write(&slug, &sig, case, d, reduction.as_ref(), documented.as_ref()) {
                     Ok(m) => e.manifest = m,
                     Err(err) => self.error(format!("{slug}: {err:#}")),
                 }
             }
         }
         if new {
-            Recorded::New(self.dir.join(slug), d.documented.is_some())
+            Recorded::New(self.dir.join(slug), documented.is_some())
         } else {
             Recorded::Again
         }
+    }
+
+    fn note(&self, key: String, seed: u64, d: &Disagreement) {
+        let Ok(mut notes) = self.notes.lock() else { return };
+        let n = notes.entry(key.clone()).or_insert_with(|| NoteSeen {
+            key,
+            kind: d.kind,
+            oracles: d.oracles.clone(),
+            count: 0,
+            seed,
+            detail: d.detail.clone(),
+        });
+        n.count += 1;
+        if seed < n.seed {
+            n.seed = seed;
+            n.detail.clone_from(&d.detail);
+        }
+    }
+
+    /// The notes of this run (disagreements outside the tools' contracts), by signature.
+    pub fn notes(&self) -> Vec<NoteSeen> {
+        self.notes.lock().map(|n| n.values().cloned().collect()).unwrap_or_default()
     }
 
     fn error(&self, e: String) {
@@ -351,6 +422,7 @@ impl Store {
         case: &CaseOutcome,
         d: &Disagreement,
         reduction: Option<&Reduction>,
+        documented: Option<&Documented>,
     ) -> anyhow::Result<Value> {
         let tmp = self.dir.join(format!(".tmp-{slug}-{}", case.index));
         let _ = std::fs::remove_dir_all(&tmp);
@@ -381,6 +453,10 @@ impl Store {
             std::fs::write(&p, cfg).with_context(|| format!("cannot write {}", p.display()))?;
         }
         manifest["finding"] = self.finding_json(slug, sig, case, d, files_error.map(|e| format!("{e:#}")));
+        manifest["finding"]["documented"] = json!(documented);
+        manifest["finding"]["documented_as_found"] = json!(d.documented);
+        manifest["finding"]["features_as_found"] =
+            json!(case.words.as_deref().map(|w| features::detect_words(w, None)));
         let json_path = tmp.join(format!("{slug}.json"));
         std::fs::write(&json_path, format!("{}\n", serde_json::to_string_pretty(&manifest)?))
             .with_context(|| format!("cannot write {}", json_path.display()))?;
@@ -399,6 +475,15 @@ impl Store {
         std::fs::rename(&tmp, &dest).with_context(|| format!("cannot move {} into place", tmp.display()))?;
         if had_old {
             let _ = std::fs::remove_dir_all(&old);
+        }
+        if !self.oracles.is_empty() {
+            let lookup = |name: &str| self.oracles.iter().find(|o| o.name() == name).cloned();
+            // The report is written after the finding is in place: it reads the finding back.
+            let written = guard("upstream report", || super::upstream::write(&dest, &lookup, &[]))
+                .unwrap_or_else(|c| Err(anyhow::anyhow!("the report writer panicked: {}", c.message)));
+            if let Err(e) = written {
+                self.error(format!("{slug}: {}: {e:#}", super::upstream::FILE));
+            }
         }
         Ok(manifest)
     }

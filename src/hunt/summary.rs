@@ -188,6 +188,10 @@ fn round(x: f64, places: i32) -> f64 {
     (x * p).round() / p
 }
 
+/// What the notes of a summary are, in its own words.
+pub const NOTES_WHY: &str = "outside the tools' contracts, not findings: what a Vulkan consumer does with an \
+    invalid module is undefined behaviour (spvgraph hunt --strict-consumers files them as low-severity findings)";
+
 /// The summary as JSON (also written to `OUT/summary.json`).
 pub fn summary_json(st: &Stats, store: &Store, cx: &SummaryContext<'_>) -> Value {
     let secs = cx.elapsed.as_secs_f64();
@@ -211,6 +215,20 @@ pub fn summary_json(st: &Stats, store: &Store, cx: &SummaryContext<'_>) -> Value
                 "dir": store.dir().join(&s.slug),
                 "occurrences": s.count,
                 "status": s.status,
+            })
+        })
+        .collect();
+    let notes: Vec<Value> = store
+        .notes()
+        .into_iter()
+        .map(|n| {
+            json!({
+                "signature": n.key,
+                "kind": n.kind,
+                "oracles": n.oracles,
+                "occurrences": n.count,
+                "seed": n.seed,
+                "detail": n.detail,
             })
         })
         .collect();
@@ -264,6 +282,10 @@ pub fn summary_json(st: &Stats, store: &Store, cx: &SummaryContext<'_>) -> Value
             "known_before": cx.known_before,
             "by_kind": by_kind,
             "list": signatures,
+        },
+        "notes": {
+            "why": NOTES_WHY,
+            "list": notes,
         },
         "per_rule": per_rule,
         "coverage": coverage_json(&st.coverage),
@@ -351,6 +373,14 @@ pub fn table(st: &Stats, store: &Store, cx: &SummaryContext<'_>) -> String {
             "-> ",
             store.dir().join(&s.slug).display()
         );
+    }
+    let notes = store.notes();
+    if !notes.is_empty() {
+        let _ = writeln!(t);
+        let _ = writeln!(t, "{} note(s), {NOTES_WHY}:", notes.len());
+        for n in notes {
+            let _ = writeln!(t, "  note {:>7}x  {}  (first at seed {})", n.count, n.key, n.seed);
+        }
     }
     t
 }

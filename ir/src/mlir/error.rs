@@ -205,6 +205,38 @@ pub enum MlirErrorKind {
     },
 }
 
+impl MlirErrorKind {
+    /// Whether the problem is the request's, not the module's: graph-constant
+    /// data missing or of another type, an entry point the module lacks. Any
+    /// other kind means the module itself has no TOSA MLIR form (it is
+    /// invalid, or uses what TOSA cannot express), so a backend that runs a
+    /// TOSA translation cannot run it.
+    pub fn is_request_mismatch(&self) -> bool {
+        match self {
+            MlirErrorKind::UnknownEntryPoint { .. }
+            | MlirErrorKind::MissingGraphConstant { .. }
+            | MlirErrorKind::GraphConstantMismatch { .. } => true,
+            MlirErrorKind::GraphNotDefined { .. }
+            | MlirErrorKind::NotAGraphType { .. }
+            | MlirErrorKind::NotATensor { .. }
+            | MlirErrorKind::UnshapedTensor { .. }
+            | MlirErrorKind::UnsupportedElement { .. }
+            | MlirErrorKind::BadIndex { .. }
+            | MlirErrorKind::TypeMismatch { .. }
+            | MlirErrorKind::NotPrintable
+            | MlirErrorKind::OperandCount { .. }
+            | MlirErrorKind::UndefinedValue { .. }
+            | MlirErrorKind::NotConstant { .. }
+            | MlirErrorKind::BadConstant { .. }
+            | MlirErrorKind::BadEnum { .. }
+            | MlirErrorKind::BadExtract { .. }
+            | MlirErrorKind::BadStructResult { .. }
+            | MlirErrorKind::OutputNotSet { .. }
+            | MlirErrorKind::OutputSetTwice { .. } => false,
+        }
+    }
+}
+
 fn list(names: &[String]) -> String {
     if names.is_empty() {
         return "none".into();

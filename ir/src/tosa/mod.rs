@@ -33,6 +33,7 @@
 //! Enum-valued attributes are in [`enums`].
 
 mod catalogue;
+pub mod clauses;
 pub mod enums;
 pub mod level;
 mod ops;

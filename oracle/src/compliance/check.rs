@@ -4,7 +4,7 @@ use super::bound::{abs_error_bound, check_float_bound, reduce_product_bound, rel
 use super::dot;
 use super::format::FpFormat;
 use super::mode::Mode;
-use super::{position, CompareError, ComplianceResult, ReferenceTensor, Stats, WorstElement};
+use super::{position, CompareError, ComplianceResult, Exemption, ReferenceTensor, Stats, Unjudged, WorstElement};
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::tensor::TensorData;
 
@@ -28,6 +28,7 @@ impl Tracker {
     pub(super) fn record(&mut self, failed: bool, shape: &[usize], w: WorstElement) {
         if failed {
             self.stats.failures += 1;
+            self.stats.failing.push(w.index);
         }
         let mut ratio = ratio(w.error, w.allowed);
         // A passing element with an infinite ratio passed by an exemption
@@ -50,6 +51,12 @@ impl Tracker {
             let w = WorstElement { position: position(w.index, shape), ..w };
             self.worst = Some((failed, ratio, w));
         }
+    }
+
+    /// Counts one element with no accuracy requirement.
+    pub(super) fn exempt(&mut self, why: Exemption) {
+        self.stats.exempt += 1;
+        *self.stats.exempt_by.entry(why).or_default() += 1;
     }
 
     /// Attaches an explanation to the element just recorded, if it became the worst.
@@ -98,6 +105,7 @@ pub(super) fn run(
     reference: &ReferenceTensor,
     candidate: &TensorData,
     bounds: Option<&ReferenceTensor>,
+    unjudged: &Unjudged,
 ) -> Result<ComplianceResult, CompareError> {
     let shape = reference.shape().to_vec();
     if mode.needs_bounds() && bounds.is_none() {
@@ -130,12 +138,12 @@ pub(super) fn run(
         Mode::DotProduct(p) => {
             let f = float_format()?;
             let bnd = bounds.map(ReferenceTensor::values).unwrap_or_default();
-            Ok(dot::check(&p, &f, &reference.values(), &bnd, &candidate.to_f64(), &shape))
+            Ok(dot::check(&p, &f, &reference.values(), &bnd, &candidate.to_f64(), &shape, unjudged))
         }
         Mode::FpSpecial => {
             float_format()?;
             let bnd = bounds.map(ReferenceTensor::values).unwrap_or_default();
-            Ok(fp_special(&reference.values(), &bnd, &candidate.to_f64(), &shape))
+            Ok(fp_special(&reference.values(), &bnd, &candidate.to_f64(), &shape, unjudged))
         }
         _ => {
             let f = float_format()?;
@@ -144,11 +152,16 @@ pub(super) fn run(
             let cands = candidate.to_f64();
             let mut t = Tracker::new(refs.len());
             for (i, (&r, &c)) in refs.iter().zip(&cands).enumerate() {
+                if let Some(why) = unjudged.get(i) {
+                    t.exempt(why);
+                    t.record(false, &shape, element(i, r, c, 0.0, 0.0));
+                    continue;
+                }
                 let b = bnd.as_ref().and_then(|b| b.get(i).copied()).unwrap_or(0.0);
                 let (low, high) = allowance(mode, &f, r, b);
                 let check = check_float_bound(&f, c, r, low, high);
                 if low.is_infinite() && high.is_infinite() {
-                    t.stats.exempt += 1;
+                    t.exempt(Exemption::UnboundedError);
                 }
                 let d = check.difference();
                 // The side of the interval the candidate lies on decides the allowance.
@@ -167,6 +180,14 @@ pub(super) fn run(
 
 /// `(low, high)` allowances around one reference value.
 fn allowance(mode: &Mode, f: &FpFormat, reference: f64, bound: f64) -> (f64, f64) {
+    // An infinite fp64 reference comes from a special value the operator's
+    // table defines (LOG(±0) = −∞, EXP(+∞) = +∞, ...) or from an fp64
+    // overflow: the result must be that infinity (or fp8e4m3's NaN).
+    // `calcAbsErrorBound` of an infinite magnitude is infinite, which
+    // `check_fp_bnd` would read as "anything goes".
+    if reference.is_infinite() {
+        return (0.0, 0.0);
+    }
     match *mode {
         Mode::Ulp { ulp, ulp_lower } => {
             let u = f.ulp(reference);
@@ -213,9 +234,14 @@ fn exact_integers(
 
 /// FP_SPECIAL: zeros of either sign match; a NaN result is fine where the
 /// reference or the bound is NaN; otherwise NaN-ness, finiteness and sign agree.
-fn fp_special(refs: &[f64], bnds: &[f64], cands: &[f64], shape: &[usize]) -> ComplianceResult {
+fn fp_special(refs: &[f64], bnds: &[f64], cands: &[f64], shape: &[usize], unjudged: &Unjudged) -> ComplianceResult {
     let mut t = Tracker::new(refs.len());
     for (i, (&r, &c)) in refs.iter().zip(cands).enumerate() {
+        if let Some(why) = unjudged.get(i) {
+            t.exempt(why);
+            t.record(false, shape, element(i, r, c, 0.0, 0.0));
+            continue;
+        }
         let b = bnds.get(i).copied().unwrap_or(0.0);
         let ok = (r == 0.0 && c == 0.0)
             || (c.is_nan() && (r.is_nan() || b.is_nan()))

@@ -4,8 +4,9 @@
 use super::bound::AbsErrorParams;
 use super::format::FpFormat;
 use super::mode::{DotProductParams, Mode};
+use super::Unjudged;
 use spvgraph_ir::elem::ElemType;
-use spvgraph_ir::tosa::{err_base, AbsErrorBound, AbsErrorSpec, Accuracy, RoundingMode, TosaOp};
+use spvgraph_ir::tosa::{err_base, AbsErrorBound, AbsErrorSpec, Accuracy, RoundingMode, ShapeRule, TosaOp};
 
 /// Parameters of a dot-product operator's output.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -47,6 +48,9 @@ pub struct OpContext {
     pub output_unsigned: bool,
     /// The inputs hold inf or NaN (dot products are then checked with FP_SPECIAL).
     pub special_inputs: bool,
+    /// Elements the operator's data leaves without an accuracy requirement
+    /// (see [`super::Exemption`]).
+    pub unjudged: Unjudged,
 }
 
 /// The context lacks a fact that the operator's accuracy rule needs.
@@ -77,6 +81,7 @@ impl OpContext {
             rounding: None,
             output_unsigned: false,
             special_inputs: false,
+            unjudged: Unjudged::none(),
         }
     }
 
@@ -102,6 +107,12 @@ impl OpContext {
     pub fn with_rescale(mut self, rounding: RoundingMode, output_unsigned: bool) -> OpContext {
         self.rounding = Some(rounding);
         self.output_unsigned = output_unsigned;
+        self
+    }
+
+    /// Leaves these elements unjudged.
+    pub fn with_unjudged(mut self, unjudged: Unjudged) -> OpContext {
+        self.unjudged = unjudged;
         self
     }
 
@@ -153,6 +164,16 @@ impl OpContext {
             }
         })
     }
+}
+
+/// Whether `op`'s dot products use coefficients the operator computes (FFT2D
+/// and RFFT2D twiddle factors) rather than tensor data. Where a coefficient
+/// is the cosine or sine of a multiple of π/2, the TOSA reference model's
+/// fp64 value is about 1e-16 instead of 0: the precise reference and its
+/// bound collapse to that size (with a zero imaginary input, for example),
+/// and no result in fp32, the model's own included, meets the rule there.
+pub fn has_computed_weights(op: TosaOp) -> bool {
+    matches!(op.spec().shape, ShapeRule::Fft2d | ShapeRule::Rfft2d)
 }
 
 /// RESIZE's relative factor (§4 RESIZE).

@@ -3,7 +3,9 @@
 //! model's precise mode gives them), and tallying many such judgements per
 //! operator × type row for differential sweeps.
 
-use super::{compare, compare_with_mode, output_contexts, ComplianceResult, Mode, ReferenceTensor};
+use super::{
+    compare, compare_except, compare_with_mode, output_contexts, ComplianceResult, Mode, ReferenceTensor, Unjudged,
+};
 use crate::oracle::{Abnormal, ExecOutcome, ExecRequest, OracleError, Refusal};
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::Module;
@@ -72,6 +74,60 @@ impl Agreement {
     }
 }
 
+/// A candidate's answer judged against a precise run, output by output.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Judged {
+    /// The answer is settled without looking at output values: refusals,
+    /// abnormal ends, a different number of outputs, an unreadable graph.
+    Settled(Agreement),
+    /// One verdict per output, in OutputIndex order.
+    Outputs(Vec<OutputVerdict>),
+}
+
+/// One output's verdict.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OutputVerdict {
+    /// The operator that produced the output (`None`: a pass-through, compared exactly).
+    pub op: Option<TosaOp>,
+    /// The comparison, or why it could not be made.
+    pub verdict: Result<ComplianceResult, String>,
+}
+
+impl OutputVerdict {
+    /// Whether the output was compared and is compliant.
+    pub fn passed(&self) -> bool {
+        matches!(&self.verdict, Ok(v) if v.pass)
+    }
+
+    /// Whether the output was compared and is not compliant.
+    pub fn failed(&self) -> bool {
+        matches!(&self.verdict, Ok(v) if !v.pass)
+    }
+}
+
+impl Judged {
+    /// The [`Agreement`] it amounts to: the first output that cannot be
+    /// compared makes it incomparable, the first that fails a mismatch.
+    pub fn agreement(self) -> Agreement {
+        let outputs = match self {
+            Judged::Settled(a) => return a,
+            Judged::Outputs(o) => o,
+        };
+        let mut results = Vec::with_capacity(outputs.len());
+        for (j, o) in outputs.into_iter().enumerate() {
+            match o.verdict {
+                Err(e) => return Agreement::Incomparable(format!("output {j}: {e}")),
+                Ok(v) if !v.pass => {
+                    let op = o.op.map_or("a pass-through".to_string(), |op| op.to_string());
+                    return Agreement::Mismatch { output: Some(j), detail: format!("output {j} ({op}): {v}") };
+                }
+                Ok(v) => results.push(v),
+            }
+        }
+        Agreement::Compliant(results)
+    }
+}
+
 /// Judges a candidate's answer to `request` against a precise reference run
 /// of the same request: outputs with the TOSA compliance rules of each
 /// output's operator ([`output_contexts`], [`compare`]), refusals by kind. A
@@ -83,70 +139,80 @@ pub fn judge(
     candidate_name: &str,
     candidate: Result<ExecOutcome, OracleError>,
 ) -> Result<Agreement, OracleError> {
+    judge_each(request, reference, candidate_name, candidate, &[]).map(Judged::agreement)
+}
+
+/// [`judge`], output by output, leaving out the elements `unjudged[j]` names
+/// in output `j` (on top of those each output's context leaves out).
+pub fn judge_each(
+    request: &ExecRequest<'_>,
+    reference: &PreciseOutcome,
+    candidate_name: &str,
+    candidate: Result<ExecOutcome, OracleError>,
+    unjudged: &[Unjudged],
+) -> Result<Judged, OracleError> {
     let name = candidate_name;
+    let settled = |a: Agreement| Ok(Judged::Settled(a));
     let ours = match candidate {
         Ok(o) => o,
         Err(e @ (OracleError::Unavailable { .. } | OracleError::Unsupported { .. })) => return Err(e),
-        Err(e) => return Ok(Agreement::Mismatch { output: None, detail: format!("{name} failed: {e}") }),
+        Err(e) => return settled(Agreement::Mismatch { output: None, detail: format!("{name} failed: {e}") }),
     };
     let (reference, candidate_outputs) = match (reference, ours) {
         (PreciseOutcome::Abnormal { how, detail }, _) => {
             let detail = format!("the reference {how}: {detail}");
-            return Ok(Agreement::Mismatch { output: None, detail });
+            return settled(Agreement::Mismatch { output: None, detail });
         }
         (_, ExecOutcome::Abnormal { how, detail }) => {
             let detail = format!("{name} {how}: {detail}");
-            return Ok(Agreement::Mismatch { output: None, detail });
+            return settled(Agreement::Mismatch { output: None, detail });
         }
         (PreciseOutcome::Refused { kind: Refusal::Unpredictable, reason }, _) => {
-            return Ok(Agreement::Unconstrained(reason.clone()))
+            return settled(Agreement::Unconstrained(reason.clone()))
         }
-        (_, ExecOutcome::Refused { kind: Refusal::OverBudget, reason }) => return Ok(Agreement::Skipped(reason)),
+        (_, ExecOutcome::Refused { kind: Refusal::OverBudget, reason }) => return settled(Agreement::Skipped(reason)),
         (PreciseOutcome::Refused { kind: r, .. }, ExecOutcome::Refused { kind: c, .. }) => {
-            return Ok(Agreement::BothRefused { candidate: c, reference: *r })
+            return settled(Agreement::BothRefused { candidate: c, reference: *r })
         }
         (PreciseOutcome::Refused { kind, reason }, ExecOutcome::Outputs(_)) => {
             let detail = format!("the reference refused ({kind:?}: {reason}) but {name} produced outputs");
-            return Ok(Agreement::Mismatch { output: None, detail });
+            return settled(Agreement::Mismatch { output: None, detail });
         }
         (PreciseOutcome::Outputs(_), ExecOutcome::Refused { kind, reason }) => {
             let detail = format!("{name} refused ({kind:?}: {reason}) but the reference produced outputs");
-            return Ok(Agreement::Mismatch { output: None, detail });
+            return settled(Agreement::Mismatch { output: None, detail });
         }
         (PreciseOutcome::Outputs(r), ExecOutcome::Outputs(c)) => (r, c),
     };
     if reference.len() != candidate_outputs.len() {
         let detail = format!("{} outputs from {name}, {} from the reference", candidate_outputs.len(), reference.len());
-        return Ok(Agreement::Mismatch { output: None, detail });
+        return settled(Agreement::Mismatch { output: None, detail });
     }
     let module = match Module::decode_words(request.module) {
         Ok(m) => m,
-        Err(e) => return Ok(Agreement::Incomparable(format!("the module does not decode: {e}"))),
+        Err(e) => return settled(Agreement::Incomparable(format!("the module does not decode: {e}"))),
     };
     let contexts = match output_contexts(&module, request.entry_point, request.inputs, request.graph_constants) {
         Ok(c) => c,
-        Err(e) => return Ok(Agreement::Incomparable(format!("cannot read the graph's operators: {e}"))),
+        Err(e) => return settled(Agreement::Incomparable(format!("cannot read the graph's operators: {e}"))),
     };
-    let mut results = Vec::with_capacity(reference.len());
-    for (j, (r, c)) in reference.iter().zip(&candidate_outputs).enumerate() {
-        let ctx = contexts.get(j).and_then(Option::as_ref);
-        let verdict = match ctx {
-            Some(ctx) => compare(ctx, &r.reference, c, r.bounds.as_ref()),
-            // Outputs that are graph inputs or constants must come back unchanged.
-            None => compare_with_mode(&Mode::Exact, &r.reference, c, None),
-        };
-        let verdict = match verdict {
-            Ok(v) => v,
-            Err(e) => return Ok(Agreement::Incomparable(format!("output {j}: {e}"))),
-        };
-        if !verdict.pass {
-            let op = ctx.map_or("a pass-through".to_string(), |c| c.op.to_string());
-            let detail = format!("output {j} ({op}): {verdict}");
-            return Ok(Agreement::Mismatch { output: Some(j), detail });
-        }
-        results.push(verdict);
-    }
-    Ok(Agreement::Compliant(results))
+    let none = Unjudged::none();
+    let verdicts = reference
+        .iter()
+        .zip(&candidate_outputs)
+        .enumerate()
+        .map(|(j, (r, c))| {
+            let ctx = contexts.get(j).and_then(Option::as_ref);
+            let extra = unjudged.get(j).unwrap_or(&none);
+            let verdict = match ctx {
+                Some(ctx) => compare_except(ctx, &r.reference, c, r.bounds.as_ref(), extra),
+                // Outputs that are graph inputs or constants must come back unchanged.
+                None => compare_with_mode(&Mode::Exact, &r.reference, c, None),
+            };
+            OutputVerdict { op: ctx.map(|c| c.op), verdict: verdict.map_err(|e| e.to_string()) }
+        })
+        .collect();
+    Ok(Judged::Outputs(verdicts))
 }
 
 /// Judges one output of a candidate against the same output of a precise

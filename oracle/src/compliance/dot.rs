@@ -4,14 +4,14 @@
 use super::check::{element, Tracker};
 use super::format::{pow2, FpFormat};
 use super::mode::{DotProductParams, Mode};
-use super::{ComplianceResult, DotStats};
+use super::{ComplianceResult, DotStats, Exemption, Unjudged};
 
 /// The normalised error of one element, or why it has none.
 enum Element {
     /// Checked: `err = (imp − ref) / max(bnd·2^(−1−frac), normal_min)`.
     Checked(f64),
     /// No accuracy requirement (NaN bound, or a bound that overflows the type).
-    Exempt,
+    Exempt(Exemption),
     /// Must be exactly zero (a zero bound), or NaN (a NaN reference), and is not.
     Mismatch(&'static str),
 }
@@ -26,13 +26,13 @@ fn classify(p: &DotProductParams, f: &FpFormat, reference: f64, bound: f64, imp:
         };
     }
     if bound.is_nan() {
-        return Element::Exempt;
+        return Element::Exempt(Exemption::NanBound);
     }
     if f.overflows(bound * (1.0 + p.abs_bound * half_ulp_scale)) {
-        return Element::Exempt;
+        return Element::Exempt(Exemption::BoundOverflows);
     }
     if p.accumulator_limit.is_some_and(|limit| bound > limit) {
-        return Element::Exempt;
+        return Element::Exempt(Exemption::AccumulatorOverflows);
     }
     if bound == 0.0 {
         return if reference == 0.0 && imp == 0.0 {
@@ -52,14 +52,20 @@ pub(super) fn check(
     bnds: &[f64],
     imps: &[f64],
     shape: &[usize],
+    unjudged: &Unjudged,
 ) -> ComplianceResult {
     let mut t = Tracker::new(refs.len());
     let (mut sum, mut sum_sq) = (0.0f64, 0.0f64);
     for (i, (&r, &c)) in refs.iter().zip(imps).enumerate() {
         let b = bnds.get(i).copied().unwrap_or(f64::NAN);
-        match classify(p, f, r, b, c) {
-            Element::Exempt => {
-                t.stats.exempt += 1;
+        // An unjudged element counts as the verifier counts an exempt one: error 0.
+        let class = match unjudged.get(i) {
+            Some(why) => Element::Exempt(why),
+            None => classify(p, f, r, b, c),
+        };
+        match class {
+            Element::Exempt(why) => {
+                t.exempt(why);
                 t.record(false, shape, element(i, r, c, 0.0, p.abs_bound));
             }
             Element::Mismatch(why) => {
@@ -83,7 +89,8 @@ pub(super) fn check(
     let bias_limit = (3..=5).contains(&p.test_set).then(|| (10.0 * p.variance_error_bound * count).sqrt());
     t.stats.dot = Some(DotStats { error_sum: sum, error_sum_sq: sum_sq, variance_limit, bias_limit });
     let mut reason = None;
-    if t.stats.failures == 0 {
+    t.stats.statistics_exempt = unjudged.statistics_exempt();
+    if t.stats.failures == 0 && t.stats.statistics_exempt.is_none() {
         if sum_sq > variance_limit {
             reason = Some(format!("error variance Σerr² = {sum_sq:e} exceeds {variance_limit:e}"));
         } else if let Some(limit) = bias_limit.filter(|l| sum.abs() > *l) {

@@ -1,7 +1,8 @@
 //! The [`OpContext`] of each output of a graph, read from the module and the
 //! run's data: which operator produced it, and the facts its accuracy rule
-//! needs (dot-product length and accumulator, REDUCE_PRODUCT length, RESIZE
-//! `max |input|`, RESCALE rounding, inf/NaN inputs).
+//! needs (dot-product length and accumulator, REDUCE_PRODUCT length and the
+//! elements its running product leaves unjudged, RESIZE `max |input|`,
+//! RESCALE rounding, inf/NaN inputs).
 //!
 //! Operand data is found where the graph gets it: graph inputs (from the
 //! run's inputs), tensor constants, and graph constants. Operands computed by
@@ -251,6 +252,9 @@ impl Data<'_, '_> {
             Accuracy::Product => {
                 let axis = usize::try_from(self.scalar(op, args, "axis")?).ok()?;
                 ctx = ctx.with_reduce_n(self.dim(op, args, "input", axis)?);
+                if let Some(t) = self.operand(op, args, "input").and_then(|v| self.data(v)) {
+                    ctx = ctx.with_unjudged(super::reduce_product_unjudged(&t, axis, output));
+                }
             }
             Accuracy::Relative => {
                 if let Some(t) = self.operand(op, args, "input").and_then(|v| self.data(v)) {

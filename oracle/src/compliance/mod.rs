@@ -23,8 +23,24 @@
 //! Where the TOSA reference model's own verifier (`tosa_verify`) differs from
 //! the specification text, this module follows the specification and says
 //! so: RESIZE's ulp term uses `max|input|` (the verifier uses `ulp(ref)`, a
-//! tighter bound), and the dot-product `ABS_BOUND` is `2·ksb` for every type
-//! (the conformance generator relaxes fp32 to `6·ksb`).
+//! tighter bound), the dot-product `ABS_BOUND` is `2·ksb` for every type
+//! (the conformance generator relaxes fp32 to `6·ksb`), and an infinite
+//! reference must be met by the same infinity in every mode (the operators'
+//! special-value tables, e.g. LOG(±0) = −∞; `check_fp_bnd` and the verifier
+//! accept anything there, because `calcAbsErrorBound` of an infinite
+//! magnitude is infinite).
+//!
+//! Some elements have no accuracy requirement; each is counted with its
+//! [`Exemption`] in [`Stats::exempt_by`]. Besides those the rules name (a NaN
+//! or overflowing dot-product bound), an [`OpContext`] or the caller can mark
+//! elements [`Unjudged`]: a REDUCE_PRODUCT whose running product, computed in
+//! the operator's own type as the pseudocode does, leaves that type's normal
+//! range ([`from_graph`](output_contexts)), and FFT elements where the TOSA
+//! reference model's own normal-mode result fails the rule (the judgement
+//! finds those, see `crate::judge`).
+//!
+//! [`flush`] computes the other reference TOSA allows: bf16/fp16/fp32
+//! subnormal inputs flushed to sign-preserved zero before each operator.
 
 mod bound;
 pub mod bounds;
@@ -32,20 +48,29 @@ mod check;
 mod context;
 mod differential;
 mod dot;
+pub mod flush;
 mod format;
 mod from_graph;
 mod mode;
+mod product;
 
 pub use bound::{abs_error_bound, check_float_bound, reduce_product_bound, relative_bound, AbsErrorParams, BoundCheck};
-pub use context::{abs_error_params, DotInfo, MissingFact, OpContext, RESIZE_RELATIVE_SCALE, RESIZE_ULP_BOUND};
-pub use differential::{judge, judge_output, Agreement, PreciseOutcome, PreciseOutput, RowTally, SweepTally};
+pub use context::{
+    abs_error_params, has_computed_weights, DotInfo, MissingFact, OpContext, RESIZE_RELATIVE_SCALE, RESIZE_ULP_BOUND,
+};
+pub use differential::{
+    judge, judge_each, judge_output, Agreement, Judged, OutputVerdict, PreciseOutcome, PreciseOutput, RowTally,
+    SweepTally,
+};
 pub use format::{floor_log2, pow2, FpFormat};
 pub use from_graph::{inexact_upstream, output_contexts};
 pub use mode::{verify_type_name, DotProductParams, Mode};
+pub use product::reduce_product_unjudged;
 pub use spvgraph_ir::tosa::err_base;
 
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::tensor::TensorData;
+use std::collections::BTreeMap;
 use std::fmt;
 
 /// A reference result to compare against.
@@ -127,6 +152,123 @@ pub struct DotStats {
     pub bias_limit: Option<f64>,
 }
 
+/// Why an element has no accuracy requirement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Exemption {
+    /// Both error allowances are infinite (`check_fp_bnd` step 2).
+    UnboundedError,
+    /// The dot-product bound is NaN (§5.4: no further accuracy requirement).
+    NanBound,
+    /// The dot-product bound, widened by `ABS_BOUND`, overflows the output type.
+    BoundOverflows,
+    /// AVG_POOL2D: the sum the pseudocode takes before dividing overflows the accumulator.
+    AccumulatorOverflows,
+    /// REDUCE_PRODUCT: the running product in the operator's type (the
+    /// pseudocode's arithmetic) overflows before the last factor, while the
+    /// fp64 product is finite in that type.
+    ProductOverflows,
+    /// REDUCE_PRODUCT: the running product in the operator's type falls below
+    /// its normal range before the last factor (it loses precision, or becomes
+    /// zero without a zero factor), while the fp64 product does not.
+    ProductUnderflows,
+    /// The TOSA reference model's own normal-mode result fails the rule here:
+    /// the rule, or the fp64 reference it is measured against, asks for what
+    /// no implementation in the operator's type delivers (FFT twiddle factors
+    /// sin(kπ), whose fp64 value is not 0, collapse the dot-product bound).
+    ReferenceModelFails,
+}
+
+impl Exemption {
+    /// Every exemption, in report order.
+    pub const ALL: [Exemption; 7] = [
+        Exemption::UnboundedError,
+        Exemption::NanBound,
+        Exemption::BoundOverflows,
+        Exemption::AccumulatorOverflows,
+        Exemption::ProductOverflows,
+        Exemption::ProductUnderflows,
+        Exemption::ReferenceModelFails,
+    ];
+
+    /// The reason, in words.
+    pub fn reason(self) -> &'static str {
+        match self {
+            Exemption::UnboundedError => "the error bound is infinite",
+            Exemption::NanBound => "the dot-product bound is NaN",
+            Exemption::BoundOverflows => "the dot-product bound overflows the output type",
+            Exemption::AccumulatorOverflows => "the sum before the division overflows the accumulator",
+            Exemption::ProductOverflows => {
+                "the running product overflows the operator's type before the last factor (the fp64 product does not)"
+            }
+            Exemption::ProductUnderflows => {
+                "the running product falls below the operator's normal range before the last factor (the fp64 product does not)"
+            }
+            Exemption::ReferenceModelFails => "the TOSA reference model's own result fails the rule here",
+        }
+    }
+}
+
+/// Elements of one output that are not judged, each with its reason, on top
+/// of those the comparison mode exempts by itself.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Unjudged {
+    elements: BTreeMap<usize, Exemption>,
+    statistics: Option<Exemption>,
+}
+
+impl Unjudged {
+    /// Nothing unjudged.
+    pub fn none() -> Unjudged {
+        Unjudged::default()
+    }
+
+    /// Marks the element at row-major `index` (the first reason given stays).
+    pub fn element(&mut self, index: usize, why: Exemption) {
+        self.elements.entry(index).or_insert(why);
+    }
+
+    /// Leaves out the dot-product tensor statistics (variance, bias) as well.
+    pub fn statistics(&mut self, why: Exemption) {
+        self.statistics.get_or_insert(why);
+    }
+
+    /// The reason the element at `index` is not judged, if it is not.
+    pub fn get(&self, index: usize) -> Option<Exemption> {
+        self.elements.get(&index).copied()
+    }
+
+    /// Why the tensor statistics are not judged, if they are not.
+    pub fn statistics_exempt(&self) -> Option<Exemption> {
+        self.statistics
+    }
+
+    /// The unjudged elements, in index order.
+    pub fn elements(&self) -> impl Iterator<Item = (usize, Exemption)> + '_ {
+        self.elements.iter().map(|(&i, &w)| (i, w))
+    }
+
+    /// Number of unjudged elements.
+    pub fn len(&self) -> usize {
+        self.elements.len()
+    }
+
+    /// Whether nothing is unjudged.
+    pub fn is_empty(&self) -> bool {
+        self.elements.is_empty() && self.statistics.is_none()
+    }
+
+    /// Adds `other`'s elements and statistics exemption.
+    pub fn merge(&mut self, other: &Unjudged) {
+        for (i, w) in other.elements() {
+            self.element(i, w);
+        }
+        if let Some(w) = other.statistics {
+            self.statistics(w);
+        }
+    }
+}
+
 /// Counts over the whole tensor.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 pub struct Stats {
@@ -134,8 +276,15 @@ pub struct Stats {
     pub elements: usize,
     /// Elements outside their bound.
     pub failures: usize,
-    /// Elements with no accuracy requirement (NaN bound, overflowing dot product).
+    /// Elements with no accuracy requirement (the sum of [`Stats::exempt_by`]).
     pub exempt: usize,
+    /// The exempt elements by reason.
+    pub exempt_by: BTreeMap<Exemption, usize>,
+    /// Why the dot-product tensor statistics were not checked, when they were not.
+    pub statistics_exempt: Option<Exemption>,
+    /// Row-major indices of the elements outside their bound, in order.
+    #[serde(skip)]
+    pub failing: Vec<usize>,
     /// The largest `error / allowed` seen (infinite for a mismatch where nothing was allowed).
     pub worst_ratio: f64,
     /// Dot-product statistics, in DOT_PRODUCT mode.
@@ -169,6 +318,12 @@ impl fmt::Display for ComplianceResult {
         )?;
         if let Some(r) = &self.reason {
             write!(f, ": {r}")?;
+        }
+        for (why, n) in &self.stats.exempt_by {
+            write!(f, "; {n} unjudged: {}", why.reason())?;
+        }
+        if let Some(why) = self.stats.statistics_exempt {
+            write!(f, "; tensor statistics unjudged: {}", why.reason())?;
         }
         if let Some(w) = &self.worst {
             write!(
@@ -212,7 +367,8 @@ pub enum CompareError {
 }
 
 /// Compares `candidate` with `reference` under the accuracy rule of the
-/// operator described by `ctx`. `bounds` is the bounds tensor of a precise
+/// operator described by `ctx` (leaving out the elements its
+/// [`OpContext::unjudged`] names). `bounds` is the bounds tensor of a precise
 /// run (needed by ABS_ERROR, PRECOMPUTED, DOT_PRODUCT, FP_SPECIAL and
 /// RESCALE_INEXACT).
 pub fn compare(
@@ -221,18 +377,34 @@ pub fn compare(
     candidate: &TensorData,
     bounds: Option<&ReferenceTensor>,
 ) -> Result<ComplianceResult, CompareError> {
-    let mode = ctx.mode()?;
-    compare_with_mode(&mode, reference, candidate, bounds)
+    compare_except(ctx, reference, candidate, bounds, &Unjudged::none())
 }
 
-/// [`compare`] with an explicit mode.
+/// [`compare`], also leaving out the elements `extra` names.
+pub fn compare_except(
+    ctx: &OpContext,
+    reference: &ReferenceTensor,
+    candidate: &TensorData,
+    bounds: Option<&ReferenceTensor>,
+    extra: &Unjudged,
+) -> Result<ComplianceResult, CompareError> {
+    let mode = ctx.mode()?;
+    if extra.is_empty() {
+        return check::run(&mode, reference, candidate, bounds, &ctx.unjudged);
+    }
+    let mut unjudged = ctx.unjudged.clone();
+    unjudged.merge(extra);
+    check::run(&mode, reference, candidate, bounds, &unjudged)
+}
+
+/// [`compare`] with an explicit mode (and nothing unjudged beyond what the mode exempts).
 pub fn compare_with_mode(
     mode: &Mode,
     reference: &ReferenceTensor,
     candidate: &TensorData,
     bounds: Option<&ReferenceTensor>,
 ) -> Result<ComplianceResult, CompareError> {
-    check::run(mode, reference, candidate, bounds)
+    check::run(mode, reference, candidate, bounds, &Unjudged::none())
 }
 
 /// Row-major position of flat index `index` in `shape`.

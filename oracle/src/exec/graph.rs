@@ -9,12 +9,14 @@ use super::error::{ExecError, Location, OpError};
 use super::instruction;
 use super::interface::{self, Interface};
 use super::operands::{self, ConstError};
+use crate::compliance::flush::flush_subnormals;
 use crate::oracle::Level;
 use spvgraph_ir::analysis::{Analysis, GraphView, Type};
 use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::{ExtSet, Id, Inst, Module};
 use std::borrow::Cow;
+use std::cell::Cell;
 use std::collections::{BTreeMap, HashMap};
 
 /// A value of the graph: a tensor, or a composite (FFT struct result, whole tensor array).
@@ -32,6 +34,9 @@ pub(crate) struct Run<'m, 'r> {
     pub(crate) graph_constants: &'r BTreeMap<u32, TensorData>,
     pub(crate) budget: u64,
     pub(crate) level: Level,
+    /// Flush every bf16/fp16/fp32 subnormal operand to sign-preserved zero
+    /// before each operator reads it, counting the tensors flushed here.
+    pub(crate) flush: Option<&'r Cell<usize>>,
 }
 
 /// The module being run, with what every instruction needs.
@@ -41,6 +46,7 @@ pub(crate) struct Walker<'m, 'r> {
     /// Largest constant (in elements) read from the module.
     pub(crate) limit: u64,
     pub(crate) level: Level,
+    pub(crate) flush: Option<&'r Cell<usize>>,
 }
 
 impl Walker<'_, '_> {
@@ -80,7 +86,13 @@ pub(crate) fn run(req: &Run<'_, '_>) -> Result<Vec<TensorData>, ExecError> {
     if estimate.bytes > req.budget {
         return Err(ExecError::OverBudget { needed: estimate.bytes, budget: req.budget, detail: estimate.detail });
     }
-    let w = Walker { a, graph_constants: req.graph_constants, limit: req.budget.max(1), level: req.level };
+    let w = Walker {
+        a,
+        graph_constants: req.graph_constants,
+        limit: req.budget.max(1),
+        level: req.level,
+        flush: req.flush,
+    };
     walk(&w, &view, &iface, req.inputs)
 }
 
@@ -178,7 +190,15 @@ fn walk<'r>(
         match a.module.insts.get(i) {
             Some(Inst::Tosa { ty, result, op, args, .. }) => {
                 materialize(w, i, args, &values, &mut consts)?;
-                let outs = instruction::run(w, i, *op, *ty, *result, args, &values, &consts)?;
+                let outs = match w.flush {
+                    // Only this operator sees the flushed copies: a value that
+                    // is also a graph output leaves the graph as it was made.
+                    Some(count) => {
+                        let flushed = flushed_operands(args, &values, count);
+                        instruction::run(w, i, *op, *ty, *result, args, &flushed, &consts)?
+                    }
+                    None => instruction::run(w, i, *op, *ty, *result, args, &values, &consts)?,
+                };
                 let value = match outs.len() {
                     1 => outs.into_iter().next().map(|t| Value::Tensor(Cow::Owned(t))),
                     _ => Some(Value::Composite(outs.into_iter().map(|t| Value::Tensor(Cow::Owned(t))).collect())),
@@ -306,7 +326,34 @@ fn collect_outputs(
         .collect()
 }
 
-/// Reads every tensor-typed constant operand that is not cached yet.
+/// The values `args` names, each tensor with its flushable subnormals
+/// flushed (borrowed when it has none), counting the tensors flushed.
+fn flushed_operands<'v>(
+    args: &[Id],
+    values: &'v HashMap<Id, Value<'_>>,
+    count: &Cell<usize>,
+) -> HashMap<Id, Value<'v>> {
+    let mut out = HashMap::with_capacity(args.len());
+    for &arg in args {
+        let Some(v) = values.get(&arg) else { continue };
+        let flushed = match v {
+            Value::Tensor(t) => match flush_subnormals(t) {
+                Some(f) => {
+                    count.set(count.get() + 1);
+                    Value::Tensor(Cow::Owned(f))
+                }
+                None => Value::Tensor(Cow::Borrowed(t.as_ref())),
+            },
+            Value::Composite(_) => v.clone(),
+        };
+        out.insert(arg, flushed);
+    }
+    out
+}
+
+/// Reads every tensor-typed constant operand that is not cached yet
+/// (flushed, when the run flushes: constants that are graph outputs are read
+/// again by [`collect_outputs`], unflushed).
 fn materialize(
     w: &Walker<'_, '_>,
     index: usize,
@@ -327,6 +374,13 @@ fn materialize(
         }
         match operands::tensor(&w.a, arg, w.graph_constants, w.limit) {
             Ok(t) => {
+                let t = match w.flush.and_then(|count| flush_subnormals(&t).map(|f| (count, f))) {
+                    Some((count, f)) => {
+                        count.set(count.get() + 1);
+                        f
+                    }
+                    None => t,
+                };
                 consts.insert(arg, t);
             }
             Err(ConstError::Request(m)) => return Err(ExecError::Request(m)),

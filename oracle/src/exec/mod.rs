@@ -62,6 +62,7 @@ use crate::oracle::{Capability, ExecOutcome, ExecRequest, Level, Oracle, OracleE
 use spvgraph_ir::analysis::Analysis;
 use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::Module;
+use std::cell::Cell;
 use std::collections::BTreeMap;
 
 /// The outputs of a graph, in OutputIndex order (tensor-array outputs
@@ -115,6 +116,17 @@ impl Executor {
         inputs: &[TensorData],
         graph_constants: &BTreeMap<u32, TensorData>,
     ) -> Result<Outputs, ExecError> {
+        self.run_graph(module, entry, inputs, graph_constants, None)
+    }
+
+    fn run_graph(
+        &self,
+        module: &Module,
+        entry: Option<&str>,
+        inputs: &[TensorData],
+        graph_constants: &BTreeMap<u32, TensorData>,
+        flush: Option<&Cell<usize>>,
+    ) -> Result<Outputs, ExecError> {
         graph::run(&graph::Run {
             module,
             entry,
@@ -122,7 +134,25 @@ impl Executor {
             graph_constants,
             budget: self.config.memory_budget_bytes,
             level: self.config.level,
+            flush,
         })
+    }
+
+    /// [`Executor::run`] as an implementation that flushes subnormal inputs
+    /// computes: every bf16/fp16/fp32 subnormal an operator reads (from a graph
+    /// input, a constant or another operator) is flushed to sign-preserved
+    /// zero first, as TOSA allows (see [`crate::compliance::flush`]). `Ok(None)`
+    /// when no operator read one, so the result would equal [`Executor::run`]'s.
+    pub fn run_flushing_subnormals(
+        &self,
+        module: &Module,
+        entry: Option<&str>,
+        inputs: &[TensorData],
+        graph_constants: &BTreeMap<u32, TensorData>,
+    ) -> Result<Option<Outputs>, ExecError> {
+        let flushed = Cell::new(0);
+        let outputs = self.run_graph(module, entry, inputs, graph_constants, Some(&flushed))?;
+        Ok((flushed.get() > 0).then_some(outputs))
     }
 }
 

@@ -6,7 +6,7 @@
 //!   (`RuleInfo::spirv_val_checks`). The differential test, the
 //!   `graph_validator` fuzz target and `spvgraph hunt` all consult this one
 //!   table, so a known discrepancy is reported as known rather than as a
-//!   new finding. `fixed_in` says where SPIRV-Tools main no longer has it.
+//!   new finding. `status` says where a newer SPIRV-Tools no longer has it.
 //! - [`SPIRV_VAL_REJECTS_VALID`]: valid modules (accepted by the in-tree
 //!   validator and SPIRV-Tools main) that spirv-val 2025.5 rejects, because
 //!   the specifications or SPIRV-Tools moved after it.
@@ -14,6 +14,8 @@
 //!   differs from the catalogue's `spirv_val_main` flag (not run by the
 //!   differential tests, which use the pinned release).
 
+use crate::attribution::{Owner, Status};
+use crate::features::Feature;
 use crate::oracle::KnownDiscrepancy;
 use spvgraph_ir::rules::RuleId;
 
@@ -27,8 +29,11 @@ pub const SPIRV_VAL_KNOWN: &[KnownDiscrepancy] = &[
         why: "the duplicate-InputIndex check misses a read without ElementIndex that follows reads with one \
           (the reverse order is rejected)",
         finding: "corpus/findings/spirv-val-duplicate-input-index-after-elements.spv",
-        fixed_in: None,
         message: None,
+        features: &[],
+        owner: Owner::SpirvTools,
+        status: Status::Open,
+        upstream: None,
     },
     KnownDiscrepancy {
         kind: "misses-rule",
@@ -38,19 +43,26 @@ pub const SPIRV_VAL_KNOWN: &[KnownDiscrepancy] = &[
         why: "OpConstantCompositeReplicateEXT is not validated at all in 2025.5, so an unshaped tensor Result Type \
           passes (OpConstantNull and OpConstantComposite of the same type are rejected)",
         finding: "corpus/findings/spirv-val-unshaped-replicate-constant.spv",
-        fixed_in: Some("SPIRV-Tools v2026.2, #6583 (c75e349): OpConstantCompositeReplicateEXT validated"),
         message: None,
+        features: &[Feature::ReplicatedConstant],
+        owner: Owner::SpirvTools,
+        status: Status::Fixed { version: "SPIRV-Tools v2026.2 (#6583, c75e349)" },
+        upstream: Some("KhronosGroup/SPIRV-Tools#6583"),
     },
     KnownDiscrepancy {
         kind: "misses-rule",
         rule: Some(RuleId::TosaOperandCount),
         operator: None,
         mutator: Some("concat-without-inputs"),
-        why: "the TOSA.001000.1 grammar gives CONCAT's inputs the quantifier * (zero or more), so a CONCAT with only \
-              its axis passes; TOSA needs at least one input",
+        why: "SPIRV-Headers' TOSA.001000.1 grammar (extinst.tosa.001000.1.grammar.json) gives CONCAT's input1 the \
+              quantifier * (zero or more), so spirv-val's grammar check passes a CONCAT with only its axis; TOSA CONCAT \
+              has ERROR_IF(no inputs): the grammar should say + (one or more)",
         finding: "corpus/findings/spirv-val-concat-without-inputs.spv",
-        fixed_in: None,
         message: None,
+        features: &[],
+        owner: Owner::SpirvHeaders,
+        status: Status::Open,
+        upstream: None,
     },
     KnownDiscrepancy {
         kind: "misses-rule",
@@ -59,8 +71,11 @@ pub const SPIRV_VAL_KNOWN: &[KnownDiscrepancy] = &[
         mutator: Some("string-padding-not-zero"),
         why: "the bytes after the nul of a literal string are not checked to be 0",
         finding: "corpus/findings/spirv-val-accepts-string-padding-not-zero.spv",
-        fixed_in: None,
         message: None,
+        features: &[],
+        owner: Owner::SpirvTools,
+        status: Status::Open,
+        upstream: None,
     },
     KnownDiscrepancy {
         kind: "misses-rule",
@@ -69,8 +84,11 @@ pub const SPIRV_VAL_KNOWN: &[KnownDiscrepancy] = &[
         mutator: Some("string-not-utf8"),
         why: "literal strings are not checked to be UTF-8",
         finding: "corpus/findings/spirv-val-accepts-string-not-utf8.spv",
-        fixed_in: None,
         message: None,
+        features: &[],
+        owner: Owner::SpirvTools,
+        status: Status::Open,
+        upstream: None,
     },
     KnownDiscrepancy {
         kind: "misses-rule",
@@ -80,8 +98,11 @@ pub const SPIRV_VAL_KNOWN: &[KnownDiscrepancy] = &[
         why: "the OutOfBoundsValueARM check compares component types, so an array of the element type passes \
               (also in SPIRV-Tools main, Aug 2026)",
         finding: "corpus/findings/spirv-val-out-of-bounds-array.spv",
-        fixed_in: None,
         message: None,
+        features: &[],
+        owner: Owner::SpirvTools,
+        status: Status::Open,
+        upstream: None,
     },
     KnownDiscrepancy {
         kind: "misses-rule",
@@ -92,8 +113,11 @@ pub const SPIRV_VAL_KNOWN: &[KnownDiscrepancy] = &[
               gives VulkanMemoryModel for MakeElementAvailableARM, MakeElementVisibleARM and NonPrivateElementARM \
               (also in SPIRV-Tools main, Aug 2026)",
         finding: "corpus/findings/spirv-val-tensor-operands-without-vulkan-memory-model.spv",
-        fixed_in: None,
         message: None,
+        features: &[],
+        owner: Owner::SpirvHeaders,
+        status: Status::Open,
+        upstream: None,
     },
 ];
 
@@ -108,7 +132,7 @@ pub fn spirv_val_accepts(k: &KnownDiscrepancy) -> bool {
 }
 
 /// Documented discrepancies of SPIRV-Tools main (`spirv_val_main` is the
-/// catalogue's flag here; `fixed_in` is always `None`).
+/// catalogue's flag here; none is fixed).
 pub const SPIRV_VAL_MAIN_KNOWN: &[KnownDiscrepancy] = &[
     KnownDiscrepancy {
         kind: "misses-rule",
@@ -118,8 +142,11 @@ pub const SPIRV_VAL_MAIN_KNOWN: &[KnownDiscrepancy] = &[
         why: "the version is read with strtoul and truncated to 32 bits: \"4294967297\" and \"-4294967295\" are taken \
               for version 1, and a sign or leading spaces are accepted (\"+1\", \" 1\"); other bad versions are rejected",
         finding: "corpus/findings/spirv-val-main-accepts-wrapped-import-version.spv",
-        fixed_in: None,
         message: None,
+        features: &[],
+        owner: Owner::SpirvTools,
+        status: Status::Open,
+        upstream: None,
     },
     KnownDiscrepancy {
         kind: "misses-rule",
@@ -129,8 +156,11 @@ pub const SPIRV_VAL_MAIN_KNOWN: &[KnownDiscrepancy] = &[
         why: "Arm.ExperimentalMLOperations versions are read the same way as NonSemantic.Graph.DebugInfo ones: \
               \"4294967297\", \"+1\" and \" 1\" are taken for version 1",
         finding: "corpus/findings/spirv-val-main-accepts-wrapped-import-version.spv",
-        fixed_in: None,
         message: None,
+        features: &[],
+        owner: Owner::SpirvTools,
+        status: Status::Open,
+        upstream: None,
     },
     KnownDiscrepancy {
         kind: "misses-rule",
@@ -140,8 +170,11 @@ pub const SPIRV_VAL_MAIN_KNOWN: &[KnownDiscrepancy] = &[
         why: "as in 2025.5: the OutOfBoundsValueARM check compares component types, so an array of the element \
               type passes",
         finding: "corpus/findings/spirv-val-out-of-bounds-array.spv",
-        fixed_in: None,
         message: None,
+        features: &[],
+        owner: Owner::SpirvTools,
+        status: Status::Open,
+        upstream: None,
     },
     KnownDiscrepancy {
         kind: "misses-rule",
@@ -151,8 +184,11 @@ pub const SPIRV_VAL_MAIN_KNOWN: &[KnownDiscrepancy] = &[
         why: "as in 2025.5: the grammar gives TensorsARM, not VulkanMemoryModel, as the capability of \
               MakeElementAvailableARM, MakeElementVisibleARM and NonPrivateElementARM",
         finding: "corpus/findings/spirv-val-tensor-operands-without-vulkan-memory-model.spv",
-        fixed_in: None,
         message: None,
+        features: &[],
+        owner: Owner::SpirvHeaders,
+        status: Status::Open,
+        upstream: None,
     },
 ];
 
@@ -169,30 +205,44 @@ pub const SPIRV_VAL_REJECTS_VALID: &[KnownDiscrepancy] = &[
         why: concat!("NonSemantic.Graph.DebugInfo instructions after OpGraphEndARM (model-converter --emit-debug-info)", ": ", "non-semantic instructions may stand anywhere from the types section on (SPV_KHR_non_semantic_info), the \
               graph section included; 2025.5 says \"OpExtInst must appear in a graph body\""),
         finding: "corpus/findings/spirv-val-rejects-debug-info-after-graph.spv",
-        fixed_in: Some("SPIRV-Tools v2026.3, #6666 (83876d9)"),
         message: None,
+        features: &[Feature::DebugInfoOutsideGraph],
+        owner: Owner::SpirvTools,
+        status: Status::Fixed { version: "SPIRV-Tools v2026.3 (#6666, 83876d9)" },
+        upstream: Some("KhronosGroup/SPIRV-Tools#6666"),
     },
     KnownDiscrepancy {
         kind: "rejects-valid",
         rule: Some(RuleId::LayoutGraphInputPosition),
         operator: None,
         mutator: None,
-        why: concat!("a NonSemantic.Graph.DebugInfo instruction between two OpGraphInputARM", ": ", "non-semantic instructions do not count for \"immediately follows\"; 2025.5 says \"OpGraphInputARM must \
-              immediately follow an OpGraphARM or OpGraphInputARM instruction\""),
+        why: "a NonSemantic.Graph.DebugInfo instruction between two OpGraphInputARM: 2025.5 says \"OpGraphInputARM must \
+              immediately follow an OpGraphARM or OpGraphInputARM instruction\", which is the SPV_ARM_graph text (rev 3 \
+              too), with no exception for non-semantic instructions; SPIRV-Tools v2026.3 (#6666) accepts it, following \
+              SPV_KHR_non_semantic_info; which reading is right is an open spec question (the in-tree validator accepts)",
         finding: "corpus/findings/spirv-val-rejects-debug-info-between-inputs.spv",
-        fixed_in: Some("SPIRV-Tools v2026.3, #6666 (83876d9)"),
         message: None,
+        features: &[Feature::DebugInfoInGraph],
+        owner: Owner::SpirvRegistry,
+        status: Status::SpecAmbiguity,
+        upstream: Some("KhronosGroup/SPIRV-Tools#6666"),
     },
     KnownDiscrepancy {
         kind: "rejects-valid",
         rule: Some(RuleId::LayoutGraphOutputPosition),
         operator: None,
         mutator: None,
-        why: concat!("a NonSemantic.Graph.DebugInfo instruction between two OpGraphSetOutputARM", ": ", "non-semantic instructions do not count for \"immediately precedes\"; 2025.5 says \"ExtInst cannot appear \
-              after a graph output instruction\""),
+        why: "a NonSemantic.Graph.DebugInfo instruction between two OpGraphSetOutputARM: 2025.5 says \"ExtInst cannot \
+              appear after a graph output instruction\"; SPV_ARM_graph (rev 3 too) says OpGraphSetOutputARM \"must \
+              immediately precede an OpGraphEndARM or OpGraphSetOutputARM instruction\" with no exception for \
+              non-semantic instructions; SPIRV-Tools v2026.3 (#6666) accepts it; an open spec question (the in-tree \
+              validator accepts)",
         finding: "corpus/findings/spirv-val-rejects-debug-info-between-outputs.spv",
-        fixed_in: Some("SPIRV-Tools v2026.3, #6666 (83876d9)"),
         message: None,
+        features: &[Feature::DebugInfoInGraph],
+        owner: Owner::SpirvRegistry,
+        status: Status::SpecAmbiguity,
+        upstream: Some("KhronosGroup/SPIRV-Tools#6666"),
     },
     KnownDiscrepancy {
         kind: "rejects-valid",
@@ -202,8 +252,11 @@ pub const SPIRV_VAL_REJECTS_VALID: &[KnownDiscrepancy] = &[
         why: concat!("an import of Arm.ExperimentalMLOperations.1", ": ", "version 1 of the set exists (SPIRV-Headers' extinst.arm.experimental-ml-operations.grammar.json, revision 1); \
               2025.5 does not know the set: \"Invalid extended instruction import\""),
         finding: "corpus/findings/spirv-val-rejects-arm-ml-operations-import.spv",
-        fixed_in: Some("SPIRV-Tools v2026.3, #6692 (b38c4f8)"),
         message: None,
+        features: &[],
+        owner: Owner::SpirvTools,
+        status: Status::Fixed { version: "SPIRV-Tools v2026.3 (#6692, b38c4f8)" },
+        upstream: Some("KhronosGroup/SPIRV-Tools#6692"),
     },
 ];
 

@@ -9,4 +9,5 @@ pub mod process;
 pub mod raw;
 pub mod spirv_val;
 pub mod tosa_reference;
+pub mod translate;
 pub mod vulkan;

@@ -10,8 +10,9 @@
 //! plus their count; the diagnostic SPIRV-Tools allocates is copied and
 //! freed with `spvDiagnosticDestroy` on every path.
 
+use super::process::{self, Limits};
 use crate::oracle::{
-    Capability, Diagnostic, KnownDiscrepancy, Oracle, OracleError, RuleClaim, ValidateOptions, Verdict,
+    Capability, Diagnostic, KnownDiscrepancy, Oracle, OracleError, RuleClaim, Standalone, ValidateOptions, Verdict,
 };
 use crate::validate::TargetEnv;
 use spvgraph_ir::rules::RuleId;
@@ -355,6 +356,56 @@ impl Oracle for SpirvVal {
 
     fn known_discrepancies(&self) -> &'static [KnownDiscrepancy] {
         super::known::spirv_val_documented()
+    }
+
+    /// The module, its text form when `spirv-dis` and `spirv-as` carry it
+    /// unchanged (a module broken below the text level has none), and the
+    /// `spirv-val` line.
+    fn standalone_validate(
+        &self,
+        module: &[u32],
+        options: &ValidateOptions,
+        dir: &Path,
+    ) -> Result<Option<Standalone>, OracleError> {
+        let failed = |e: String| OracleError::Failed { oracle: "spirv-val".into(), reason: e };
+        let bytes: Vec<u8> = module.iter().flat_map(|w| w.to_le_bytes()).collect();
+        std::fs::write(dir.join("module.spv"), &bytes).map_err(|e| failed(format!("cannot write module.spv: {e}")))?;
+        let env = options.target_env.to_string();
+        let tools = Tools::discover();
+        let limits = Limits { timeout: std::time::Duration::from_secs(30), memory_bytes: None };
+        let run = |tool: Tool, args: &[&str]| -> bool {
+            let Ok(path) = tools.get(tool) else { return false };
+            let mut cmd = Command::new(path);
+            cmd.args(args);
+            process::run(cmd, dir, &limits).is_ok_and(|r| r.success())
+        };
+        let text_form = run(Tool::SpirvDis, &["--raw-id", "module.spv", "-o", "module.spvasm"])
+            && run(
+                Tool::SpirvAs,
+                &["--preserve-numeric-ids", "--target-env", &env, "module.spvasm", "-o", "again.spv"],
+            )
+            && std::fs::read(dir.join("again.spv")).is_ok_and(|b| b == bytes);
+        let _ = std::fs::remove_file(dir.join("again.spv"));
+        let mut commands = Vec::new();
+        let mut tools_used = vec!["spirv-val".to_string()];
+        if text_form {
+            commands.push(format!("spirv-as --preserve-numeric-ids --target-env {env} module.spvasm -o module.spv"));
+            tools_used.insert(0, "spirv-as".into());
+        } else {
+            let _ = std::fs::remove_file(dir.join("module.spvasm"));
+        }
+        commands.push(format!("spirv-val --target-env {env} module.spv"));
+        Ok(Some(Standalone {
+            tools: tools_used,
+            env: Vec::new(),
+            commands,
+            look: "spirv-val's exit status (0: valid) and message".into(),
+        }))
+    }
+
+    /// The validator, then the grammar it reads.
+    fn components(&self) -> &'static [crate::attribution::Owner] {
+        &[crate::attribution::Owner::SpirvTools, crate::attribution::Owner::SpirvHeaders]
     }
 
     fn version(&self) -> Option<String> {

@@ -26,15 +26,20 @@
 //! every tool runs under a time limit.
 
 use super::process::{self, Cost, Ended, Limits, ProcessRun, ScratchDir};
+use super::translate::tosa_mlir_or_unsupported;
+use crate::attribution::{Owner, Status};
 use crate::compliance::{judge, ReferenceTensor};
 pub use crate::compliance::{Agreement, PreciseOutcome, PreciseOutput, RowTally, SweepTally};
-use crate::oracle::{Abnormal, Capability, ExecOutcome, ExecRequest, Oracle, OracleError, Refusal};
+use crate::oracle::{
+    Abnormal, Capability, ExecOutcome, ExecRequest, KnownDiscrepancy, Oracle, OracleError, Refusal, Standalone,
+};
 use spvgraph_ir::analysis::{Analysis, Type};
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::inst::Inst;
 use spvgraph_ir::npy::{Dtypes, NpyArray, NpyError};
 use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::tools::{Tool, Tools};
+use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::Module;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -143,24 +148,26 @@ impl TosaReferenceModel {
         }
     }
 
-    /// Decodes the request's module and prints its entry point as MLIR.
-    pub fn prepare(&self, request: &ExecRequest<'_>) -> Result<Result<PreparedGraph, String>, OracleError> {
+    /// Decodes the request's module and prints its entry point as MLIR; or
+    /// the model's refusal: an invalid module, or one with no TOSA MLIR form
+    /// (unsupported: the model cannot be handed it).
+    pub fn prepare(&self, request: &ExecRequest<'_>) -> Result<Result<PreparedGraph, ExecOutcome>, OracleError> {
+        let invalid = |reason: String| Ok(Err(ExecOutcome::Refused { kind: Refusal::Invalid, reason }));
         let module = match Module::decode_words(request.module) {
             Ok(m) => m,
-            Err(e) => return Ok(Err(format!("the module does not decode: {e}"))),
+            Err(e) => return invalid(format!("the module does not decode: {e}")),
         };
         let analysis = Analysis::new(&module);
         let entry = match entry_point(&analysis, request.entry_point) {
             Ok(e) => e,
-            Err(reason) => return Ok(Err(reason)),
+            Err(reason) => return invalid(reason),
         };
         let outputs = match output_types(&analysis, &entry) {
             Ok(o) => o,
-            Err(reason) => return Ok(Err(reason)),
+            Err(reason) => return invalid(reason),
         };
-        let mlir = spvgraph_ir::mlir::module_to_mlir(&module, &entry, request.graph_constants)
-            .map_err(|e| failed(format!("entry point {entry:?} has no TOSA MLIR form: {e}")))?;
-        Ok(Ok(PreparedGraph { mlir, outputs }))
+        Ok(tosa_mlir_or_unsupported(NAME, &module, &entry, request.graph_constants)?
+            .map(|mlir| PreparedGraph { mlir, outputs }))
     }
 
     /// Runs TOSA MLIR text on `inputs` (`TosaInput_<i>` in order); `outputs`
@@ -235,7 +242,7 @@ impl TosaReferenceModel {
         self.paths()?;
         let mut costs = ReferenceCosts::default();
         let outcome = match self.prepare(request)? {
-            Err(reason) => ExecOutcome::Refused { kind: Refusal::Invalid, reason },
+            Err(refused) => refused,
             Ok(g) => self.run_mlir_measured(&g.mlir, request.inputs, &g.outputs, &mut costs)?,
         };
         Ok((outcome, costs))
@@ -246,7 +253,9 @@ impl TosaReferenceModel {
     pub fn execute_precise(&self, request: &ExecRequest<'_>) -> Result<PreciseOutcome, OracleError> {
         self.paths()?;
         match self.prepare(request)? {
-            Err(reason) => Ok(PreciseOutcome::Refused { kind: Refusal::Invalid, reason }),
+            Err(ExecOutcome::Refused { kind, reason }) => Ok(PreciseOutcome::Refused { kind, reason }),
+            Err(ExecOutcome::Abnormal { how, detail }) => Ok(PreciseOutcome::Abnormal { how, detail }),
+            Err(ExecOutcome::Outputs(_)) => Err(failed("no outputs were computed while preparing the graph")),
             Ok(g) => self.run_mlir_precise(&g.mlir, request.inputs, &g.outputs),
         }
     }
@@ -378,6 +387,42 @@ impl TosaReferenceModel {
     }
 }
 
+/// The reference model's documented behaviours, each with its case under
+/// `corpus/findings/` (`oracle/tests/reference_findings.rs` checks both).
+const KNOWN: &[KnownDiscrepancy] = &[
+    KnownDiscrepancy {
+        kind: "crash",
+        rule: None,
+        operator: Some(TosaOp::Intdiv),
+        mutator: None,
+        why: "INTDIV by zero reports the failed REQUIRE and then divides anyway: the process dies of SIGFPE instead \
+              of ending with exit status 1 (UNPREDICTABLE) (worked around: such a crash with the REQUIRE in its log is \
+              read as an unpredictable graph)",
+        finding: "corpus/findings/ref-intdiv-zero-sigfpe.spv",
+        message: None,
+        features: &[],
+        owner: Owner::TosaReferenceModel,
+        status: Status::Open,
+        upstream: None,
+    },
+    KnownDiscrepancy {
+        kind: "crash",
+        rule: None,
+        operator: None,
+        mutator: None,
+        why: "asked for a bounds file (test_requirements.bounds_file_required) in precise mode on a graph with an \
+              integer dot product, the model writes the exact results and then aborts in getFpMinimum(): bounds are \
+              defined for floating point only, so the question was wrong (the adapter asks for bounds only when an \
+              output is floating point, and retries without them after this abort)",
+        finding: "corpus/findings/ref-precise-bounds-int-matmul.spv",
+        message: None,
+        features: &[],
+        owner: Owner::TosaReferenceModel,
+        status: Status::NotABug,
+        upstream: None,
+    },
+];
+
 impl Oracle for TosaReferenceModel {
     fn name(&self) -> &str {
         NAME
@@ -385,6 +430,16 @@ impl Oracle for TosaReferenceModel {
 
     fn capabilities(&self) -> &'static [Capability] {
         &[Capability::Execute, Capability::Reference]
+    }
+
+    fn known_discrepancies(&self) -> &'static [KnownDiscrepancy] {
+        KNOWN
+    }
+
+    /// The reference model, then the tosa-opt (upstream MLIR's TOSA dialect)
+    /// that serializes the graph for it.
+    fn components(&self) -> &'static [Owner] {
+        &[Owner::TosaReferenceModel, Owner::LlvmMlir]
     }
 
     fn execute_precise(&self, request: &ExecRequest<'_>) -> Result<PreciseOutcome, OracleError> {
@@ -410,10 +465,54 @@ impl Oracle for TosaReferenceModel {
         self.paths().map(|_| ())
     }
 
+    /// The graph's TOSA MLIR, its inputs, the test descriptor, and the
+    /// `tosa-opt` (serialize) and `tosa_reference_model` lines.
+    fn standalone_execute(&self, request: &ExecRequest<'_>, dir: &Path) -> Result<Option<Standalone>, OracleError> {
+        let (opt, _) = self.paths()?;
+        let Ok(g) = self.prepare(request)? else { return Ok(None) };
+        write_file(&dir.join("graph.mlir"), g.mlir.as_bytes())?;
+        let serialize = "--tosa-serialize=tosa-flatbuffer-filename=graph.tosa";
+        let mut cmd = Command::new(opt);
+        cmd.args(["graph.mlir", serialize, "-o", "/dev/null"]);
+        let ser = run_tool(cmd, dir, self.timeout)?;
+        if !ser.success() {
+            return Ok(None);
+        }
+        let flatbuffer = std::fs::read(dir.join("graph.tosa")).map_err(|e| failed(format!("graph.tosa: {e}")))?;
+        let (in_names, out_names) = flatbuffer_io_names(&flatbuffer).map_err(|e| failed(format!("graph.tosa: {e}")))?;
+        let mut ifm_files = Vec::new();
+        for (i, t) in request.inputs.iter().enumerate() {
+            write_npy(&dir.join(format!("in{i}.npy")), t)?;
+            ifm_files.push(format!("in{i}.npy"));
+        }
+        let floating = g.outputs.iter().any(|e| e.is_float());
+        let desc = serde_json::json!({
+            "tosa_file": "graph.tosa",
+            "ifm_name": in_names,
+            "ifm_file": ifm_files,
+            "ofm_name": out_names,
+            "ofm_file": (0..g.outputs.len()).map(|j| format!("out{j}.npy")).collect::<Vec<_>>(),
+            "test_requirements": { "profiles_supported": ["tosa-pro-int", "tosa-pro-fp"], "bounds_file_required": floating },
+        });
+        let text = serde_json::to_string_pretty(&desc).map_err(|e| failed(e.to_string()))?;
+        write_file(&dir.join("desc.json"), text.as_bytes())?;
+        Ok(Some(Standalone {
+            tools: vec!["tosa-opt".into(), "tosa_reference_model".into()],
+            env: vec![("TOSA_MODEL_NO_BACKTRACE".into(), "1".into())],
+            commands: vec![
+                format!("tosa-opt graph.mlir {serialize} -o /dev/null"),
+                "mkdir -p out".into(),
+                "tosa_reference_model --test_desc desc.json --output_dir out --precise_mode=1".into(),
+            ],
+            look: "the exit status (0 valid, 1 unpredictable, 2 error) and out/out<j>.npy (fp64 in precise mode)"
+                .into(),
+        }))
+    }
+
     fn execute(&self, request: &ExecRequest<'_>) -> Result<ExecOutcome, OracleError> {
         self.paths()?;
         match self.prepare(request)? {
-            Err(reason) => Ok(ExecOutcome::Refused { kind: Refusal::Invalid, reason }),
+            Err(refused) => Ok(refused),
             Ok(g) => self.run_mlir(&g.mlir, request.inputs, &g.outputs),
         }
     }

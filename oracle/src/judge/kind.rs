@@ -40,6 +40,10 @@ pub enum Kind {
     WrongOutput,
     /// A module breaking a must-reject rule ran and produced outputs.
     AcceptsInvalid,
+    /// The TOSA reference model's own result fails the accuracy rule on some
+    /// elements; they are judged for no backend (the rule, or our reading of
+    /// it, is at fault there, not the backends).
+    CheckerDisagreesWithReference,
     // ---- producers ----
     /// The producer crashed, hung or ran out of memory.
     ProducerCrash,
@@ -59,9 +63,15 @@ pub enum Severity {
     High,
     /// Valid input refused, invalid output produced, hangs, validators wrong.
     Medium,
-    /// Undefined behaviour tolerated (invalid SPIR-V accepted by a consumer),
-    /// stricter-than-documented validators, backends that cannot answer.
+    /// Stricter-than-documented validators, backends that cannot answer,
+    /// and, with `--strict-consumers`, what a consumer does with an invalid
+    /// module.
     Low,
+    /// Outside the tool's contract: what a Vulkan consumer does with an
+    /// invalid module (runs it, crashes on it) is undefined behaviour, so it
+    /// is no bug to report. Kept as a note in summaries and reports, never
+    /// written as a finding (unless `--strict-consumers` makes it [`Severity::Low`]).
+    Note,
 }
 
 impl Severity {
@@ -71,13 +81,14 @@ impl Severity {
             Severity::High => "high",
             Severity::Medium => "medium",
             Severity::Low => "low",
+            Severity::Note => "note",
         }
     }
 }
 
 impl Kind {
     /// Every kind, in report order.
-    pub const ALL: [Kind; 19] = [
+    pub const ALL: [Kind; 20] = [
         Kind::RejectsValid,
         Kind::MissesRule,
         Kind::WrongRule,
@@ -93,6 +104,7 @@ impl Kind {
         Kind::RefusedValid,
         Kind::WrongOutput,
         Kind::AcceptsInvalid,
+        Kind::CheckerDisagreesWithReference,
         Kind::ProducerCrash,
         Kind::ProducerRejects,
         Kind::ProducerInvalidOutput,
@@ -117,6 +129,7 @@ impl Kind {
             Kind::RefusedValid => "refused-valid",
             Kind::WrongOutput => "wrong-output",
             Kind::AcceptsInvalid => "accepts-invalid",
+            Kind::CheckerDisagreesWithReference => "checker-disagrees-with-reference",
             Kind::ProducerCrash => "producer-crash",
             Kind::ProducerRejects => "producer-rejects",
             Kind::ProducerInvalidOutput => "producer-invalid-output",
@@ -147,6 +160,9 @@ impl Kind {
             Kind::RefusedValid => "the backend refused a valid module that breaks no pipeline-creation rule",
             Kind::WrongOutput => "the backend's outputs are not compliant with the TOSA accuracy rules",
             Kind::AcceptsInvalid => "the backend ran a module that breaks a must-reject rule and produced outputs",
+            Kind::CheckerDisagreesWithReference => {
+                "the TOSA reference model's own result fails the accuracy rule on some elements, which are judged for no backend"
+            }
             Kind::ProducerCrash => "the producer crashed, hung or ran out of memory",
             Kind::ProducerRejects => "the producer refused valid TOSA",
             Kind::ProducerInvalidOutput => "the producer emitted a module that breaks a validity rule",
@@ -175,7 +191,9 @@ impl Kind {
             | Kind::OutOfMemory
             | Kind::RefusedValid
             | Kind::ProducerRejects => Severity::Medium,
-            Kind::Stricter | Kind::OracleError | Kind::AcceptsInvalid => Severity::Low,
+            Kind::Stricter | Kind::OracleError | Kind::AcceptsInvalid | Kind::CheckerDisagreesWithReference => {
+                Severity::Low
+            }
         }
     }
 }

@@ -19,7 +19,13 @@
 //! | any | a backend dies on a signal / hangs / runs out of memory | `crash` / `timeout` / `out-of-memory` |
 //! | valid | a backend refuses, and no pipeline-creation rule explains it ([`pipeline_rules`]) | `refused-valid` |
 //! | valid | outputs not compliant (the referee names the culprit) | `wrong-output` |
+//! | valid | the referee's own normal-mode result fails the rule on FFT elements (judged for no backend) | `checker-disagrees-with-reference` (no oracle named) |
 //! | breaks R | a backend runs it and produces outputs | `accepts-invalid` (once per rule) |
+//!
+//! What a backend that reads SPIR-V (a Vulkan consumer) does with an invalid
+//! module is undefined behaviour: its `accepts-invalid` and its crashes on
+//! such modules are [`Severity::Note`], not findings, unless
+//! [`Observations::strict_consumers`] asks for them.
 //! | valid TOSA | the producer crashes / refuses / emits an invalid module / one that computes something else | `producer-crash` / `producer-rejects` / `producer-invalid-output` / `producer-wrong-semantics` |
 
 mod execution;
@@ -33,7 +39,11 @@ pub use kind::{Kind, Severity};
 pub use production::check_production;
 pub use signature::{fnv1a, normalize, Signature};
 
-use crate::oracle::{Capability, ExecOutcome, ExecRequest, Oracle, OracleError, ProduceOutcome, Verdict};
+use crate::attribution::{Owner, Status};
+use crate::features::{self, Feature, FeatureSet};
+use crate::oracle::{
+    Capability, ExecOutcome, ExecRequest, KnownDiscrepancy, Oracle, OracleError, ProduceOutcome, Verdict,
+};
 use spvgraph_ir::rules::RuleId;
 use spvgraph_ir::tosa::TosaOp;
 
@@ -50,14 +60,43 @@ pub enum Expectation {
         /// documented discrepancies that only show with one way of breaking it.
         mutator: Option<String>,
     },
+    /// It is invalid, without a plan saying how: a module a user says is
+    /// invalid (`spvgraph diff --expect invalid`), or one the in-tree
+    /// validator rejects where nothing else states the expectation. `rules`
+    /// are the must-reject rules the in-tree validator names (possibly
+    /// none): a validator that checks one of them must reject the module;
+    /// which rules each validator names is not judged.
+    Invalid {
+        /// The rules broken, as far as known.
+        rules: Vec<RuleId>,
+        /// How it was broken, when known (a corpus finding's manifest says).
+        mutator: Option<String>,
+    },
 }
 
 impl Expectation {
-    /// The rule broken, if any.
+    /// The rule broken, if any (for [`Expectation::Invalid`], the first known one).
     pub fn rule(&self) -> Option<RuleId> {
         match self {
             Expectation::Valid => None,
             Expectation::Breaks { rule, .. } => Some(*rule),
+            Expectation::Invalid { rules, .. } => rules.first().copied(),
+        }
+    }
+
+    /// Whether the module is expected to be invalid.
+    pub fn is_invalid(&self) -> bool {
+        match self {
+            Expectation::Valid => false,
+            Expectation::Breaks { .. } | Expectation::Invalid { .. } => true,
+        }
+    }
+
+    /// The near-valid mutator that broke it, when known.
+    pub fn mutator(&self) -> Option<&str> {
+        match self {
+            Expectation::Breaks { mutator, .. } | Expectation::Invalid { mutator, .. } => mutator.as_deref(),
+            Expectation::Valid => None,
         }
     }
 }
@@ -69,6 +108,29 @@ pub struct Documented {
     pub why: String,
     /// The minimal module, relative to the repository root.
     pub finding: String,
+    /// The project the bug belongs to.
+    pub owner: Owner,
+    /// Where it stands upstream.
+    #[serde(flatten)]
+    pub status: Status,
+    /// The upstream issue or change, where known.
+    pub upstream: Option<String>,
+    /// The module features that matched the row.
+    pub features: Vec<Feature>,
+}
+
+impl Documented {
+    /// The record of documented discrepancy `k`.
+    pub fn of(k: &KnownDiscrepancy) -> Documented {
+        Documented {
+            why: k.why.to_string(),
+            finding: k.finding.to_string(),
+            owner: k.owner,
+            status: k.status,
+            upstream: k.upstream.map(str::to_string),
+            features: k.features.to_vec(),
+        }
+    }
 }
 
 /// One disagreement.
@@ -195,6 +257,25 @@ pub struct Observations<'a> {
     pub productions: Vec<ProductionAnswer<'a>>,
     /// The TOSA operators of the graph that ran (what a crash is about, until reduced).
     pub operators: Vec<TosaOp>,
+    /// Whether a consumer's answer on an invalid module is judged as a
+    /// finding ([`Severity::Low`]) rather than a note ([`Severity::Note`]):
+    /// Vulkan leaves invalid SPIR-V undefined, so by default it is not.
+    pub strict_consumers: bool,
+    /// The module judged, when no executor ran it (else the request's
+    /// module is used): documented discrepancies are matched by its features.
+    pub module: Option<&'a [u32]>,
+}
+
+impl Observations<'_> {
+    /// The features of the module judged (with the request's data when
+    /// executors ran it); none when no module is known.
+    pub fn features(&self) -> FeatureSet {
+        match (&self.request, self.module) {
+            (Some(r), _) => features::detect_words(r.module, Some(r)),
+            (None, Some(words)) => features::detect_words(words, None),
+            (None, None) => FeatureSet::new(),
+        }
+    }
 }
 
 /// Every disagreement among `observations` with `expectation`.
@@ -208,27 +289,39 @@ pub fn judge(expectation: &Expectation, observations: &Observations<'_>) -> Vec<
     for p in &observations.productions {
         out.extend(production::judge(p, observations, &mut vote));
     }
-    for d in &mut out {
-        document(d, expectation, observations);
+    out.extend(vote.take_notes());
+    if !out.is_empty() {
+        let features = observations.features();
+        for d in &mut out {
+            document(d, expectation, observations, &features);
+        }
     }
     out
 }
 
 /// Marks `d` as documented when the table of the oracle it is about explains
-/// it. A producer's output that a validator rejects is documented when that
-/// validator is known to reject such valid modules.
-fn document(d: &mut Disagreement, expectation: &Expectation, observations: &Observations<'_>) {
-    let mutator = match expectation {
-        Expectation::Breaks { mutator, .. } => mutator.as_deref(),
-        Expectation::Valid => None,
-    };
+/// it (see [`KnownDiscrepancy`] for what a row matches; `features` are the
+/// judged module's). A producer's output that a validator rejects is
+/// documented when that validator is known to reject such valid modules.
+fn document(d: &mut Disagreement, expectation: &Expectation, observations: &Observations<'_>, features: &FeatureSet) {
+    let mutator = expectation.mutator();
     // A producer's invalid output is its own documented bug, or else a
     // validator's documented rejection of a valid module.
-    let candidates: Vec<(&str, Kind)> = match (d.kind, d.oracles.as_slice()) {
-        (Kind::ProducerInvalidOutput, [producer, validator, ..]) => {
-            vec![(producer.as_str(), d.kind), (validator.as_str(), Kind::RejectsValid)]
-        }
-        (kind, [first, ..]) => vec![(first.as_str(), kind)],
+    // The validator's rejection is about the produced module: its features
+    // (debug info after the graph, say) are the ones a row names.
+    let produced_features = || -> FeatureSet {
+        let produced = observations.productions.iter().filter_map(|p| match &p.outcome {
+            Ok(crate::oracle::ProduceOutcome::Module { words, .. }) => Some(features::detect_words(words, None)),
+            _ => None,
+        });
+        produced.flatten().chain(features.iter().copied()).collect()
+    };
+    let candidates: Vec<(&str, Kind, FeatureSet)> = match (d.kind, d.oracles.as_slice()) {
+        (Kind::ProducerInvalidOutput, [producer, validator, ..]) => vec![
+            (producer.as_str(), d.kind, features.clone()),
+            (validator.as_str(), Kind::RejectsValid, produced_features()),
+        ],
+        (kind, [first, ..]) => vec![(first.as_str(), kind, features.clone())],
         (_, []) => return,
     };
     let produced_validity = observations.productions.iter().flat_map(|p| p.validity.iter().map(|a| a.oracle));
@@ -239,21 +332,25 @@ fn document(d: &mut Disagreement, expectation: &Expectation, observations: &Obse
         .chain(observations.executions.iter().map(|a| a.oracle))
         .chain(observations.productions.iter().map(|p| p.producer))
         .chain(produced_validity);
-    for (oracle_name, kind) in candidates {
+    for (oracle_name, kind, features) in candidates {
         for o in oracles.clone().filter(|o| o.name() == oracle_name) {
             let hit = o.known_discrepancies().iter().find(|k| {
-                let names_something =
-                    k.rule.is_some() || k.operator.is_some() || k.mutator.is_some() || k.message.is_some();
-                names_something
+                k.names_something()
                     && k.kind == kind.name()
+                    && k.features.iter().all(|f| features.contains(f))
                     && k.rule.is_none_or(|r| Some(r) == d.rule)
                     && k.mutator.is_none_or(|m| Some(m) == mutator)
                     && k.operator.is_none_or(|op| d.operators.contains(&op))
-                    && k.message
-                        .is_none_or(|m| d.message.as_deref().is_some_and(|x| x.contains(m)) || d.detail.contains(m))
+                    && k.message.is_none_or(|m| {
+                        // Rows quote messages as found or as signatures show
+                        // them (digits as N): either matches.
+                        let (m, norm) = (m, normalize(m));
+                        let holds = |x: &str| x.contains(m) || normalize(x).contains(&norm);
+                        d.message.as_deref().is_some_and(holds) || holds(&d.detail)
+                    })
             });
             if let Some(k) = hit {
-                d.documented = Some(Documented { why: k.why.to_string(), finding: k.finding.to_string() });
+                d.documented = Some(Documented::of(k));
                 return;
             }
         }

@@ -11,7 +11,7 @@ use crate::oracle::{ExecRequest, Refusal, ValidateOptions};
 use crate::validate::Validator;
 use spvgraph_ir::analysis::Analysis;
 use spvgraph_ir::elem::ElemType;
-use spvgraph_ir::inst::Inst;
+use spvgraph_ir::inst::{Id, Inst};
 use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::Module;
 use std::collections::{BTreeMap, HashSet};
@@ -104,9 +104,12 @@ pub fn prepare(
         Ok(b) => b,
         Err(reason) => return unsupported(reason),
     };
+    if let Some(reason) = conflicting_graph_constant_ids(&a) {
+        return unsupported(reason);
+    }
     let valid = is_valid(&module);
-    // Data that does not fit an invalid module (a near-valid mutation
-    // changed a type) cannot be bound: nothing to run, no harness error.
+    // Other data that does not fit an invalid module (a near-valid mutation
+    // changed a type) cannot be bound either: nothing to run, no harness error.
     let constants =
         match check_inputs(&inputs, request.inputs).and_then(|()| constants(&a, &iface, request.graph_constants)) {
             Ok(c) => c,
@@ -193,6 +196,29 @@ fn check_inputs(slots: &[Slot], inputs: &[TensorData]) -> Result<(), RequestErro
         }
     }
     Ok(())
+}
+
+/// A GraphConstantID the module declares twice with different types (an
+/// invalid module): a scenario binds graph-constant data by ID, so no one
+/// tensor can be given for both.
+fn conflicting_graph_constant_ids(a: &Analysis<'_>) -> Option<String> {
+    let mut seen: BTreeMap<u32, Id> = BTreeMap::new();
+    for inst in &a.module.insts {
+        let Inst::GraphConstant { ty, graph_constant_id: id, .. } = inst else { continue };
+        match seen.get(id) {
+            Some(first) if first != ty => {
+                return Some(format!(
+                    "nothing can be bound: GraphConstantID {id} is declared with two types ({first} and {ty}), \
+                     and a consumer binds one tensor per ID"
+                ))
+            }
+            Some(_) => {}
+            None => {
+                seen.insert(*id, *ty);
+            }
+        }
+    }
+    None
 }
 
 /// Data for every graph constant the module declares: the request's, or

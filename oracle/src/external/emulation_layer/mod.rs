@@ -51,8 +51,10 @@ pub use crate::external::consumer::{Preparation, Prepared, RequestError, Slot, W
 pub use run::{Phase, RunStats, RunnerLog};
 pub use setup::Setup;
 
+use crate::attribution::{Owner, Status};
 use crate::external::consumer::TensorArrays;
-use crate::oracle::{Capability, ExecOutcome, ExecRequest, KnownDiscrepancy, Oracle, OracleError};
+use crate::features::Feature;
+use crate::oracle::{Capability, ExecOutcome, ExecRequest, KnownDiscrepancy, Oracle, OracleError, Standalone};
 use run::{Job, Runner};
 use spvgraph_ir::tools::{Tool, Tools};
 use spvgraph_ir::tosa::TosaOp;
@@ -247,6 +249,41 @@ impl Oracle for EmulationLayer {
         KNOWN
     }
 
+    /// The layer's own code, then the runner that drives it, the driver it
+    /// runs on, and the SPIRV-Tools it reads modules with.
+    fn components(&self) -> &'static [Owner] {
+        &[Owner::EmulationLayer, Owner::ScenarioRunner, Owner::Mesa, Owner::SpirvTools]
+    }
+
+    /// The graph as the layer gets it (after the adapter's work-arounds), its
+    /// inputs and graph constants, and a `scenario.json` for the runner.
+    fn standalone_execute(&self, request: &ExecRequest<'_>, dir: &Path) -> Result<Option<Standalone>, OracleError> {
+        let p = match prepare(request, self.workarounds) {
+            Ok(Preparation::Ready(p)) => p,
+            Ok(Preparation::Refused(..)) => return Ok(None),
+            Err(e) => return Err(request_failed(&e)),
+        };
+        let entry = scenario::Entry { label: "graph".into(), graph: &p, inputs: request.inputs };
+        scenario::write(dir, &[entry]).map_err(|e| OracleError::Failed {
+            oracle: NAME.into(),
+            reason: format!("cannot write the scenario: {e}"),
+        })?;
+        let mut look = format!("the runner's exit status and log, and `{}/graph.out<j>.npy`", scenario::OUTPUT_DIR);
+        for w in &p.applied {
+            look.push_str(&format!("; `graph.spv` is the module as the layer got it: {w}"));
+        }
+        Ok(Some(Standalone {
+            tools: vec!["scenario-runner".into()],
+            env: vec![
+                ("VK_LAYER_PATH".into(), "$ORACLES/layers/1_graph:$ORACLES/layers/2_tensor".into()),
+                ("VK_INSTANCE_LAYERS".into(), INSTANCE_LAYERS.into()),
+                ("VK_ICD_FILENAMES".into(), "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json".into()),
+            ],
+            commands: vec![format!("scenario-runner --scenario scenario.json --output {}", scenario::OUTPUT_DIR)],
+            look,
+        }))
+    }
+
     fn execute(&self, request: &ExecRequest<'_>) -> Result<ExecOutcome, OracleError> {
         self.execute_batch(std::slice::from_ref(request)).pop().unwrap_or_else(|| {
             Err(OracleError::Failed { oracle: NAME.into(), reason: "no outcome for the request".into() })
@@ -284,14 +321,16 @@ impl Oracle for EmulationLayer {
     }
 }
 
-/// A documented discrepancy of ai-ml-emulation-layer-for-vulkan 0.11.0.
+/// A documented discrepancy of ai-ml-emulation-layer-for-vulkan 0.11.0: the
+/// layer's own, open, with the features that trigger it.
 const fn known(
     kind: &'static str,
     operator: Option<TosaOp>,
+    features: &'static [Feature],
     why: &'static str,
     finding: &'static str,
 ) -> KnownDiscrepancy {
-    KnownDiscrepancy { kind, rule: None, operator, mutator: None, why, finding, fixed_in: None, message: None }
+    KnownDiscrepancy { operator, features, ..KnownDiscrepancy::open(kind, Owner::EmulationLayer, why, finding) }
 }
 
 const SHARED_WHY: &str = "a value set as several graph outputs is written only to the last of them; the other \
@@ -303,6 +342,9 @@ const MINMAX_WHY: &str = "the maximum (minimum) starts at the lowest (highest) f
     nan_mode IGNORE gives -max finite instead of NaN";
 const CTC_WHY: &str = "a scalar compile-time-constant operand (MUL shift, zero points, RESCALE multiplier/shift, PAD \
     pad_const) given by an OpGraphConstantARM is refused: 'Missing declared constant for id'";
+const NULL_ROW_WHY: &str = "a tensor constant with an OpConstantNull row is misread (silently wrong values): the null \
+    row is read as one element, so later elements shift and the end is left unwritten (zeros or, from run to run, \
+    other values); integer and bool constants alike";
 
 /// The documented discrepancies that are the layer's own, whichever way it
 /// is driven: every one reproduces through the Vulkan API too
@@ -313,11 +355,13 @@ pub const LAYER_KNOWN: &[KnownDiscrepancy] = KNOWN;
 /// The layer's documented discrepancies, each with a minimal module under
 /// `corpus/findings/` (checked by `oracle/tests/emulation_layer_findings.rs`).
 /// The first two and the shared-output one are worked around by default
-/// ([`Workarounds`]).
+/// ([`Workarounds`]). Rows match by the module features that trigger them,
+/// so a bug that shows through any operator is recognised.
 const KNOWN: &[KnownDiscrepancy] = &[
     known(
         "wrong-output",
         None,
+        &[Feature::SeveralEntryPoints],
         "the entry-point name is ignored: every OpGraphEntryPointARM's graph is built into the pipeline, bound by \
          DescriptorSet/Binding, so another graph's results (or map::at / missing-shader errors) come back \
          (worked around: other entry points are removed)",
@@ -326,71 +370,94 @@ const KNOWN: &[KnownDiscrepancy] = &[
     known(
         "refused-valid",
         None,
+        &[Feature::DebugInfoInGraph],
         "NonSemantic.Graph.DebugInfo instructions in a graph body are refused ('Unsupported extension \
          NonSemantic.Graph.DebugInfo.1') instead of ignored (worked around: debug info is removed)",
         "corpus/findings/emulation-layer-rejects-debug-info.spv",
     ),
     KnownDiscrepancy {
         message: Some("Missing declared constant for id"),
-        ..known("refused-valid", None, CTC_WHY, "corpus/findings/emulation-layer-graph-constant-ctc-rejected.spv")
+        ..known(
+            "refused-valid",
+            None,
+            &[Feature::GraphConstantAsCtc],
+            CTC_WHY,
+            "corpus/findings/emulation-layer-graph-constant-ctc-rejected.spv",
+        )
     },
     known(
         "crash",
         Some(TosaOp::Fft2d),
+        &[Feature::FftResultToOperator],
         FFT_WHY,
         "corpus/findings/emulation-layer-fft2d-result-to-operator-sigsegv.spv",
     ),
     known(
         "crash",
         Some(TosaOp::Rfft2d),
+        &[Feature::FftResultToOperator],
         FFT_WHY,
         "corpus/findings/emulation-layer-fft2d-result-to-operator-sigsegv.spv",
     ),
     known(
         "wrong-output",
         Some(TosaOp::ReduceMax),
+        &[],
         MINMAX_WHY,
         "corpus/findings/emulation-layer-reduce-max-all-minus-inf.spv",
     ),
     known(
         "wrong-output",
         Some(TosaOp::ReduceMin),
+        &[],
         MINMAX_WHY,
         "corpus/findings/emulation-layer-reduce-max-all-minus-inf.spv",
     ),
     known(
         "wrong-output",
         Some(TosaOp::MaxPool2d),
+        &[],
         MINMAX_WHY,
         "corpus/findings/emulation-layer-reduce-max-all-minus-inf.spv",
     ),
-    known(
-        "wrong-output",
-        Some(TosaOp::Log),
-        "LOG of fp32/bf16 subnormal inputs is neither right nor flushed (-88 for 1e-40 instead of -92.1 or -inf): \
-         lavapipe's log() assumes normal numbers, and the layer relies on GLSL log",
-        "corpus/findings/emulation-layer-log-subnormal-lavapipe.spv",
-    ),
-    known("wrong-output", None, SHARED_WHY, "corpus/findings/emulation-layer-shared-output.spv"),
-    known(
-        "wrong-output",
-        None,
-        "a bool tensor constant with an OpConstantNull row is misread (silently wrong values): the null row is \
-         read as one element, so later elements shift; found and reduced by the hunt",
-        "corpus/findings/emulation-layer-bool-null-row-misread.spv",
-    ),
+    KnownDiscrepancy {
+        owner: Owner::Mesa,
+        ..known(
+            "wrong-output",
+            Some(TosaOp::Log),
+            &[Feature::SubnormalInputs],
+            "LOG of fp32/bf16 subnormal inputs is neither right nor flushed (-88 for 1e-40 instead of -92.1 or -inf): \
+             lavapipe's log() assumes normal numbers, and the layer relies on GLSL log",
+            "corpus/findings/emulation-layer-log-subnormal-lavapipe.spv",
+        )
+    },
     known(
         "wrong-output",
         None,
-        "an integer tensor constant with an OpConstantNull row is misread the same way (the null row counts as one \
-         element; later elements shift and the end is left unwritten: zeros or, from run to run, other values)",
+        &[Feature::SharedOutput],
+        SHARED_WHY,
+        "corpus/findings/emulation-layer-shared-output.spv",
+    ),
+    known(
+        "wrong-output",
+        None,
+        &[Feature::NullRow],
+        NULL_ROW_WHY,
         "corpus/findings/emulation-layer-null-row-shifts-elements.spv",
+    ),
+    known(
+        "wrong-output",
+        None,
+        &[Feature::NullRow],
+        NULL_ROW_WHY,
+        "corpus/findings/emulation-layer-bool-null-row-misread.spv",
     ),
     KnownDiscrepancy {
         message: Some("Unsupported float constant encoding in composite constant"),
         ..known(
             "refused-valid",
             None,
+            &[Feature::NullConstituent],
             "a tensor constant with an OpConstantNull constituent is refused: 'Unsupported float constant \
              encoding in composite constant'",
             "corpus/findings/emulation-layer-null-constituent-rejected.spv",
@@ -398,20 +465,29 @@ const KNOWN: &[KnownDiscrepancy] = &[
     },
     KnownDiscrepancy {
         message: Some("Expected boolean constant for id"),
+        status: Status::SpecAmbiguity,
         ..known(
             "refused-valid",
             None,
+            &[Feature::NullBoolOperand],
             "OpConstantNull of bool as a boolean operand (e.g. ARITHMETIC_RIGHT_SHIFT round) is refused: \
-             'Expected boolean constant for id %N, found constant type kind 1'",
+             'Expected boolean constant for id %N, found constant type kind 1' (TOSA.001000.1 names \
+             OpConstantTrue/OpConstantFalse for boolean operands; OpConstantNull of bool is a constant instruction \
+             whose value is false, so whether it must be accepted is a spec question)",
             "corpus/findings/emulation-layer-null-bool-operand-rejected.spv",
         )
     },
-    known(
-        "accepts-invalid",
-        None,
-        "no TOSA rule is checked (shapes, enumerants, type rows, operand counts): such graphs run, with \
-         truncated or zero-padded results, and dead instructions are never looked at; the runner's SPIR-V \
-         validation catches only what SPIRV-Tools checks",
-        "corpus/findings/emulation-layer-accepts-shape-mismatch.spv",
-    ),
+    KnownDiscrepancy {
+        status: Status::NotABug,
+        ..known(
+            "accepts-invalid",
+            None,
+            &[],
+            "no TOSA rule is checked (shapes, enumerants, type rows, operand counts): such graphs run, with \
+             truncated or zero-padded results, and dead instructions are never looked at; the runner's SPIR-V \
+             validation catches only what SPIRV-Tools checks (a Vulkan consumer may do anything with an invalid \
+             module: undefined behaviour, not a conformance bug)",
+            "corpus/findings/emulation-layer-accepts-shape-mismatch.spv",
+        )
+    },
 ];

@@ -25,8 +25,12 @@ pub mod classify;
 
 use super::process::{self, Limits, ProcessRun, ScratchDir};
 use super::raw;
+use crate::attribution::Owner;
 use crate::exec::{self, Port};
-use crate::oracle::{Abnormal, Capability, ExecOutcome, ExecRequest, KnownDiscrepancy, Oracle, OracleError, Refusal};
+use crate::features::Feature;
+use crate::oracle::{
+    Abnormal, Capability, ExecOutcome, ExecRequest, KnownDiscrepancy, Oracle, OracleError, Refusal, Standalone,
+};
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::tools::{Tool, Tools};
 use spvgraph_ir::tosa::TosaOp;
@@ -227,31 +231,39 @@ impl Iree {
         self.cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    fn compile_in(&self, dir: &Path, mlir: &str) -> Result<Compiled, OracleError> {
+    /// Writes `graph.mlir` and its generic form `graph.generic.mlir` (what
+    /// IREE's parser reads) into `dir`; the generic text, or why there is none.
+    fn generic_form(&self, dir: &Path, mlir: &str) -> Result<Result<String, Compiled>, OracleError> {
         let tools = self.tools()?;
         write(&dir.join("graph.mlir"), mlir.as_bytes())?;
         let mut cmd = Command::new(&tools.tosa_opt);
         cmd.args(["graph.mlir", "--mlir-print-op-generic", "-o", "graph.generic.mlir"]);
         let run = self.run(cmd, dir)?;
         if let Some(how) = run.abnormal() {
-            return Ok(Compiled::Abnormal(how, format!("tosa-opt: {}", run.tail(12))));
+            return Ok(Err(Compiled::Abnormal(how, format!("tosa-opt: {}", run.tail(12)))));
         }
         if !run.success() {
             let text = run.tail(12);
             // MLIR's TOSA verifier reports operation errors as "'tosa.x' op ...".
             if text.contains("' op ") {
-                return Ok(Compiled::Refused(Refusal::Invalid, format!("tosa-opt rejected the graph: {text}")));
+                return Ok(Err(Compiled::Refused(Refusal::Invalid, format!("tosa-opt rejected the graph: {text}"))));
             }
             return Err(failed(format!("tosa-opt --mlir-print-op-generic failed ({}): {text}", run.status_text())));
         }
-        let generic = std::fs::read_to_string(dir.join("graph.generic.mlir"))
-            .map_err(|e| failed(format!("tosa-opt wrote no generic form: {e}")))?;
+        std::fs::read_to_string(dir.join("graph.generic.mlir"))
+            .map(Ok)
+            .map_err(|e| failed(format!("tosa-opt wrote no generic form: {e}")))
+    }
+
+    fn compile_in(&self, dir: &Path, mlir: &str) -> Result<Compiled, OracleError> {
+        let tools = self.tools()?;
+        let generic = match self.generic_form(dir, mlir)? {
+            Ok(g) => g,
+            Err(not) => return Ok(not),
+        };
         let mut cmd = Command::new(&tools.compile);
+        cmd.args(COMPILE_FLAGS);
         cmd.args([
-            "--iree-input-type=tosa",
-            "--iree-hal-target-device=local",
-            "--iree-hal-local-target-device-backends=llvm-cpu",
-            "--iree-llvmcpu-target-cpu=host",
             // Harness workers run in parallel already.
             "--mlir-disable-threading",
             "graph.generic.mlir",
@@ -312,6 +324,14 @@ impl Iree {
     }
 }
 
+/// How `iree-compile` is asked to compile a TOSA graph for the CPU.
+const COMPILE_FLAGS: [&str; 4] = [
+    "--iree-input-type=tosa",
+    "--iree-hal-target-device=local",
+    "--iree-hal-local-target-device-backends=llvm-cpu",
+    "--iree-llvmcpu-target-cpu=host",
+];
+
 /// IREE's name for a tensor type of `elem` and `shape` (`2x3xbf16`); i48 is
 /// i64 at IREE's function boundary.
 pub fn iree_type(elem: ElemType, shape: &[usize]) -> String {
@@ -340,8 +360,9 @@ fn write(path: &Path, bytes: &[u8]) -> Result<(), OracleError> {
     std::fs::write(path, bytes).map_err(|e| failed(format!("{}: cannot write: {e}", path.display())))
 }
 
-/// A documented IREE 3.13.0 bug with its minimal case under `corpus/findings/`
-/// (`oracle/tests/external_findings.rs` checks that each still reproduces).
+/// A documented IREE 3.13.0 bug of IREE's own passes, open, with its minimal
+/// case under `corpus/findings/` (`oracle/tests/external_findings.rs` checks
+/// that each still reproduces).
 const fn known(
     kind: &'static str,
     operator: Option<TosaOp>,
@@ -349,25 +370,70 @@ const fn known(
     why: &'static str,
     finding: &'static str,
 ) -> KnownDiscrepancy {
-    KnownDiscrepancy { kind, rule: None, operator, mutator: None, why, finding, fixed_in: None, message }
+    KnownDiscrepancy { operator, message, ..KnownDiscrepancy::open(kind, Owner::Iree, why, finding) }
+}
+
+/// The same, for a bug of upstream MLIR's TOSA passes that IREE runs.
+const fn upstream_mlir(
+    kind: &'static str,
+    operator: Option<TosaOp>,
+    message: Option<&'static str>,
+    why: &'static str,
+    finding: &'static str,
+) -> KnownDiscrepancy {
+    KnownDiscrepancy { owner: Owner::LlvmMlir, ..known(kind, operator, message, why, finding) }
 }
 
 const MINMAX_WHY: &str = "REDUCE_MAX over -inf values gives the lowest finite value (REDUCE_MIN over +inf the \
-    highest; MAX_POOL2D likewise)";
+    highest; MAX_POOL2D likewise): upstream MLIR's tosa-to-linalg seeds float min/max reductions with the largest \
+    finite value unless its allow-non-finites option is set, and IREE does not set it";
 const MINMAX_FINDING: &str = "corpus/findings/iree-reduce-max-of-infinities.spv";
+const MINMAX_UPSTREAM: Option<&str> = Some("llvm/llvm-project#222140");
 
 const SIN_WHY: &str = "SIN and COS of large bf16 values (about 1e38) are infinite, outside [-1, 1]";
 const SIN_FINDING: &str = "corpus/findings/iree-sin-of-large-bf16.spv";
 
-/// IREE's documented discrepancies. The negative-i48-constant bug
-/// (`corpus/findings/iree-negative-i48-constant.spv`) names no operator or
-/// message a judgement could match, so it is not listed.
+const MUL_FOLD_WHY: &str = "a floating-point MUL by a constant of zeros is folded to that constant (upstream MLIR's \
+    tosa::MulOp::fold), so inf * 0 and NaN * 0 give 0 instead of NaN";
+
+/// IREE's documented discrepancies: IREE's own bugs and the upstream MLIR
+/// bugs IREE shows because it runs upstream's TOSA passes.
 pub const IREE_KNOWN: &[KnownDiscrepancy] = &[
-    known("wrong-output", Some(TosaOp::ReduceMax), None, MINMAX_WHY, MINMAX_FINDING),
-    known("wrong-output", Some(TosaOp::ReduceMin), None, MINMAX_WHY, MINMAX_FINDING),
-    known("wrong-output", Some(TosaOp::MaxPool2d), None, MINMAX_WHY, MINMAX_FINDING),
+    KnownDiscrepancy {
+        upstream: MINMAX_UPSTREAM,
+        ..upstream_mlir("wrong-output", Some(TosaOp::ReduceMax), None, MINMAX_WHY, MINMAX_FINDING)
+    },
+    KnownDiscrepancy {
+        upstream: MINMAX_UPSTREAM,
+        ..upstream_mlir("wrong-output", Some(TosaOp::ReduceMin), None, MINMAX_WHY, MINMAX_FINDING)
+    },
+    KnownDiscrepancy {
+        upstream: MINMAX_UPSTREAM,
+        ..upstream_mlir("wrong-output", Some(TosaOp::MaxPool2d), None, MINMAX_WHY, MINMAX_FINDING)
+    },
     known("wrong-output", Some(TosaOp::Sin), None, SIN_WHY, SIN_FINDING),
     known("wrong-output", Some(TosaOp::Cos), None, SIN_WHY, SIN_FINDING),
+    KnownDiscrepancy {
+        features: &[Feature::FloatMulByZeroConstant],
+        ..upstream_mlir(
+            "wrong-output",
+            Some(TosaOp::Mul),
+            None,
+            MUL_FOLD_WHY,
+            "corpus/findings/model-converter-folds-float-mul-by-zero.spv",
+        )
+    },
+    KnownDiscrepancy {
+        features: &[Feature::NegativeI48Constant],
+        ..known(
+            "wrong-output",
+            None,
+            None,
+            "a negative i48 tensor constant is zero-extended to 64 bits by IREE's iree-tosa-convert-i48-to-i64 pass \
+             (-3 becomes 2^48 - 3), so results built on it are 2^48 off",
+            "corpus/findings/iree-negative-i48-constant.spv",
+        )
+    },
     known(
         "refused-valid",
         None,
@@ -375,36 +441,40 @@ pub const IREE_KNOWN: &[KnownDiscrepancy] = &[
         "FFT2D whose result is transposed does not compile ('linalg.yield' op expected number of yield values)",
         "corpus/findings/iree-fft2d-transposed-result.spv",
     ),
-    known(
+    upstream_mlir(
         "refused-valid",
         None,
         Some("tosa.reshape it made from the input's tosa.transpose_conv"),
-        "strided int16 TRANSPOSE_CONV2D does not compile (the tosa.reshape IREE makes of it has mismatched types)",
+        "strided int16 TRANSPOSE_CONV2D does not compile: upstream MLIR's transpose-convolution decomposition \
+         (tosa-optional-decompositions) makes i48 RESHAPE, PAD, SLICE and ADD, which upstream's tosa-validate refuses",
         "corpus/findings/iree-transpose-conv2d-int16-stride.spv",
     ),
     known(
         "refused-valid",
         None,
         Some("'arith.muli' op requires the same type for all operands and results"),
-        "int16 CONV2D with a non-zero weight zero point does not compile ('arith.muli' op requires the same type)",
+        "int16 CONV2D with a non-zero weight zero point does not compile ('arith.muli' op requires the same type; \
+         IREE's iree-global-opt-quantized-conv-to-conv pass)",
         "corpus/findings/iree-conv2d-int16-weight-zero-point.spv",
     ),
-    known(
+    upstream_mlir(
         "refused-valid",
         None,
         Some("'tosa.cast' op illegal: operation operand/result data types did not align with any profile or extension, got (i16,i48)"),
-        "int16 DEPTHWISE_CONV2D with a 1x1 kernel does not compile (IREE rewrites it into an i16 -> i48 CAST its own validation refuses)",
+        "int16 DEPTHWISE_CONV2D with a 1x1 kernel does not compile: upstream MLIR's depthwise decomposition \
+         (tosa-optional-decompositions) rewrites it into an i16 -> i48 CAST and an i48 MUL, which upstream's \
+         tosa-validate refuses",
         "corpus/findings/iree-depthwise-conv2d-int16-1x1.spv",
     ),
-    known(
+    upstream_mlir(
         "refused-valid",
         None,
         Some("'tosa.pad' op expect input and output to have same element type, got 'i48' and 'i16'"),
-        "int16 DEPTHWISE_CONV2D with a 1x1 kernel and padding does not compile (the same rewrite makes a PAD from i16 to i48)",
+        "int16 DEPTHWISE_CONV2D with a 1x1 kernel and padding does not compile (the same decomposition makes a PAD \
+         from i16 to i48)",
         "corpus/findings/iree-depthwise-conv2d-int16-1x1.spv",
     ),
 ];
-
 impl Oracle for Iree {
     fn name(&self) -> &str {
         NAME
@@ -412,6 +482,11 @@ impl Oracle for Iree {
 
     fn known_discrepancies(&self) -> &'static [KnownDiscrepancy] {
         IREE_KNOWN
+    }
+
+    /// IREE's own passes and runtime, then upstream MLIR's TOSA passes it runs.
+    fn components(&self) -> &'static [Owner] {
+        &[Owner::Iree, Owner::LlvmMlir]
     }
 
     /// A compilation takes about half a second: a fiftieth of the hunt's cases.
@@ -434,6 +509,35 @@ impl Oracle for Iree {
 
     fn version(&self) -> Option<String> {
         self.version.get_or_init(|| self.reported_version()).clone()
+    }
+
+    /// The graph's generic TOSA MLIR, its inputs as raw binaries, and the
+    /// `iree-compile` / `iree-run-module` lines.
+    fn standalone_execute(&self, request: &ExecRequest<'_>, dir: &Path) -> Result<Option<Standalone>, OracleError> {
+        let Ok(module) = Module::decode_words(request.module) else { return Ok(None) };
+        let Ok(iface) = exec::interface(&module, request.entry_point) else { return Ok(None) };
+        let Some(entry) = iface.entry_point.clone() else { return Ok(None) };
+        let Ok(mlir) = spvgraph_ir::mlir::module_to_mlir(&module, &entry, request.graph_constants) else {
+            return Ok(None);
+        };
+        if self.generic_form(dir, &mlir)?.is_err() {
+            return Ok(None);
+        }
+        let mut run = format!("iree-run-module --module=graph.vmfb --device=local-sync --function={entry}");
+        for (i, t) in request.inputs.iter().enumerate() {
+            let file = format!("in{i}.bin");
+            write(&dir.join(&file), &raw::to_raw(t))?;
+            run.push_str(&format!(" --input={}=@{file}", iree_type(t.elem(), t.shape())));
+        }
+        for _ in &iface.outputs {
+            run.push_str(" --output=-");
+        }
+        Ok(Some(Standalone {
+            tools: vec!["iree-compile".into(), "iree-run-module".into()],
+            env: Vec::new(),
+            commands: vec![format!("iree-compile {} graph.generic.mlir -o graph.vmfb", COMPILE_FLAGS.join(" ")), run],
+            look: "the compiler's message, or the values iree-run-module prints (i48 results print as i64)".into(),
+        }))
     }
 
     fn execute(&self, request: &ExecRequest<'_>) -> Result<ExecOutcome, OracleError> {
@@ -467,8 +571,12 @@ impl Oracle for Iree {
                 )));
             }
         }
-        let mlir = spvgraph_ir::mlir::module_to_mlir(&module, &entry, request.graph_constants)
-            .map_err(|e| failed(format!("entry point {entry:?} has no TOSA MLIR form: {e}")))?;
+        let mlir =
+            match crate::external::translate::tosa_mlir_or_unsupported(NAME, &module, &entry, request.graph_constants)?
+            {
+                Ok(mlir) => mlir,
+                Err(refused) => return Ok(refused),
+            };
         match self.compile(&mlir)? {
             Compiled::Refused(kind, reason) => Ok(ExecOutcome::Refused { kind, reason }),
             Compiled::Abnormal(how, detail) => Ok(ExecOutcome::Abnormal { how, detail }),

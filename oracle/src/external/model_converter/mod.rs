@@ -30,11 +30,14 @@ pub mod vgf;
 
 use super::process::{self, Limits, ProcessRun, ScratchDir};
 use super::raw;
+use crate::attribution::{Owner, Status};
 use crate::exec;
-use crate::oracle::{Capability, KnownDiscrepancy, Oracle, OracleError, ProduceOutcome, ProduceRequest};
+use crate::features::Feature;
+use crate::oracle::{Capability, KnownDiscrepancy, Oracle, OracleError, ProduceOutcome, ProduceRequest, Standalone};
 use crate::produced::{InterfaceMap, OutputSource, ProducerNote, Side};
 use spvgraph_ir::rules::RuleId;
 use spvgraph_ir::tools::{Tool, Tools};
+use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::Module;
 use std::collections::BTreeMap;
 use std::os::unix::process::CommandExt;
@@ -384,18 +387,38 @@ fn write(path: &Path, bytes: &[u8]) -> Result<(), OracleError> {
 }
 
 /// model-converter's documented disagreements with the expectation.
-pub const MODEL_CONVERTER_KNOWN: &[KnownDiscrepancy] = &[KnownDiscrepancy {
-    kind: "producer-invalid-output",
-    rule: Some(RuleId::LayoutGraphBodyInstruction),
-    operator: None,
-    mutator: None,
-    why: "with --emit-debug-info an OpLine is emitted before each OpCompositeExtract of a two-result operator \
-          (FFT2D, RFFT2D) inside the graph body, where SPV_ARM_graph allows no OpLine; spirv-val 2025.5, \
-          SPIRV-Tools main and the in-tree catalogue reject it",
-    finding: "corpus/findings/model-converter-opline-in-graph-body.spv",
-    fixed_in: None,
-    message: None,
-}];
+pub const MODEL_CONVERTER_KNOWN: &[KnownDiscrepancy] = &[
+    KnownDiscrepancy {
+        kind: "producer-invalid-output",
+        rule: Some(RuleId::LayoutGraphBodyInstruction),
+        operator: None,
+        mutator: None,
+        why: "with --emit-debug-info an OpLine is emitted before each OpCompositeExtract of a two-result operator \
+              (FFT2D, RFFT2D) inside the graph body, where SPV_ARM_graph allows no OpLine; spirv-val 2025.5, \
+              SPIRV-Tools main and the in-tree catalogue reject it",
+        finding: "corpus/findings/model-converter-opline-in-graph-body.spv",
+        message: None,
+        features: &[],
+        owner: Owner::ModelConverter,
+        status: Status::Open,
+        upstream: None,
+    },
+    KnownDiscrepancy {
+        kind: "producer-wrong-semantics",
+        rule: None,
+        operator: Some(TosaOp::Mul),
+        mutator: None,
+        why: "a floating-point MUL by a constant of zeros is folded to that constant by upstream MLIR's \
+              tosa::MulOp::fold (TosaCanonicalizations.cpp), so inf * 0 and NaN * 0 give 0 instead of NaN (the sign \
+              of a zero result is free in TOSA)",
+        finding: "corpus/findings/model-converter-folds-float-mul-by-zero.spv",
+        message: None,
+        features: &[Feature::FloatMulByZeroConstant],
+        owner: Owner::LlvmMlir,
+        status: Status::Open,
+        upstream: None,
+    },
+];
 
 impl Oracle for ModelConverter {
     fn name(&self) -> &str {
@@ -421,6 +444,30 @@ impl Oracle for ModelConverter {
 
     fn known_discrepancies(&self) -> &'static [KnownDiscrepancy] {
         MODEL_CONVERTER_KNOWN
+    }
+
+    /// The converter's own code, then upstream MLIR (TOSA passes, SPIR-V serializer) it is built on.
+    fn components(&self) -> &'static [Owner] {
+        &[Owner::ModelConverter, Owner::LlvmMlir]
+    }
+
+    /// The TOSA MLIR, and the converter and `vgf_dump` lines that take the
+    /// module out of the VGF file.
+    fn standalone_produce(&self, request: &ProduceRequest<'_>, dir: &Path) -> Result<Option<Standalone>, OracleError> {
+        write(&dir.join("graph.mlir"), request.mlir.as_bytes())?;
+        let debug = if request.debug_info { " --emit-debug-info" } else { "" };
+        Ok(Some(Standalone {
+            tools: vec!["model-converter".into(), "vgf_dump".into()],
+            env: Vec::new(),
+            commands: vec![
+                format!("model-converter -i graph.mlir -o graph.vgf{debug}"),
+                "vgf_dump -i graph.vgf -o graph.spv --dump-spirv 0".into(),
+            ],
+            look: "graph.spv, the module the converter made (e.g. spirv-dis graph.spv; spirv-val --target-env \
+                   vulkan1.3 graph.spv); with --emit-debug-info the order of DebugOperations follows heap addresses \
+                   unless run under setarch -R"
+                .into(),
+        }))
     }
 
     fn produce(&self, request: &ProduceRequest<'_>) -> Result<ProduceOutcome, OracleError> {

@@ -48,6 +48,7 @@ pub mod worker;
 pub use client::{WorkerCommand, WorkerStats, WORKER_VARIABLE};
 pub use protocol::{DeviceReport, Fault, Stage};
 
+use crate::attribution::Owner;
 use crate::external::consumer::env::{self, Found, VulkanEnv};
 use crate::external::consumer::{prepare, Preparation, Prepared, RequestError, TensorArrays, Workarounds};
 use crate::external::process::{self, Ended, Limits};
@@ -407,30 +408,25 @@ impl Oracle for Vulkan {
 /// a minimal module under `corpus/findings/` (`oracle/tests/vulkan_findings.rs`).
 const API_KNOWN: &[KnownDiscrepancy] = &[
     KnownDiscrepancy {
-        kind: "crash",
-        rule: None,
-        operator: None,
-        mutator: None,
-        why: "the Graph layer refuses a graph at pipeline creation by throwing a C++ exception out of \
-              vkCreateDataGraphPipelinesARM instead of returning a VkResult: scenario-runner (C++) catches it, a C or \
-              Rust application aborts",
-        finding: "corpus/findings/emulation-layer-exception-through-vulkan-api.spv",
-        fixed_in: None,
         message: Some(CPP_EXCEPTION),
+        ..KnownDiscrepancy::open(
+            "crash",
+            Owner::EmulationLayer,
+            "the Graph layer refuses a graph at pipeline creation by throwing a C++ exception out of \
+             vkCreateDataGraphPipelinesARM instead of returning a VkResult: scenario-runner (C++) catches it, a C or \
+             Rust application aborts",
+            "corpus/findings/emulation-layer-exception-through-vulkan-api.spv",
+        )
     },
-    KnownDiscrepancy {
-        kind: "crash",
-        rule: None,
-        operator: None,
-        mutator: None,
-        why: "a graph that reads two elements of a tensor-array input crashes the Graph layer's SPIR-V pass \
-              (SIGSEGV in GraphExtInstContext::handleInputsAndOutputs at pipeline creation); scenario-runner cannot \
-              bind tensor arrays, so only the API path shows it (documented here; no message or operator tells it \
-              apart in a judgement)",
-        finding: "corpus/findings/emulation-layer-tensor-array-elements-sigsegv.spv",
-        fixed_in: None,
-        message: None,
-    },
+    KnownDiscrepancy::open(
+        "crash",
+        Owner::EmulationLayer,
+        "a graph that reads two elements of a tensor-array input crashes the Graph layer's SPIR-V pass (SIGSEGV in \
+         GraphExtInstContext::handleInputsAndOutputs at pipeline creation); scenario-runner cannot bind tensor \
+         arrays, so only the API path shows it (documented here; no message or operator tells it apart in a \
+         judgement)",
+        "corpus/findings/emulation-layer-tensor-array-elements-sigsegv.spv",
+    ),
 ];
 
 /// The layer's own discrepancies followed by those only the API shows.

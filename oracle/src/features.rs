@@ -1,0 +1,378 @@
+//! The module features that trigger documented bugs: a root cause is
+//! recognised by what the module contains (a null row in a tensor constant,
+//! a value set as two outputs, ...), not by the operator the wrong answer
+//! happened to come through.
+//!
+//! [`detect`] finds every [`Feature`] of a module (and, for the features
+//! that are about data, of the request it was run with). The judgement
+//! matches a disagreement to a documented discrepancy
+//! ([`crate::oracle::KnownDiscrepancy::features`]) only when the module
+//! has every feature the row names, so a reduced module that lost the
+//! feature is no longer documented by it.
+
+use crate::oracle::ExecRequest;
+use serde::Serialize;
+use spvgraph_ir::analysis::{Analysis, Type};
+use spvgraph_ir::elem::ElemType;
+use spvgraph_ir::tensor::TensorData;
+use spvgraph_ir::tosa::{Role, TosaOp};
+use spvgraph_ir::{Id, Inst, Module};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// The largest constant (in elements) whose values are read for a feature.
+const VALUE_LIMIT: u64 = 1 << 20;
+
+/// A construct of a module (or its data) that is known to trigger a bug of
+/// some oracle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Feature {
+    /// A tensor constant one of whose constituents is an `OpConstantNull`
+    /// of a tensor type holding more than one element (a null row).
+    NullRow,
+    /// A tensor constant one of whose constituents is an `OpConstantNull`
+    /// (of any type).
+    NullConstituent,
+    /// `OpConstantNull` of the scalar bool type as a TOSA operand.
+    NullBoolOperand,
+    /// An `OpConstantCompositeReplicateEXT` (anywhere in the module).
+    ReplicatedConstant,
+    /// An `OpGraphConstantARM` as a compile-time-constant operand of a TOSA
+    /// instruction (zero points, MUL shift, PAD pad_const, ...).
+    GraphConstantAsCtc,
+    /// One value set as two or more outputs of a graph.
+    SharedOutput,
+    /// More than one `OpGraphEntryPointARM`.
+    SeveralEntryPoints,
+    /// `NonSemantic.Graph.DebugInfo` instructions inside a graph definition.
+    DebugInfoInGraph,
+    /// `NonSemantic.Graph.DebugInfo` instructions outside graph definitions.
+    DebugInfoOutsideGraph,
+    /// A result of FFT2D or RFFT2D that is not itself a graph output
+    /// (unused, or read by another operator).
+    FftResultToOperator,
+    /// fp16, bf16 or fp32 subnormal values among the inputs, graph
+    /// constants or tensor constants (which TOSA lets an implementation
+    /// flush to zero).
+    SubnormalInputs,
+    /// A negative value in an i48 tensor constant.
+    NegativeI48Constant,
+    /// A floating-point MUL of which one input is a constant of zeros.
+    FloatMulByZeroConstant,
+}
+
+impl Feature {
+    /// Every feature, in order.
+    pub const ALL: [Feature; 13] = [
+        Feature::NullRow,
+        Feature::NullConstituent,
+        Feature::NullBoolOperand,
+        Feature::ReplicatedConstant,
+        Feature::GraphConstantAsCtc,
+        Feature::SharedOutput,
+        Feature::SeveralEntryPoints,
+        Feature::DebugInfoInGraph,
+        Feature::DebugInfoOutsideGraph,
+        Feature::FftResultToOperator,
+        Feature::SubnormalInputs,
+        Feature::NegativeI48Constant,
+        Feature::FloatMulByZeroConstant,
+    ];
+
+    /// Its stable name (as in JSON).
+    pub fn name(self) -> &'static str {
+        match self {
+            Feature::NullRow => "null-row",
+            Feature::NullConstituent => "null-constituent",
+            Feature::NullBoolOperand => "null-bool-operand",
+            Feature::ReplicatedConstant => "replicated-constant",
+            Feature::GraphConstantAsCtc => "graph-constant-as-ctc",
+            Feature::SharedOutput => "shared-output",
+            Feature::SeveralEntryPoints => "several-entry-points",
+            Feature::DebugInfoInGraph => "debug-info-in-graph",
+            Feature::DebugInfoOutsideGraph => "debug-info-outside-graph",
+            Feature::FftResultToOperator => "fft-result-to-operator",
+            Feature::SubnormalInputs => "subnormal-inputs",
+            Feature::NegativeI48Constant => "negative-i48-constant",
+            Feature::FloatMulByZeroConstant => "float-mul-by-zero-constant",
+        }
+    }
+
+    /// What it is, for people.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Feature::NullRow => "a tensor constant with an OpConstantNull row",
+            Feature::NullConstituent => "a tensor constant with an OpConstantNull constituent",
+            Feature::NullBoolOperand => "OpConstantNull of bool as a TOSA operand",
+            Feature::ReplicatedConstant => "a replicated composite constant (OpConstantCompositeReplicateEXT)",
+            Feature::GraphConstantAsCtc => "a graph constant as a compile-time-constant operand",
+            Feature::SharedOutput => "one value set as several graph outputs",
+            Feature::SeveralEntryPoints => "several graph entry points",
+            Feature::DebugInfoInGraph => "NonSemantic.Graph.DebugInfo inside a graph definition",
+            Feature::DebugInfoOutsideGraph => "NonSemantic.Graph.DebugInfo outside graph definitions",
+            Feature::FftResultToOperator => "an FFT2D/RFFT2D result that is not itself a graph output",
+            Feature::SubnormalInputs => "fp16/bf16/fp32 subnormal input or constant values",
+            Feature::NegativeI48Constant => "a negative value in an i48 tensor constant",
+            Feature::FloatMulByZeroConstant => "a floating-point MUL by a constant of zeros",
+        }
+    }
+}
+
+/// The features of a module (and request).
+pub type FeatureSet = BTreeSet<Feature>;
+
+/// The features of the module `words` (none when it does not decode), with
+/// the data of `request` when given.
+pub fn detect_words(words: &[u32], request: Option<&ExecRequest<'_>>) -> FeatureSet {
+    match Module::decode_words(words) {
+        Ok(m) => detect(&m, request),
+        Err(_) => FeatureSet::new(),
+    }
+}
+
+/// Every feature of `module`; `request` adds its inputs and graph-constant
+/// data (subnormal inputs, a MUL by a graph constant of zeros).
+pub fn detect(module: &Module, request: Option<&ExecRequest<'_>>) -> FeatureSet {
+    let a = Analysis::new(module);
+    let mut out = FeatureSet::new();
+    let graph_constants = request.map(|r| r.graph_constants);
+    let graph_constant_data = |id: Id| -> Option<&TensorData> {
+        match a.def(id)? {
+            Inst::GraphConstant { graph_constant_id, .. } => graph_constants?.get(graph_constant_id),
+            _ => None,
+        }
+    };
+    if a.graph_entry_points.len() > 1 {
+        out.insert(Feature::SeveralEntryPoints);
+    }
+    // Which values something other than a graph output reads.
+    let mut read_by_operator: BTreeSet<Id> = BTreeSet::new();
+    let mut extracts: HashMap<Id, Vec<(Id, Vec<u32>)>> = HashMap::new();
+    for inst in &module.insts {
+        match inst {
+            Inst::Tosa { args, .. } => read_by_operator.extend(args.iter().copied()),
+            Inst::CompositeExtract { result, composite, indices, .. } => {
+                read_by_operator.insert(*composite);
+                extracts.entry(*composite).or_default().push((*result, indices.clone()));
+            }
+            _ => {}
+        }
+    }
+    for (i, inst) in module.insts.iter().enumerate() {
+        match inst {
+            Inst::ConstantCompositeReplicate { .. } => {
+                out.insert(Feature::ReplicatedConstant);
+            }
+            Inst::GraphDebug { .. } => {
+                let inside = a.graphs.iter().any(|g| i > g.begin && g.end.is_none_or(|e| i < e));
+                out.insert(if inside { Feature::DebugInfoInGraph } else { Feature::DebugInfoOutsideGraph });
+            }
+            Inst::Tosa { ty, result, op, args, .. } => {
+                tosa_features(&a, *op, args, &mut out, &graph_constant_data);
+                if matches!(op, TosaOp::Fft2d | TosaOp::Rfft2d) {
+                    let parts = extracts.get(result).map(Vec::as_slice).unwrap_or_default();
+                    let members: BTreeSet<u32> = parts.iter().filter_map(|(_, ix)| ix.first().copied()).collect();
+                    let both_extracted = members.contains(&0) && members.contains(&1);
+                    let all_outputs = parts.iter().all(|(id, _)| !read_by_operator.contains(id));
+                    if !both_extracted || !all_outputs {
+                        out.insert(Feature::FftResultToOperator);
+                    }
+                }
+                if *op == TosaOp::Mul && float_result(&a, *ty) {
+                    let zero = |id: &Id| {
+                        let bits = match graph_constant_data(*id) {
+                            Some(t) => Some(t.to_bits()),
+                            None => a.const_tensor_bits(*id, VALUE_LIMIT),
+                        };
+                        bits.is_some_and(|b| !b.is_empty() && b.iter().all(|&x| is_float_zero(&a, *ty, x)))
+                    };
+                    if args.iter().take(2).any(zero) {
+                        out.insert(Feature::FloatMulByZeroConstant);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    for g in &a.graphs {
+        let mut seen: BTreeMap<Id, u32> = BTreeMap::new();
+        for &o in &g.outputs {
+            if let Some(Inst::GraphSetOutput { value, .. }) = module.insts.get(o) {
+                *seen.entry(*value).or_default() += 1;
+            }
+        }
+        if seen.values().any(|&n| n > 1) {
+            out.insert(Feature::SharedOutput);
+        }
+    }
+    if let Some(r) = request {
+        if r.inputs.iter().chain(r.graph_constants.values()).any(has_subnormal) {
+            out.insert(Feature::SubnormalInputs);
+        }
+    }
+    out
+}
+
+/// Whether the result type `ty` has a floating-point element type.
+fn float_result(a: &Analysis<'_>, ty: Id) -> bool {
+    a.tensor_type(ty).and_then(|t| t.elem).is_some_and(ElemType::is_float)
+}
+
+/// Whether `bits` is ±0 in the element type of tensor type `ty`.
+fn is_float_zero(a: &Analysis<'_>, ty: Id, bits: u64) -> bool {
+    match a.tensor_type(ty).and_then(|t| t.elem) {
+        Some(e) => {
+            let sign = 1u64 << (e.storage_bits() - 1);
+            bits & !sign == 0
+        }
+        None => false,
+    }
+}
+
+/// Whether a tensor holds fp16/bf16/fp32 subnormals (fp8 subnormals must be
+/// supported, so they are not a flushing hazard).
+fn has_subnormal(t: &TensorData) -> bool {
+    let e = t.elem();
+    matches!(e, ElemType::Fp16 | ElemType::Bf16 | ElemType::Fp32)
+        && t.to_bits().into_iter().any(|b| e.is_subnormal_bits(b))
+}
+
+/// The features of one TOSA instruction's operands.
+fn tosa_features<'d>(
+    a: &Analysis<'_>,
+    op: TosaOp,
+    args: &[Id],
+    out: &mut FeatureSet,
+    graph_constant_data: &dyn Fn(Id) -> Option<&'d TensorData>,
+) {
+    let spec = op.spec();
+    for (k, &arg) in args.iter().enumerate() {
+        let role =
+            spec.operands.get(k).or_else(|| if spec.variadic { spec.operands.last() } else { None }).map(|o| o.role);
+        match a.def(arg) {
+            Some(Inst::GraphConstant { .. }) => {
+                if role.is_some_and(Role::must_be_constant) {
+                    out.insert(Feature::GraphConstantAsCtc);
+                }
+                if graph_constant_data(arg).is_some_and(has_subnormal) {
+                    out.insert(Feature::SubnormalInputs);
+                }
+            }
+            Some(Inst::ConstantNull { ty, .. }) if matches!(a.ty(*ty), Some(Type::Scalar(k)) if ElemType::from_spirv(k) == Some(ElemType::Bool)) =>
+            {
+                out.insert(Feature::NullBoolOperand);
+            }
+            Some(_) => constant_features(a, arg, out, 0),
+            None => {}
+        }
+    }
+}
+
+/// The features of the constant `id` and its constituents.
+fn constant_features(a: &Analysis<'_>, id: Id, out: &mut FeatureSet, depth: u32) {
+    if depth > 16 {
+        return;
+    }
+    let Some(inst) = a.def(id) else { return };
+    let tensor = inst.result_type().and_then(|t| a.tensor_type(t));
+    match inst {
+        Inst::ConstantComposite { constituents, .. } if tensor.is_some() => {
+            for &c in constituents {
+                if let Some(Inst::ConstantNull { ty, .. }) = a.def(c) {
+                    out.insert(Feature::NullConstituent);
+                    if a.tensor_type(*ty).and_then(|t| t.element_count()).is_some_and(|n| n > 1) {
+                        out.insert(Feature::NullRow);
+                    }
+                } else {
+                    constant_features(a, c, out, depth + 1);
+                }
+            }
+        }
+        Inst::ConstantCompositeReplicate { constituent, .. } if tensor.is_some() => {
+            constant_features(a, *constituent, out, depth + 1);
+        }
+        _ => {}
+    }
+    if depth > 0 {
+        return;
+    }
+    let Some(t) = tensor else { return };
+    let Some(elem) = t.elem else { return };
+    let reads_values = elem == ElemType::I48 || matches!(elem, ElemType::Fp16 | ElemType::Bf16 | ElemType::Fp32);
+    if !reads_values {
+        return;
+    }
+    let Some(bits) = a.const_tensor_bits(id, VALUE_LIMIT) else { return };
+    if elem == ElemType::I48 && bits.iter().any(|b| b & (1 << 47) != 0) {
+        out.insert(Feature::NegativeI48Constant);
+    }
+    if bits.iter().any(|&b| elem.is_subnormal_bits(b)) {
+        out.insert(Feature::SubnormalInputs);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use spvgraph_ir::builder::ModuleBuilder;
+
+    #[test]
+    fn every_feature_has_a_distinct_name() {
+        let names: BTreeSet<&str> = Feature::ALL.iter().map(|f| f.name()).collect();
+        assert_eq!(names.len(), Feature::ALL.len());
+        for f in Feature::ALL {
+            assert_eq!(serde_json::to_value(f).ok(), Some(serde_json::json!(f.name())));
+        }
+    }
+
+    #[test]
+    fn a_plain_chain_has_no_feature_and_subnormal_inputs_are_seen() {
+        let m = spvgraph_ir::samples::elementwise_chain(2);
+        assert_eq!(detect(&m, None), FeatureSet::new());
+        let words = m.encode_words().expect("encodes");
+        let Ok(iface) = crate::exec::interface(&m, None) else { panic!("an interface") };
+        let normal: Vec<TensorData> = iface
+            .inputs
+            .iter()
+            .map(|p| {
+                let n: usize = p.shape.iter().product();
+                TensorData::from_bits(p.elem, &p.shape, &vec![0x3f80_0000; n]).expect("shape")
+            })
+            .collect();
+        let gc = BTreeMap::new();
+        let req = ExecRequest { module: &words, entry_point: None, inputs: &normal, graph_constants: &gc };
+        assert_eq!(detect_words(&words, Some(&req)), FeatureSet::new());
+        let mut tiny = normal.clone();
+        let n = tiny[0].to_bits().len();
+        let mut bits = vec![0x3f80_0000; n];
+        bits[0] = 1;
+        tiny[0] = TensorData::from_bits(ElemType::Fp32, tiny[0].shape(), &bits).expect("shape");
+        let req = ExecRequest { inputs: &tiny, ..req };
+        assert_eq!(detect_words(&words, Some(&req)), FeatureSet::from([Feature::SubnormalInputs]));
+        assert_eq!(detect_words(&[1, 2, 3], None), FeatureSet::new());
+    }
+
+    #[test]
+    fn a_null_row_and_a_shared_output_are_seen() {
+        let mut b = ModuleBuilder::new();
+        let i32_4 = b.type_tensor(ElemType::I32, Some(&[4]));
+        let i32_2x4 = b.type_tensor(ElemType::I32, Some(&[2, 4]));
+        let gty = b.type_graph(&[], &[i32_2x4, i32_2x4]);
+        let v0 = b.interface_variable(i32_2x4, 0, 0);
+        let v1 = b.interface_variable(i32_2x4, 0, 1);
+        let null_row = b.const_null(i32_4);
+        let row = b.const_tensor(ElemType::I32, &[4], &[1, 2, 3, 4]).expect("a constant");
+        let c = b.const_composite(i32_2x4, vec![null_row, row]);
+        let g = b.begin_graph(gty);
+        b.graph_entry_point(g, "main", vec![v0, v1]);
+        let abs = b.tosa(TosaOp::Abs, i32_2x4, vec![c]);
+        b.graph_output(abs, 0, None);
+        b.graph_output(abs, 1, None);
+        b.end_graph();
+        let m = b.finish();
+        assert_eq!(
+            detect(&m, None),
+            FeatureSet::from([Feature::NullRow, Feature::NullConstituent, Feature::SharedOutput])
+        );
+    }
+}
