@@ -30,6 +30,7 @@ use crate::external::iree::Iree;
 use crate::external::model_converter::ModelConverter;
 use crate::external::spirv_val::SpirvVal;
 use crate::external::tosa_reference::TosaReferenceModel;
+use crate::external::vulkan::Vulkan;
 use crate::oracle::{Capability, ExecOutcome, ExecRequest, Oracle, OracleError, RuleClaim, ValidateOptions, Verdict};
 use crate::oracle::{KnownDiscrepancy, ProduceOutcome, ProduceRequest};
 use crate::validate::Validator;
@@ -47,13 +48,16 @@ pub const SPIRV_VAL: &str = "spirv-val";
 pub const TOSA_REF: &str = "tosa-ref";
 /// Arm's ML emulation layer for Vulkan through the scenario runner, on lavapipe.
 pub const EMULATION_LAYER: &str = "emulation-layer";
+/// A Vulkan driver with VK_ARM_data_graph through the API (by default the
+/// emulation layer on lavapipe), in a persistent worker process.
+pub const VULKAN: &str = "vulkan";
 /// model-converter (MLIR's SPIR-V serializer), a producer.
 pub const MODEL_CONVERTER: &str = "model-converter";
 /// IREE (a second TOSA compiler), on the CPU.
 pub const IREE: &str = "iree";
 
 /// Every oracle name, in the order reports list them.
-pub const NAMES: &[&str] = &[IN_TREE, SPIRV_VAL, TOSA_REF, EMULATION_LAYER, MODEL_CONVERTER, IREE];
+pub const NAMES: &[&str] = &[IN_TREE, SPIRV_VAL, TOSA_REF, EMULATION_LAYER, VULKAN, MODEL_CONVERTER, IREE];
 
 /// How to build the oracles.
 #[derive(Clone, Debug)]
@@ -217,6 +221,10 @@ fn build_on(name: &'static str, tools: &Tools, dir: Option<&Path>, config: &Orac
         EMULATION_LAYER => Box::new(
             EmulationLayer::from_config(tools, dir).with_timeout(config.timeout).with_memory_limit(config.memory_bytes),
         ),
+        VULKAN => Box::new(Vulkan::from_config(&config.tools, dir).with_limits(crate::external::process::Limits {
+            timeout: config.timeout,
+            memory_bytes: config.memory_bytes,
+        })),
         MODEL_CONVERTER => {
             Box::new(ModelConverter::from_config(tools, dir).with_limits(crate::external::process::Limits {
                 timeout: config.timeout,
