@@ -25,6 +25,7 @@
 
 use crate::compliance::PreciseOutcome;
 use crate::exec::{ExecConfig, Executor};
+use crate::external::consumer::Workarounds;
 use crate::external::emulation_layer::EmulationLayer;
 use crate::external::iree::Iree;
 use crate::external::model_converter::ModelConverter;
@@ -71,6 +72,10 @@ pub struct OracleConfig {
     pub timeout: Duration,
     /// Resident-memory limit of one backend process, in bytes.
     pub memory_bytes: Option<u64>,
+    /// Whether adapters apply their documented work-arounds (the consumers'
+    /// single entry point, debug info stripped, shared outputs not run).
+    /// `--no-workarounds` turns them off to show what they hide.
+    pub workarounds: bool,
 }
 
 impl Default for OracleConfig {
@@ -80,6 +85,7 @@ impl Default for OracleConfig {
             paths: paths_from_env(),
             timeout: Duration::from_secs(60),
             memory_bytes: Some(4 << 30),
+            workarounds: true,
         }
     }
 }
@@ -219,12 +225,19 @@ fn build_on(name: &'static str, tools: &Tools, dir: Option<&Path>, config: &Orac
         SPIRV_VAL => Box::new(SpirvVal::from_config(tools, dir)),
         TOSA_REF => Box::new(TosaReferenceModel::from_config(tools, dir).with_timeout(config.timeout)),
         EMULATION_LAYER => Box::new(
-            EmulationLayer::from_config(tools, dir).with_timeout(config.timeout).with_memory_limit(config.memory_bytes),
+            EmulationLayer::from_config(tools, dir)
+                .with_timeout(config.timeout)
+                .with_memory_limit(config.memory_bytes)
+                .with_workarounds(Workarounds::enabled(config.workarounds)),
         ),
-        VULKAN => Box::new(Vulkan::from_config(&config.tools, dir).with_limits(crate::external::process::Limits {
-            timeout: config.timeout,
-            memory_bytes: config.memory_bytes,
-        })),
+        VULKAN => Box::new(
+            Vulkan::from_config(tools, dir)
+                .with_limits(crate::external::process::Limits {
+                    timeout: config.timeout,
+                    memory_bytes: config.memory_bytes,
+                })
+                .with_workarounds(config.workarounds),
+        ),
         MODEL_CONVERTER => {
             Box::new(ModelConverter::from_config(tools, dir).with_limits(crate::external::process::Limits {
                 timeout: config.timeout,
