@@ -53,6 +53,7 @@ use crate::external::consumer::env::{self, Found, VulkanEnv};
 use crate::external::consumer::{prepare, Preparation, Prepared, RequestError, TensorArrays, Workarounds};
 use crate::external::process::{self, Ended, Limits};
 use crate::external::raw;
+use crate::features::Feature;
 use crate::oracle::{Capability, ExecOutcome, ExecRequest, KnownDiscrepancy, Oracle, OracleError, Refusal};
 use client::{Exchange, Pool, StartError};
 use protocol::{ConstantHeader, FromWorker, RunHeader, ToWorker};
@@ -418,15 +419,17 @@ const API_KNOWN: &[KnownDiscrepancy] = &[
             "corpus/findings/emulation-layer-exception-through-vulkan-api.spv",
         )
     },
-    KnownDiscrepancy::open(
-        "crash",
-        Owner::EmulationLayer,
-        "a graph that reads two elements of a tensor-array input crashes the Graph layer's SPIR-V pass (SIGSEGV in \
-         GraphExtInstContext::handleInputsAndOutputs at pipeline creation); scenario-runner cannot bind tensor \
-         arrays, so only the API path shows it (documented here; no message or operator tells it apart in a \
-         judgement)",
-        "corpus/findings/emulation-layer-tensor-array-elements-sigsegv.spv",
-    ),
+    KnownDiscrepancy {
+        features: &[Feature::TensorArrayElements],
+        ..KnownDiscrepancy::open(
+            "crash",
+            Owner::EmulationLayer,
+            "a graph that reads two elements of a tensor-array input crashes the Graph layer's SPIR-V pass (SIGSEGV \
+             in GraphExtInstContext::handleInputsAndOutputs at pipeline creation); scenario-runner cannot bind \
+             tensor arrays, so only the API path shows it",
+            "corpus/findings/emulation-layer-tensor-array-elements-sigsegv.spv",
+        )
+    },
 ];
 
 /// The layer's own discrepancies followed by those only the API shows.
