@@ -25,6 +25,13 @@
 //! module written by hand (the size reference), which must be interesting.
 //! Reported per test and reducer: final bytes and instructions, wall time,
 //! test runs, and the ratios to the hand-written module and to shrinkray's time.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 use spvgraph_generator::files::{write_case, Extras};
 use spvgraph_generator::{generate_from_seed, Config};

@@ -9,6 +9,13 @@
 //! - spirv-val accepts every valid case, and as a validator template it
 //!   gives the verdicts the registry's in-process spirv-val gives;
 //! - the JUnit file has one test case per corpus case.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 use spvgraph::corpus::cases::{self, CorpusCase, Expect};
 use spvgraph::corpus::check::{self, CheckOptions, Implementation, Role, Status};

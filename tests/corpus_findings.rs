@@ -5,6 +5,13 @@
 //! reproduces), or a per-tool test names it, or its manifest records
 //! `fixed_in` with the version that fixed it. A finding promoted with
 //! `spvgraph corpus add` fails here until one of these holds.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 use spvgraph_oracle::external::known;
 use spvgraph_oracle::oracle::KnownDiscrepancy;

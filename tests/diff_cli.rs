@@ -1,6 +1,13 @@
 //! `spvgraph diff`: one module (or TOSA MLIR, through a producer) through the
 //! oracles named, one judgement, exit 0 when all agree, 1 when any disagree,
 //! 2 on usage or I/O errors.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 use spvgraph_ir::builder::ModuleBuilder;
 use spvgraph_ir::elem::ElemType;

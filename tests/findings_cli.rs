@@ -2,6 +2,13 @@
 //! `spvgraph report` (Markdown and HTML of a hunt directory). Findings are
 //! planted with the hidden `--inject-panic SEED`, so they exist whatever
 //! the oracles say.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};

@@ -3,6 +3,13 @@
 //! new finding, 1 new findings, 2 usage or I/O error). Nothing here depends
 //! on timing: runs are bounded by `--count`, and findings are planted with
 //! the hidden `--inject-panic SEED` so they exist whatever the oracles say.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};

@@ -3,6 +3,13 @@
 //! continues from the first unfinished case, ending with the signatures an
 //! uninterrupted hunt over the same seeds finds. Findings are planted with
 //! the hidden `--inject-panic SEED` so they exist whatever the oracles say.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 use serde_json::Value;
 use std::collections::BTreeSet;

@@ -7,6 +7,13 @@
 //! disagreement documented as another oracle's discrepancy (spirv-val
 //! rejecting the release's valid debug-info module) does not make the
 //! release wrong.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 use serde_json::Value;
 use std::os::unix::fs::PermissionsExt;

@@ -2,6 +2,13 @@
 //! `sh -c` in the finding's directory inside this checkout (where a user
 //! finds it after `spvgraph hunt`), it regenerates the case byte for byte,
 //! and its check command runs (no "command not found").
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};

@@ -1,6 +1,13 @@
 //! `spvgraph reduce`: exit status 0 reduced, 1 not interesting to begin with
 //! (or not breaking what --keep-valid/--rule ask), 2 usage or I/O error;
 //! the candidate's inputs and manifest sit next to it.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 use spvgraph_ir::inst::Inst;
 use spvgraph_ir::tosa::TosaOp;

@@ -1,5 +1,12 @@
 //! `spvgraph run`: outputs and their dtypes, and the exit status contract
 //! (0 outputs written, 1 graph refused, 2 usage or I/O error).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 use spvgraph_ir::builder::ModuleBuilder;
 use spvgraph_ir::elem::ElemType;

@@ -5,6 +5,13 @@
 //! that it still shows what the finding says (a status, a message, output
 //! values, a file); a finding fixed upstream says in which release, and
 //! still reproduces with the pinned one.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 use serde_json::Value;
 use spvgraph_ir::elem::ElemType;

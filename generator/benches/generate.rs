@@ -2,6 +2,13 @@
 //!
 //! `cargo bench -p spvgraph-generator --bench generate`; the throughput line
 //! reports elements = modules, so criterion prints modules/s directly.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use spvgraph_generator::{generate_from_seed, Config};

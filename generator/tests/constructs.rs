@@ -5,6 +5,13 @@
 //! the input and constant data (NaN, infinities, subnormals), independently
 //! of the generator's bookkeeping. Every checked construct is claimed by
 //! some seed of the range, so no check is vacuous.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 mod support;
 

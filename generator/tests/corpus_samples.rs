@@ -4,6 +4,13 @@
 //! (They are snapshots: after a generator change, `--seed` may produce a
 //! different case; regenerate them with
 //! `spvgraph generate --seed S --no-mlir --spvasm --prefix generated_seed -o corpus/valid`.)
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 mod support;
 

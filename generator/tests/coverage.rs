@@ -2,6 +2,13 @@
 //! and every type row of every profile/extension is reached, together with
 //! the constructs the issue lists. The 20,000-seed check is
 //! `spvgraph generate --coverage --seed 0 --count 20000` (exit 1 if a row is missing).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 use spvgraph_generator::coverage::CONSTRUCTS;
 use spvgraph_generator::{generate_from_seed, Config, Coverage};

@@ -6,6 +6,13 @@
 //! overflow in ADD/SUB/MUL/NEGATE/ABS/REDUCE_SUM of leaves, TABLE i16 slopes,
 //! RESCALE multiplier/shift ranges, MUL shift 0 off i32. Run with and
 //! without special values.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 mod support;
 

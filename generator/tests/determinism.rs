@@ -1,5 +1,12 @@
 //! Same bytes, same case; different seeds, different cases; arbitrary bytes
 //! and arbitrary configurations never panic.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 use arbitrary::{Arbitrary, Unstructured};
 use spvgraph_generator::prng::seed_bytes;

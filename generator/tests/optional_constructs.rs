@@ -12,6 +12,13 @@
 //!   consumers read attributes from inline constants.
 //!
 //! If a later spirv-val starts rejecting one of these, this test says which.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 mod support;
 

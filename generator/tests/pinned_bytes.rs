@@ -6,6 +6,13 @@
 //!
 //! When a change to the generator is meant to change its output, rerun with
 //! `-- --nocapture` and update the table from the printed lines.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 use spvgraph_generator::{generate_from_seed, Config};
 

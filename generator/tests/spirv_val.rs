@@ -10,6 +10,13 @@
 //! and extensions), one quarter with swarm configurations (random profile
 //! subsets and probabilities from `Config::arbitrary`). The 100,000-seed run
 //! is `spvgraph generate --seed 0 --count 100000 --check-spirv-val`.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 mod support;
 

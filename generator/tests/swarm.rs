@@ -1,6 +1,13 @@
 //! `Config::swarm`: configurations drawn from fuzz bytes stay within the
 //! base configuration's sizes, vary the operator set, and always generate
 //! without breaking a generator invariant.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 use arbitrary::Unstructured;
 use spvgraph_generator::prng::seed_bytes;

@@ -24,6 +24,13 @@
 //! .oracles/venv/bin/vgf_dump -i /tmp/large_cnn.vgf \
 //!     -o ir/benches/data/large_cnn.spv --dump-spirv 0
 //! ```
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use spvgraph_ir::Module;

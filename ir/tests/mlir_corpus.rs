@@ -8,6 +8,13 @@
 //!   channel's and each other channel's (`ci/setup-oracles --channel dev`),
 //!   whose TOSA dialects read different custom syntax but the same generic
 //!   form.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 #[path = "mlir_common.rs"]
 mod common;

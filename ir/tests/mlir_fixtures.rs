@@ -10,6 +10,13 @@
 //!   graph is printed with the constant data from its VGF, converted again by
 //!   model-converter, and the result must have the same interface types,
 //!   operators and graph-constant bytes as the module it came from.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 #[path = "mlir_common.rs"]
 mod common;

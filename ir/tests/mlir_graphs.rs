@@ -3,6 +3,13 @@
 //! entry-point names, specialization constants, debug information) checked
 //! against tosa-opt and model-converter, and the errors it reports for what
 //! has no TOSA MLIR form.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 #[path = "mlir_common.rs"]
 mod common;

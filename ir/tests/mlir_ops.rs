@@ -12,6 +12,13 @@
 //!   operator multiset (operator + result types) as the original graph.
 //!
 //! Under `CI=true` a missing tool fails; elsewhere the tool tests are skipped.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 #[path = "mlir_common.rs"]
 mod common;

@@ -3,6 +3,13 @@
 //! ranks 0–6 (zero-size dimensions included), and files numpy writes in C
 //! and Fortran order, big-endian, format versions 2.0 and 3.0, and bool
 //! arrays holding 0xff bytes read back to the values numpy holds.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::npy::{Dtypes, NpyArray};

@@ -1,6 +1,13 @@
 //! Round-trip identity over real modules: hand-written `.spvasm` assembled by
 //! spirv-as (covering every construct the model types), and modules produced
 //! by model-converter from TOSA MLIR, with and without `--emit-debug-info`.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 mod support;
 

@@ -12,6 +12,13 @@
 //! gives identical words (in both byte orders), and every instruction keeps
 //! its typed variant (nothing the builder made comes back as `Inst::Raw` or
 //! as an untyped `Inst::ExtInst`).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 use proptest::prelude::*;
 use spvgraph_ir::builder::ModuleBuilder;

@@ -24,6 +24,13 @@
 //! target environment and profiles): the full report (messages and
 //! instruction text) against the rules-only ruling that judging uses, with
 //! a ratio line (`cargo bench -p spvgraph-oracle --bench validate -- near_valid`).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use spvgraph_generator::near_valid::{covered_rules, near_valid_from_seed};

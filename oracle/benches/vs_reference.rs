@@ -39,6 +39,13 @@
 //!
 //! Peaks are `wait4`'s exact figures unless marked `~` (a lower bound polled
 //! from `/proc`; see `spvgraph_oracle::external::process`). MiB throughout.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 use spvgraph_ir::analysis::Analysis;
 use spvgraph_ir::builder::ModuleBuilder;

@@ -10,6 +10,13 @@
 //! Each run uses a fresh adapter, so IREE's compile cache starts empty;
 //! every graph of cases `S..S+N` is produced (model-converter, with
 //! `--emit-debug-info` for `model-converter-debug`) or executed (IREE).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 use spvgraph_generator::{generate_from_seed, Config};
 use spvgraph_ir::tensor::TensorData;

@@ -25,6 +25,13 @@
 //! else against the in-tree executor; all three verdicts are printed),
 //! `accepts-invalid` (a near-valid module ran and produced outputs),
 //! `unsupported` (what the scenario runner cannot express; not a finding).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 use spvgraph_generator::files::{write_case, Extras};
 use spvgraph_generator::near_valid::{covered_rules, near_valid_from_seed};

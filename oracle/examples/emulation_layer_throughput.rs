@@ -7,6 +7,13 @@
 //! cargo run --release -p spvgraph-oracle --example emulation_layer_throughput -- \
 //!     [--cases N] [--seed S] [--repeat R] [--batches 1,8,32]
 //! ```
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 use spvgraph_generator::{generate_from_seed, Config};
 use spvgraph_ir::tensor::TensorData;

@@ -14,6 +14,13 @@
 //! and spirv-val and compute the case's outputs (bit-exact, else within the
 //! TOSA compliance rules of a precise reference-model run). IREE must
 //! compute the same outputs, or say that it cannot lower the graph.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 use rayon::prelude::*;
 use spvgraph_generator::{generate_from_seed, Case, Config};

@@ -8,6 +8,13 @@
 //!
 //! Skipped (with a notice) when the dev channel is not installed; under
 //! `CI=true`, which installs it, that is a failure.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 use spvgraph_ir::tools::{Tool, Tools};
 use spvgraph_oracle::oracle::{Oracle, ProduceOutcome, ProduceRequest};

@@ -2,6 +2,13 @@
 //! to sign-preserved zero before each operator. The in-tree executor computes
 //! it (every operand, wherever it comes from), and `flush_request` prepares
 //! the request the TOSA reference model gets for it.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 use ndarray::{ArrayD, IxDyn};
 use spvgraph_ir::builder::ModuleBuilder;

@@ -1,5 +1,12 @@
 //! `compliance::judge` on every combination of outcomes, and the sweep tally,
 //! with a hand-built ABS graph and hand-made reference runs (no tools needed).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 use ndarray::{ArrayD, IxDyn};
 use spvgraph_ir::builder::ModuleBuilder;

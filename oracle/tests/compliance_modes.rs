@@ -1,5 +1,12 @@
 //! Hand-computed cases at the edges of every compliance mode: just inside
 //! the bound passes, just outside fails.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 use ndarray::{ArrayD, IxDyn};
 use spvgraph_ir::elem::ElemType;

@@ -2,6 +2,13 @@
 //! reference model's own verifier, on real fp64 references and bounds from
 //! precise runs, for candidates perturbed across each mode's bound.
 //! Skipped with a notice when tosa-tools is missing (a failure under `CI=true`).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 use ndarray::{ArrayD, IxDyn};
 use spvgraph_ir::elem::ElemType;

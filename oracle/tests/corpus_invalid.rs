@@ -6,6 +6,13 @@
 //! And the pipeline corpus (`corpus/pipeline/`): one valid module per
 //! pipeline-creation rule, whose pipeline for the graph entry points its
 //! manifest lists (`pipeline.entry_points`) breaks exactly that rule.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 use serde_json::Value;
 use spvgraph_ir::elem::Profile;

@@ -20,6 +20,13 @@
 //! 5. Versioned imports: TOSA.001000.1, NonSemantic.Graph.DebugInfo.<n>,
 //!    Arm.ExperimentalMLOperations.<n>.
 //! 6. Provenance: each changed rule records what it follows.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 #[path = "validate_common.rs"]
 mod common;

@@ -3,6 +3,13 @@
 //! rules, integer exactness, bindings and graph constants, batches in which
 //! one graph fails, time-outs, a user's own build and a bogus one. Skipped
 //! with a notice when the tools are missing (a failure under `CI=true`).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 use spvgraph_ir::builder::ModuleBuilder;
 use spvgraph_ir::elem::ElemType;

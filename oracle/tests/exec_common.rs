@@ -1,6 +1,13 @@
 //! Shared helpers for the executor tests (included by each `exec_*` test
 //! with `#[path]`; as a test target of its own it has no tests).
 #![allow(dead_code)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 use ndarray::{ArrayD, IxDyn};
 use spvgraph_ir::builder::ModuleBuilder;

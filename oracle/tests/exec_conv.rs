@@ -1,6 +1,13 @@
 //! Convolutions and MATMUL: the GEMM paths against naive loop nests written
 //! here from the pseudocode, on random data (exact for integers), plus the
 //! exact integer path and its accumulator REQUIREs.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 #[path = "exec_common.rs"]
 mod common;

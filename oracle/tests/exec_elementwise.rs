@@ -1,5 +1,12 @@
 //! Element-wise, activation, comparison and TABLE operators on small graphs,
 //! against hand-computed results.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 #[path = "exec_common.rs"]
 mod common;

@@ -1,6 +1,13 @@
 //! Rounding to fp16, bf16 and the fp8 formats: ties to even, overflow,
 //! subnormals, checked by hand and against `half`'s independent `f32`
 //! conversions; then the same through CAST graphs.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 #[path = "exec_common.rs"]
 mod common;

@@ -2,6 +2,13 @@
 //! point, tensor-array inputs and outputs, graph constants, every constant
 //! form, invalid graphs with their location, bad requests, and the Oracle
 //! interface.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 #[path = "exec_common.rs"]
 mod common;

@@ -1,5 +1,12 @@
 //! Hand-computed edge cases of the integer helpers of the TOSA pseudocode:
 //! INT32_MIN, shifts of 0/31/63, rounding ties, saturation bounds.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 use spvgraph_oracle::exec::intmath::*;
 

@@ -4,6 +4,13 @@
 //! SPIR-V graph built here and the same operator written as TOSA MLIR by hand.
 //! A missing tool skips (with a notice) outside CI and fails under `CI=true`.
 //! The systematic differential sweep lives with the reference-model oracle.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 #[path = "exec_common.rs"]
 mod common;

@@ -2,6 +2,13 @@
 //! decoder accepts many of them) are run on zero inputs of whatever interface
 //! they declare, under a small memory budget. Every outcome is fine except a
 //! panic.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 #[path = "exec_common.rs"]
 mod common;

@@ -3,6 +3,13 @@
 //! data hits a REQUIRE, an unpredictable verdict), never an invalid-graph or
 //! internal error. Shapes and attributes are chosen here per operator; the
 //! rows themselves come from the catalogue, so a row added there is swept.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 #[path = "exec_common.rs"]
 mod common;

@@ -1,5 +1,12 @@
 //! Pooling, RESIZE, RESCALE and the FFTs on small graphs, against
 //! hand-computed results or a direct DFT.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 #[path = "exec_common.rs"]
 mod common;

@@ -10,6 +10,13 @@
 //!
 //! Regenerate the files with
 //! `cargo test -p spvgraph-oracle --test external_findings -- --ignored write_findings`.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 use spvgraph_generator::files::{write_case, Extras};
 use spvgraph_generator::{Case, CaseMeta, EntryPoint, InputTensor, InterfaceSlot};

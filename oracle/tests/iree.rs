@@ -6,6 +6,13 @@
 //! boundary (bf16, bool, i48 as i64), fp8 is `Unsupported`, and crashes,
 //! time-outs and runtime errors of the tools are outcomes. Compiled
 //! modules are cached per oracle.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 use spvgraph_generator::{generate_from_seed, Config};
 use spvgraph_ir::builder::ModuleBuilder;

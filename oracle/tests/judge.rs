@@ -3,6 +3,13 @@
 //! tested is the decision, not a backend); the in-tree validator and
 //! executor are real, and so is the TOSA reference model as the referee
 //! where it is installed.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 use spvgraph_ir::rules::RuleId;
 use spvgraph_ir::tensor::TensorData;

@@ -5,6 +5,13 @@
 //! in-tree validator and spirv-val, and, run on the in-tree executor with
 //! the case's inputs through the interface map, computes the case's outputs.
 //! Pass-through outputs, rejections, crashes and time-outs are outcomes.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 use spvgraph_generator::{generate_from_seed, Config};
 use spvgraph_ir::builder::ModuleBuilder;

@@ -8,6 +8,13 @@
 //! `NEAR_VALID_RULES=tosa.shape,graph.input` limits the rules (name
 //! prefixes) and `NEAR_VALID_COUNT=N` changes the count while working on
 //! mutators; CI runs the default (all rules, 50 each).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 use spvgraph_generator::near_valid::{covered_pipeline_rules, covered_rules, near_valid_from_seed, NearValid};
 use spvgraph_generator::Config;

@@ -11,6 +11,13 @@
 //!
 //! `NEAR_VALID_RULES` and `NEAR_VALID_COUNT` work as in `near_valid.rs`;
 //! `DIFF_VALID_SEEDS` sets the number of valid modules.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 use spvgraph_generator::near_valid::{covered_rules, near_valid_from_seed};
 use spvgraph_generator::{generate_from_seed, Config};

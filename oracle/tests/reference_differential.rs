@@ -3,6 +3,13 @@
 //! sample (one case per operator × type row). The full sweep (≥ 20 cases per
 //! row, with a per-operator table) is `spvgraph diff-exec --per-row 20`.
 //! Skipped with a notice when tosa-tools is missing (a failure under `CI=true`).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 use spvgraph_generator::{generate_from_seed, Case, Config};
 use spvgraph_ir::elem::Profile;

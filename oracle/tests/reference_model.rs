@@ -2,6 +2,13 @@
 //! TOSA MLIR: element types in and out, refusals, precise mode with bounds,
 //! time limits. A missing tosa-tools install skips these tests with a notice,
 //! except under `CI=true`, where it fails them.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 use ndarray::{ArrayD, IxDyn};
 use spvgraph_ir::elem::ElemType;

@@ -4,6 +4,13 @@
 //! LOGICAL_NOT modules) shown through LOGICAL_LEFT_SHIFT, run on the real
 //! layer, is documented; the same wrong answer on a module without a null
 //! row is not.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 use spvgraph_ir::builder::ModuleBuilder;
 use spvgraph_ir::elem::ElemType;

@@ -6,6 +6,13 @@
 //! specialization constants). Each case states the rules the in-tree
 //! validator must report and spirv-val 2025.5's verdict, which is asserted
 //! when spirv-val is available.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 #[path = "validate_common.rs"]
 mod common;

@@ -4,6 +4,13 @@
 //!
 //! Every expectation that is not "valid, and spirv-val agrees" is listed
 //! below with the reason, so a change in either validator shows up here.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 #[path = "validate_common.rs"]
 mod common;

@@ -3,6 +3,13 @@
 //!
 //! CI runs a few hundred seeds; `VALIDATE_SEEDS=N cargo test --release -p
 //! spvgraph-oracle --test validate_generated -- --ignored` runs N.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 #[path = "validate_common.rs"]
 mod common;

@@ -4,6 +4,13 @@
 //! OpGraphEndARM, which is valid (non-semantic instructions may stand
 //! anywhere in the graph section) and which spirv-val 2025.5 rejects (a
 //! documented 2025.5 disagreement, fixed in SPIRV-Tools v2026.3).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 #[path = "validate_common.rs"]
 mod common;

@@ -2,6 +2,13 @@
 //! words flipped, inserted or removed (which reach far deeper than random
 //! bytes, since they still decode). Every finding names a rule, and findings
 //! with an instruction carry its word offset.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 #[path = "validate_common.rs"]
 mod common;

@@ -3,6 +3,13 @@
 //! reported with exactly its rule, the base must be clean, and spirv-val's
 //! verdict on the broken module must agree with the catalogue's
 //! `spirv_val_checks` flag (which is how those flags were determined).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 #[path = "validate_common.rs"]
 mod common;

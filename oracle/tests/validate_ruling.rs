@@ -3,6 +3,13 @@
 //! covered rule, on generated valid modules and on bytes that do not
 //! decode: the same verdict, and the same (rule, word offset) pairs; the
 //! report, whose messages `rule_words` never renders, has every message.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 use spvgraph_generator::near_valid::{covered_rules, near_valid_from_seed};
 use spvgraph_generator::{generate_from_seed, Config};

@@ -1,6 +1,13 @@
 //! The spirv-val oracle: in-process and process backends agree (verdicts,
 //! messages, word offsets, target environments), it is safe to call from
 //! many threads and on any bytes, and it says clearly when it is missing.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 #[path = "validate_common.rs"]
 mod common;

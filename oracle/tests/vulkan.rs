@@ -6,6 +6,13 @@
 //! replaced), the memory limit, the choice of device and driver, and the
 //! worker command. Skipped with a notice when the tools are missing (a
 //! failure under `CI=true`).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 use spvgraph_ir::builder::ModuleBuilder;
 use spvgraph_ir::elem::ElemType;

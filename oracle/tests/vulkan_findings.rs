@@ -7,6 +7,13 @@
 //!
 //! Regenerate the files with
 //! `cargo test -p spvgraph-oracle --test vulkan_findings -- --ignored write_findings`.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 use spvgraph_ir::builder::ModuleBuilder;
 use spvgraph_ir::elem::ElemType;

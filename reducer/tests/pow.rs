@@ -1,5 +1,12 @@
 //! The acceptance case: a generated module of about 30 operators,
 //! reduced with "valid, and still contains POW", gives a one-operator graph.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 mod support;
 

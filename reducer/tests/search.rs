@@ -1,6 +1,13 @@
 //! The search's promises: validity findings keep exactly their rule,
 //! the result depends on the seed only (not on jobs), the cache never lets
 //! the predicate see a candidate twice, and the input must be interesting.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    reason = "a test, bench or example: a failure names its place"
+)]
 
 mod support;
 

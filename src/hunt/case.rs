@@ -364,6 +364,7 @@ impl Hunter<'_> {
             let first = validity.is_empty();
             let start = std::time::Instant::now();
             let answer = guard("validator", || {
+                #[allow(clippy::panic, reason = "a testing aid: the planted panic the guard must catch")]
                 if inject && first {
                     panic!("injected panic (--inject-panic {})", out.seed);
                 }
