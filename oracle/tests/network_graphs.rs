@@ -14,7 +14,6 @@ mod common;
 use common::*;
 use spvgraph_generator::{generate_from_seed, Config};
 use spvgraph_oracle::exec::{ExecConfig, Executor};
-use spvgraph_oracle::external::spirv_val::SpirvVal;
 use spvgraph_oracle::oracle::{Oracle, ValidateOptions};
 use spvgraph_oracle::validate::Validator;
 use std::time::Instant;
@@ -24,15 +23,7 @@ fn network_graphs_are_valid_and_run() {
     let n: u64 = std::env::var("NETWORK_SEEDS").ok().and_then(|v| v.parse().ok()).unwrap_or(24);
     let config = Config::network();
     let validator = Validator::new(ValidateOptions::default());
-    let sv = SpirvVal::discover();
-    let sv = match sv.available() {
-        Ok(()) => Some(sv),
-        Err(e) => {
-            assert!(!spvgraph_ir::tools::Tools::required(), "CI=true and {e}");
-            eprintln!("skipping spirv-val: {e}");
-            None
-        }
-    };
+    let sv = spirv_val();
     let executor = Executor::new(ExecConfig::default());
     let mut failures = Vec::new();
     let mut times = Vec::new();

@@ -4,7 +4,7 @@
 //! and attention, the classifier head.
 
 use super::blocks::{Channels, Window};
-use super::Net;
+use super::{BlockKind, Net, Trunk};
 use crate::datasets::{self, DotPlan, DotRole, DotSet};
 use crate::floats;
 use crate::range::Range;
@@ -53,7 +53,9 @@ impl FloatBlock {
         FloatBlock::Downsample,
         FloatBlock::MixedPrecision,
     ];
+}
 
+impl BlockKind for FloatBlock {
     /// Most operators the block emits.
     fn max_ops(self) -> usize {
         match self {
@@ -449,21 +451,8 @@ impl Synth<'_, '_> {
 
     /// One floating-point block on the trunk `t`.
     pub(crate) fn float_block(&mut self, net: &mut Net, t: usize) -> Option<usize> {
-        let blocks: Vec<FloatBlock> = FloatBlock::ALL.into_iter().filter(|b| !self.ops_left(b.max_ops())).collect();
-        let total: u32 = blocks.iter().map(|b| b.weight()).sum();
-        let mut pick = self.dice.range_u32(0, total.max(1) - 1);
-        let mut block = *blocks.first()?;
-        for b in blocks {
-            if pick < b.weight() {
-                block = b;
-                break;
-            }
-            pick -= b.weight();
-        }
-        let s = self.shape_of(t);
-        let c = s.get(3).copied().unwrap_or(1);
-        let grow = self.trunk_elements(t).saturating_mul(2) <= self.element_share(net);
-        let wider = if grow { (c * 2).min(256) } else { c };
+        let block = self.draw_block(FloatBlock::ALL)?;
+        let Trunk { shape: s, channels: c, wider } = self.trunk(net, t);
         match block {
             FloatBlock::ConvAct => {
                 self.feature("net:block=conv");

@@ -93,6 +93,27 @@ impl Net<'_> {
     }
 }
 
+/// A kind of block a trunk grows by (floating-point or quantised): how
+/// often it is drawn, and the most operators it emits (a kind that would
+/// crowd out the head is not drawn).
+pub(crate) trait BlockKind: Copy {
+    /// How often the block is drawn, relative to the others.
+    fn weight(self) -> u32;
+    /// Most operators the block emits.
+    fn max_ops(self) -> usize;
+}
+
+/// A trunk value's shape and channel counts as a block sees them.
+pub(crate) struct Trunk {
+    /// Its shape (NHWC for image-like trunks).
+    pub(crate) shape: Vec<u32>,
+    /// Its channels (the last of four dimensions; 1 otherwise).
+    pub(crate) channels: u32,
+    /// The channels a block may widen it to: doubled, up to 256, while the
+    /// trunk's elements leave room in the graph's element share.
+    pub(crate) wider: u32,
+}
+
 impl Synth<'_, '_> {
     /// Builds one network-shaped graph, or a randomly grown one when the
     /// enabled operators and profiles cannot make a network.
@@ -194,6 +215,32 @@ impl Synth<'_, '_> {
             NetKind::Float(_) => self.float_block(net, t),
             NetKind::Quant => self.quant_block(net, t),
         }
+    }
+
+    /// A block kind drawn by weight among `all`, leaving out those whose
+    /// operators would not fit ([`Synth::ops_left`]); `None` when none fits.
+    pub(crate) fn draw_block<B: BlockKind>(&mut self, all: impl IntoIterator<Item = B>) -> Option<B> {
+        let blocks: Vec<B> = all.into_iter().filter(|b| !self.ops_left(b.max_ops())).collect();
+        let total: u32 = blocks.iter().map(|b| b.weight()).sum();
+        let mut pick = self.dice.range_u32(0, total.max(1) - 1);
+        let mut block = *blocks.first()?;
+        for b in blocks {
+            if pick < b.weight() {
+                block = b;
+                break;
+            }
+            pick -= b.weight();
+        }
+        Some(block)
+    }
+
+    /// The trunk `t` as the next block sees it.
+    pub(crate) fn trunk(&self, net: &Net, t: usize) -> Trunk {
+        let shape = self.shape_of(t);
+        let channels = shape.get(3).copied().unwrap_or(1);
+        let grow = self.trunk_elements(t).saturating_mul(2) <= self.element_share(net);
+        let wider = if grow { (channels * 2).min(256) } else { channels };
+        Trunk { shape, channels, wider }
     }
 
     // ---- budgets -------------------------------------------------------------------

@@ -6,7 +6,7 @@
 //! that dequantises to floating point when the profiles allow.
 
 use super::blocks::{Channels, Window};
-use super::{Net, QInfo};
+use super::{BlockKind, Net, QInfo, Trunk};
 use crate::datasets::IntConvSet;
 use crate::synth::node::{Arg, NodeSpec};
 use crate::synth::{elements, transfer, Synth};
@@ -41,7 +41,9 @@ impl QuantBlock {
         QuantBlock::LayoutRoundtrip,
         QuantBlock::Downsample,
     ];
+}
 
+impl BlockKind for QuantBlock {
     /// Most operators the block emits.
     fn max_ops(self) -> usize {
         match self {
@@ -341,21 +343,8 @@ impl Synth<'_, '_> {
 
     /// One quantised block on the trunk `t`.
     pub(crate) fn quant_block(&mut self, net: &mut Net, t: usize) -> Option<usize> {
-        let blocks: Vec<QuantBlock> = QuantBlock::ALL.into_iter().filter(|b| !self.ops_left(b.max_ops())).collect();
-        let total: u32 = blocks.iter().map(|b| b.weight()).sum();
-        let mut pick = self.dice.range_u32(0, total.max(1) - 1);
-        let mut block = *blocks.first()?;
-        for b in blocks {
-            if pick < b.weight() {
-                block = b;
-                break;
-            }
-            pick -= b.weight();
-        }
-        let s = self.shape_of(t);
-        let c = s.get(3).copied().unwrap_or(1);
-        let grow = self.trunk_elements(t).saturating_mul(2) <= self.element_share(net);
-        let wider = if grow { (c * 2).min(256) } else { c };
+        let block = self.draw_block(QuantBlock::ALL)?;
+        let Trunk { shape: s, channels: c, wider } = self.trunk(net, t);
         match block {
             QuantBlock::ConvAct => {
                 self.feature("net:block=conv");
