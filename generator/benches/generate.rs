@@ -1,7 +1,10 @@
-//! Modules per second for 10-node graphs on one core (criterion).
+//! Modules per second for 10-node graphs on one core (criterion), and the
+//! time of one case of the `network` profile (50-200 operators, tensors of
+//! 10^5-10^7 elements: module and input data).
 //!
 //! `cargo bench -p spvgraph-generator --bench generate`; the throughput line
 //! reports elements = modules, so criterion prints modules/s directly.
+//! `-- network` runs the network profile alone.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -27,6 +30,21 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             seed = seed.wrapping_add(1);
             let case = generate_from_seed(black_box(seed), &config);
+            black_box(case.module.encode_words().map(|w| w.len()).unwrap_or(0))
+        })
+    });
+    group.finish();
+
+    // Network cases differ widely in size from seed to seed, so the seeds
+    // cycle through a fixed set: the figure is the mean over those cases.
+    let network = Config::network();
+    let mut group = c.benchmark_group("generate");
+    group.sample_size(10);
+    let mut seed = 0u64;
+    group.bench_function("network case", |b| {
+        b.iter(|| {
+            seed = (seed + 1) % 24;
+            let case = generate_from_seed(black_box(seed), &network);
             black_box(case.module.encode_words().map(|w| w.len()).unwrap_or(0))
         })
     });

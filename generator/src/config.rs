@@ -6,6 +6,7 @@
 //! testing) and serde (config files, manifests). Every field can also be set
 //! from the command line with `--set path=value` ([`Config::set`]).
 
+use crate::network::Network;
 use arbitrary::{Arbitrary, Unstructured};
 use serde::{Deserialize, Serialize};
 use spvgraph_ir::elem::Profile;
@@ -86,6 +87,12 @@ pub struct Config {
     pub max_long_elements: u64,
     /// Probabilities of the optional constructs.
     pub probs: Probabilities,
+    /// Graphs shaped like real networks instead of grown operator by
+    /// operator (`None`, the default); see [`Config::network`]. A fuzzer's
+    /// configuration never sets it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[arbitrary(default)]
+    pub network: Option<Network>,
 }
 
 /// The probability (0..=1) of each optional construct.
@@ -259,6 +266,7 @@ impl Default for Config {
             max_concat_inputs: 4,
             max_long_elements: 16384,
             probs: Probabilities::default(),
+            network: None,
         }
     }
 }
@@ -410,6 +418,9 @@ impl Config {
                 return Err(range(&format!("probs.{name}"), p.to_string(), "must be in 0..=1"));
             }
         }
+        if let Some(net) = &self.network {
+            net_ranges(net)?;
+        }
         if self.usable_ops().is_empty() {
             return Err(ConfigError::NoOperator {
                 profiles: self.profiles.iter().map(|p| p.name().to_string()).collect(),
@@ -443,6 +454,116 @@ impl Config {
         *slot = parsed;
         *self = serde_json::from_value(tree).map_err(|e| err(e.to_string()))?;
         Ok(())
+    }
+}
+
+/// Checks the ranges of the network settings.
+fn net_ranges(net: &Network) -> Result<(), ConfigError> {
+    let range = |field: &str, value: String, requirement: &'static str| ConfigError::Range {
+        field: format!("network.{field}"),
+        value,
+        requirement,
+    };
+    if net.min_input_elements < 64 || net.min_input_elements > net.max_input_elements {
+        return Err(range(
+            "min_input_elements/max_input_elements",
+            format!("{}..{}", net.min_input_elements, net.max_input_elements),
+            "must satisfy 64 <= min <= max",
+        ));
+    }
+    if net.max_macs < 1 {
+        return Err(range("max_macs", net.max_macs.to_string(), "must be >= 1"));
+    }
+    for (name, p) in net.probabilities() {
+        if !(0.0..=1.0).contains(&p) {
+            return Err(range(name, p.to_string(), "must be in 0..=1"));
+        }
+    }
+    Ok(())
+}
+
+/// A named configuration: what `--profile NAME` selects (`--print-config`
+/// shows it as the JSON that `--config` takes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConfigProfile {
+    /// [`Config::default`]: small graphs grown operator by operator, every
+    /// construct and type row.
+    Default,
+    /// [`Config::network`]: graphs shaped like real networks.
+    Network,
+}
+
+impl ConfigProfile {
+    /// Every profile.
+    pub const ALL: [ConfigProfile; 2] = [ConfigProfile::Default, ConfigProfile::Network];
+
+    /// The name `--profile` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            ConfigProfile::Default => "default",
+            ConfigProfile::Network => "network",
+        }
+    }
+
+    /// The profile called `name`.
+    pub fn from_name(name: &str) -> Option<ConfigProfile> {
+        ConfigProfile::ALL.into_iter().find(|p| p.name() == name)
+    }
+
+    /// Its configuration.
+    pub fn config(self) -> Config {
+        match self {
+            ConfigProfile::Default => Config::default(),
+            ConfigProfile::Network => Config::network(),
+        }
+    }
+}
+
+impl Config {
+    /// The `network` profile: one graph per module of 50-200 operators
+    /// shaped like a real network ([`Network`]), with activations of 10^5 to
+    /// 10^7 elements. Its element budget keeps the in-tree executor's memory
+    /// estimate (inputs, constants and every result alive at once, plus the
+    /// largest operator's scratch) under its 1 GiB default. Constructs that
+    /// make a consumer refuse or skip a whole case (tensor-array interfaces,
+    /// graph constants as compile-time operands, null scalars and null rows,
+    /// pass-through graphs) are off or rare, so the large graphs get judged;
+    /// the default configuration covers them.
+    pub fn network() -> Config {
+        let probs = Probabilities {
+            graph_constant: 0.0,
+            null_constant: 0.1,
+            replicate_constant: 0.1,
+            tensor_array_input: 0.0,
+            tensor_array_output: 0.0,
+            alias_entry_point: 0.05,
+            output_from_input: 0.0,
+            output_from_constant: 0.0,
+            output_inner_value: 0.1,
+            special_leaf: 0.0,
+            cast_out_of_range: 0.0,
+            unused_result: 0.0,
+            duplicate_output: 0.02,
+            pass_through_graph: 0.0,
+            constant_rows: 0.0,
+            null_scalar: 0.0,
+            level_shape: 0.0,
+            wide_attributes: 0.0,
+            ..Probabilities::default()
+        };
+        Config {
+            min_graphs: 1,
+            max_graphs: 1,
+            min_nodes: 50,
+            max_nodes: 200,
+            max_tensor_elements: 10_000_000,
+            max_graph_elements: 40_000_000,
+            max_graph_inputs: 4,
+            max_graph_outputs: 4,
+            probs,
+            network: Some(Network::default()),
+            ..Config::default()
+        }
     }
 }
 

@@ -98,7 +98,6 @@ pub fn encode(elem: ElemType, v: f64) -> u64 {
 }
 
 /// Rounds `v` to the nearest value of the type (see [`encode`]).
-#[cfg(test)]
 pub fn round(elem: ElemType, v: f64) -> f64 {
     decode(elem, encode(elem, v))
 }

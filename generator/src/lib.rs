@@ -22,18 +22,21 @@ pub mod case;
 pub mod config;
 pub mod coverage;
 mod data;
+mod datasets;
 mod dice;
 pub mod files;
 pub mod floats;
 pub mod near_valid;
+pub mod network;
 pub mod prng;
 pub mod range;
 mod single;
 mod synth;
 
 pub use case::{Case, CaseMeta, EntryPoint, InputTensor, InterfaceSlot, RowUse};
-pub use config::{Config, ConfigError, Probabilities};
+pub use config::{Config, ConfigError, ConfigProfile, Probabilities};
 pub use coverage::Coverage;
+pub use network::Network;
 pub use single::{single_op_case, single_op_seed};
 
 use arbitrary::Unstructured;
@@ -127,6 +130,14 @@ fn normalized(c: &Config) -> Config {
     c.max_long_elements = c.max_long_elements.clamp(1, 1 << 28);
     for p in c.probs.as_mut_slice() {
         *p = if p.is_nan() { 0.0 } else { p.clamp(0.0, 1.0) };
+    }
+    if let Some(net) = &mut c.network {
+        net.min_input_elements = net.min_input_elements.clamp(64, 1 << 28);
+        net.max_input_elements = net.max_input_elements.clamp(net.min_input_elements, 1 << 28);
+        net.max_macs = net.max_macs.max(1);
+        for p in net.probabilities_mut() {
+            *p = if p.is_nan() { 0.0 } else { p.clamp(0.0, 1.0) };
+        }
     }
     c
 }

@@ -567,15 +567,7 @@ fn mutator_starting_points_are_valid() {
     use spvgraph_generator::near_valid::with_tensor_function;
     use spvgraph_generator::{generate_from_seed, prng, Config};
     let n: u64 = std::env::var("TENSOR_FUNCTION_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(200);
-    let sv = SpirvVal::discover();
-    let sv = match sv.available() {
-        Ok(()) => Some(sv),
-        Err(e) => {
-            assert!(!spvgraph_ir::tools::Tools::required(), "CI=true and {e}");
-            eprintln!("skipping spirv-val: {e}");
-            None
-        }
-    };
+    let sv = spirv_val();
     let ours = Validator::new(ValidateOptions::default());
     let mut failures = Vec::new();
     for seed in 0..n {

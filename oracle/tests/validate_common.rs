@@ -17,7 +17,8 @@ use spvgraph_ir::tensor_access::{ConstructReplicate, TensorAccess, TensorOperand
 use spvgraph_ir::tools::Tool;
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::Module;
-use spvgraph_oracle::oracle::ValidateOptions;
+use spvgraph_oracle::external::spirv_val::SpirvVal;
+use spvgraph_oracle::oracle::{Oracle, ValidateOptions};
 use spvgraph_oracle::validate::{Report, Validator};
 use std::path::PathBuf;
 
@@ -25,6 +26,20 @@ use std::path::PathBuf;
 /// Under `CI=true` a missing tool fails the test.
 pub fn tool(tool: Tool) -> Option<PathBuf> {
     spvgraph_ir::tools::locate(tool).unwrap_or_else(|e| panic!("CI=true and {e}"))
+}
+
+/// spirv-val in process, or `None` with a notice when it is missing outside
+/// CI. Under `CI=true` a missing spirv-val fails the test.
+pub fn spirv_val() -> Option<SpirvVal> {
+    let sv = SpirvVal::discover();
+    match sv.available() {
+        Ok(()) => Some(sv),
+        Err(e) => {
+            assert!(!spvgraph_ir::tools::Tools::required(), "CI=true and {e}");
+            eprintln!("skipping spirv-val: {e}");
+            None
+        }
+    }
 }
 
 /// A scratch directory unique to this test process and name.

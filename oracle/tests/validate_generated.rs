@@ -19,7 +19,6 @@ use spvgraph_generator::{generate_from_seed, Config};
 use spvgraph_ir::inst::{Id, Inst};
 use spvgraph_ir::tosa::{ResultKind, TosaOp};
 use spvgraph_ir::Module;
-use spvgraph_oracle::external::spirv_val::SpirvVal;
 use spvgraph_oracle::oracle::{Oracle, ValidateOptions};
 use spvgraph_oracle::validate::Validator;
 use std::collections::BTreeSet;
@@ -27,15 +26,7 @@ use std::collections::BTreeSet;
 fn check_seeds(seeds: std::ops::Range<u64>) {
     let config = Config::default();
     let v = Validator::new(ValidateOptions::default());
-    let sv = SpirvVal::discover();
-    let sv = match sv.available() {
-        Ok(()) => Some(sv),
-        Err(e) => {
-            assert!(!spvgraph_ir::tools::Tools::required(), "CI=true and {e}");
-            eprintln!("skipping spirv-val: {e}");
-            None
-        }
-    };
+    let sv = spirv_val();
     let mut failures = Vec::new();
     for seed in seeds {
         let case = generate_from_seed(seed, &config);

@@ -24,7 +24,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use spvgraph_generator::files::{self, Extras};
 use spvgraph_generator::near_valid::{covered_pipeline_rules, covered_rules, near_valid_from_seed, NearValid};
-use spvgraph_generator::{generate_from_seed, Config, Coverage};
+use spvgraph_generator::{generate_from_seed, Config, ConfigProfile, Coverage};
 use spvgraph_ir::elem::Profile;
 use spvgraph_ir::rules::RuleId;
 use spvgraph_ir::tools::{Tool, Tools};
@@ -45,8 +45,13 @@ pub struct Args {
     #[arg(long, default_value_t = 1)]
     count: u64,
     /// JSON configuration (fields of spvgraph_generator::Config; absent fields keep their defaults).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", conflicts_with = "profile")]
     config: Option<PathBuf>,
+    /// A named configuration instead of the default one: `network` (graphs
+    /// shaped like real networks, 50-200 operators, tensors of 10^5-10^7
+    /// elements); `--print-config` shows it as the JSON `--config` takes.
+    #[arg(long, value_name = "NAME", value_parser = parse_profile)]
+    profile: Option<ConfigProfile>,
     /// Output directory for STEM.spv, STEM.mlir, STEM.json and the .npy data (created if missing).
     #[arg(short = 'o', long = "out", value_name = "DIR")]
     out: Option<PathBuf>,
@@ -387,13 +392,7 @@ fn report(args: &Args, config: &Config, mut t: Tally, checked: bool) -> anyhow::
 
 /// The configuration: defaults or `--config`, then the named flags, then `--set`.
 fn build_config(args: &Args) -> anyhow::Result<Config> {
-    let mut c = match &args.config {
-        Some(path) => {
-            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-            serde_json::from_str(&text).with_context(|| format!("{}: not a generator configuration", path.display()))?
-        }
-        None => Config::default(),
-    };
+    let mut c = load_config(args.config.as_deref(), args.profile)?;
     if let Some(names) = &args.profiles {
         c.profiles = names
             .iter()
@@ -432,6 +431,27 @@ fn build_config(args: &Args) -> anyhow::Result<Config> {
     }
     c.validate().map_err(|e| anyhow::anyhow!("invalid configuration: {e}"))?;
     Ok(c)
+}
+
+/// The configuration of `--config FILE` or `--profile NAME` (the default
+/// without either), not yet validated.
+pub fn load_config(path: Option<&Path>, profile: Option<ConfigProfile>) -> anyhow::Result<Config> {
+    Ok(match (path, profile) {
+        (Some(path), _) => {
+            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+            serde_json::from_str(&text).with_context(|| format!("{}: not a generator configuration", path.display()))?
+        }
+        (None, Some(p)) => p.config(),
+        (None, None) => Config::default(),
+    })
+}
+
+/// Parses `--profile NAME`.
+pub fn parse_profile(name: &str) -> Result<ConfigProfile, String> {
+    ConfigProfile::from_name(name.trim()).ok_or_else(|| {
+        let names: Vec<&str> = ConfigProfile::ALL.iter().map(|p| p.name()).collect();
+        format!("unknown profile {name:?} (expected one of: {})", names.join(", "))
+    })
 }
 
 fn parse_ops(flag: &str, names: &[String]) -> anyhow::Result<Vec<TosaOp>> {

@@ -16,14 +16,14 @@
 //! error.
 
 use super::{generate, Outcome};
-use anyhow::{bail, Context};
+use anyhow::bail;
 use indicatif::{ProgressBar, ProgressStyle};
 use spvgraph::hunt::oracles::{parse_sample, OracleSet};
 use spvgraph::hunt::progress;
 use spvgraph::hunt::reduce_finding::FindingReduction;
 use spvgraph::hunt::{HuntOptions, Progress};
 use spvgraph_generator::near_valid::covered_rules;
-use spvgraph_generator::Config;
+use spvgraph_generator::ConfigProfile;
 use spvgraph_ir::rules::RuleId;
 use spvgraph_oracle::registry::OracleConfig;
 use std::collections::BTreeMap;
@@ -66,8 +66,13 @@ pub struct Args {
     rules: Vec<String>,
     /// Generator configuration, JSON (fields of spvgraph_generator::Config;
     /// absent fields keep their defaults).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", conflicts_with = "profile")]
     config: Option<PathBuf>,
+    /// A named generator configuration: `network` hunts through graphs
+    /// shaped like real networks (see `spvgraph generate --profile network
+    /// --print-config`); findings keep it as config.json.
+    #[arg(long, value_name = "NAME", value_parser = generate::parse_profile)]
+    profile: Option<ConfigProfile>,
     /// The oracles to run, comma-separated (in-tree, spirv-val, tosa-ref,
     /// emulation-layer, model-converter, iree); default: every available one;
     /// `all`: every one, and a missing one is an error. `NAME@CHANNEL` is the
@@ -184,18 +189,6 @@ fn select_rules(names: &[String]) -> anyhow::Result<Vec<RuleId>> {
     out.sort();
     out.dedup();
     Ok(out)
-}
-
-fn load_config(path: Option<&PathBuf>) -> anyhow::Result<Config> {
-    let config: Config = match path {
-        Some(path) => {
-            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-            serde_json::from_str(&text).with_context(|| format!("{}: not a generator configuration", path.display()))?
-        }
-        None => Config::default(),
-    };
-    config.validate().map_err(|e| anyhow::anyhow!("invalid configuration: {e}"))?;
-    Ok(config)
 }
 
 /// The oracle configuration from `--oracle-path` and `--timeout`.
@@ -326,7 +319,8 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     if !args.resume && args.time.is_none() && args.count.is_none() {
         bail!("hunt needs --time or --count (or --resume)");
     }
-    let config = load_config(args.config.as_ref())?;
+    let config = generate::load_config(args.config.as_deref(), args.profile)?;
+    config.validate().map_err(|e| anyhow::anyhow!("invalid configuration: {e}"))?;
     let rules = select_rules(&args.rules)?;
     if rules.is_empty() && args.near_valid_ratio > 0.0 {
         eprintln!("warning: no near-valid mutator exists yet: every case is a valid one");
@@ -353,7 +347,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         near_valid_ratio: args.near_valid_ratio,
         rules,
         config,
-        config_from_file: args.config.is_some(),
+        config_from_file: args.config.is_some() || args.profile.is_some(),
         oracles,
         inject_panic: args.inject_panic.clone(),
         reduce: (!args.no_reduce).then(|| FindingReduction {

@@ -12,6 +12,7 @@
 mod constants;
 mod debug;
 mod interface;
+mod network;
 mod node;
 mod ops_elementwise;
 mod ops_layout;
@@ -253,7 +254,10 @@ impl<'a, 'u> Synth<'a, 'u> {
         for index in 0..graphs {
             let gid = self.b.id();
             self.g = GraphState::new(gid, index);
-            self.build_graph();
+            match self.cfg.network.clone() {
+                Some(net) => self.build_network_graph(&net),
+                None => self.build_graph(),
+            }
         }
         self.meta.graphs = graphs;
         for (id, name) in std::mem::take(&mut self.names) {
@@ -276,6 +280,14 @@ impl<'a, 'u> Synth<'a, 'u> {
             target = 0;
             self.pass_through_leaves();
         }
+        self.grow(target);
+        self.meta.nodes += self.g.nodes;
+        self.finish_graph();
+    }
+
+    /// Adds operations until the graph has `target` of them (or the
+    /// attempts or the element budget run out).
+    fn grow(&mut self, target: usize) {
         // A bounded number of attempts: an attempt only fails when the element
         // budget is exhausted or an operation would exceed it.
         let mut attempts = 0;
@@ -296,8 +308,6 @@ impl<'a, 'u> Synth<'a, 'u> {
             let Some(&op) = self.dice.pick(&self.ops) else { break };
             self.add_op(op);
         }
-        self.meta.nodes += self.g.nodes;
-        self.finish_graph();
     }
 
     /// Adds one operation of `op` with a random available type row.
@@ -621,8 +631,22 @@ impl<'a, 'u> Synth<'a, 'u> {
     /// (in a form chosen by `tensor_constant`) or a graph input.
     pub(crate) fn leaf(&mut self, elem: ElemType, shape: &[u32], spec: &DataSpec, constant: bool) -> usize {
         let (data, summary) = data::generate_summarised(&mut self.rng, elem, shape, spec);
-        let range = summary.range;
         let special = spec.specials > 0.0 && elem.is_float() && self.note_specials(&summary, constant);
+        self.push_leaf(elem, shape, data, summary.range, special, constant)
+    }
+
+    /// A leaf of `elem` and `shape` holding `data` (whose exact range is
+    /// `range`): a constant (in a form chosen by `tensor_constant`) or a
+    /// graph input; `special` marks NaN or infinities placed on purpose.
+    pub(crate) fn push_leaf(
+        &mut self,
+        elem: ElemType,
+        shape: &[u32],
+        data: TensorData,
+        range: Range,
+        special: bool,
+        constant: bool,
+    ) -> usize {
         self.note_shape(shape);
         let (id, kind) = if constant {
             let id =

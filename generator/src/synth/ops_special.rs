@@ -345,7 +345,7 @@ impl Synth<'_, '_> {
 
     /// A RESCALE zero point: any value for i8; 0 or 32768 for unsigned i16;
     /// otherwise 0 (ERROR_IF).
-    fn rescale_zp(&mut self, elem: ElemType, unsigned: bool) -> u64 {
+    pub(crate) fn rescale_zp(&mut self, elem: ElemType, unsigned: bool) -> u64 {
         if !self.dice.chance(self.cfg.probs.nonzero_zero_point) {
             return 0;
         }

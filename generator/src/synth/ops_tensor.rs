@@ -25,7 +25,7 @@ struct Axis {
 
 impl Synth<'_, '_> {
     /// The `acc_type` value a type row is tied to.
-    fn row_acc_type(op: TosaOp, row: usize) -> Result<u32, Skip> {
+    pub(crate) fn row_acc_type(op: TosaOp, row: usize) -> Result<u32, Skip> {
         match Synth::row(op, row)?.qualifier {
             RowQualifier::AccType(a) => Ok(a.value()),
             q => internal(format!("row qualifier {q:?} is not an acc_type")),
@@ -162,7 +162,7 @@ impl Synth<'_, '_> {
 
     /// The bias domain that keeps `acc ± bias` inside the accumulator
     /// (integer rows), given the input, weight and zero points.
-    fn bias_domain(&self, x: usize, w: usize, zps: (i64, i64), ks: u64, out: ElemType) -> Domain {
+    pub(crate) fn bias_domain(&self, x: usize, w: usize, zps: (i64, i64), ks: u64, out: ElemType) -> Domain {
         if !out.is_int() {
             return Domain::any(out);
         }
