@@ -427,7 +427,14 @@ pub fn diff_module(file: &Path, oracles: &[Arc<dyn Oracle>], given: &DiffInputs)
     let runs_in_tree = oracles.iter().any(|o| o.name() == spvgraph_oracle::registry::IN_TREE)
         || oracles.iter().any(|o| o.capabilities().contains(&Capability::Produce));
     let mut request_owned = None;
-    if let (Some(module), false) = (&module, executors.is_empty() && !runs_in_tree) {
+    // A module without a graph entry point (a shader using tensors) has
+    // nothing to run: the validators' verdicts are all there is to judge.
+    let has_graph =
+        module.as_ref().is_some_and(|m| m.insts.iter().any(|i| matches!(i, spvgraph_ir::Inst::GraphEntryPoint { .. })));
+    if module.is_some() && !has_graph {
+        report.notes.push("no OpGraphEntryPointARM: nothing to run, only validated".to_string());
+    }
+    if let (Some(module), false, true) = (&module, executors.is_empty() && !runs_in_tree, has_graph) {
         let (mut req, source) = request(file, &words, module, manifest.as_ref(), given)?;
         if let Some(p) = &produced {
             report.notes.push(format!("the module {} made of {}", p.producer, file.display()));

@@ -25,11 +25,13 @@
 
 use crate::compliance::PreciseOutcome;
 use crate::exec::{ExecConfig, Executor};
+use crate::external::consumer::Workarounds;
 use crate::external::emulation_layer::EmulationLayer;
 use crate::external::iree::Iree;
 use crate::external::model_converter::ModelConverter;
 use crate::external::spirv_val::SpirvVal;
 use crate::external::tosa_reference::TosaReferenceModel;
+use crate::external::vulkan::Vulkan;
 use crate::oracle::{Capability, ExecOutcome, ExecRequest, Oracle, OracleError, RuleClaim, ValidateOptions, Verdict};
 use crate::oracle::{KnownDiscrepancy, ProduceOutcome, ProduceRequest};
 use crate::validate::Validator;
@@ -47,13 +49,16 @@ pub const SPIRV_VAL: &str = "spirv-val";
 pub const TOSA_REF: &str = "tosa-ref";
 /// Arm's ML emulation layer for Vulkan through the scenario runner, on lavapipe.
 pub const EMULATION_LAYER: &str = "emulation-layer";
+/// A Vulkan driver with VK_ARM_data_graph through the API (by default the
+/// emulation layer on lavapipe), in a persistent worker process.
+pub const VULKAN: &str = "vulkan";
 /// model-converter (MLIR's SPIR-V serializer), a producer.
 pub const MODEL_CONVERTER: &str = "model-converter";
 /// IREE (a second TOSA compiler), on the CPU.
 pub const IREE: &str = "iree";
 
 /// Every oracle name, in the order reports list them.
-pub const NAMES: &[&str] = &[IN_TREE, SPIRV_VAL, TOSA_REF, EMULATION_LAYER, MODEL_CONVERTER, IREE];
+pub const NAMES: &[&str] = &[IN_TREE, SPIRV_VAL, TOSA_REF, EMULATION_LAYER, VULKAN, MODEL_CONVERTER, IREE];
 
 /// How to build the oracles.
 #[derive(Clone, Debug)]
@@ -67,6 +72,10 @@ pub struct OracleConfig {
     pub timeout: Duration,
     /// Resident-memory limit of one backend process, in bytes.
     pub memory_bytes: Option<u64>,
+    /// Whether adapters apply their documented work-arounds (the consumers'
+    /// single entry point, debug info stripped, shared outputs not run).
+    /// `--no-workarounds` turns them off to show what they hide.
+    pub workarounds: bool,
 }
 
 impl Default for OracleConfig {
@@ -76,6 +85,7 @@ impl Default for OracleConfig {
             paths: paths_from_env(),
             timeout: Duration::from_secs(60),
             memory_bytes: Some(4 << 30),
+            workarounds: true,
         }
     }
 }
@@ -215,7 +225,18 @@ fn build_on(name: &'static str, tools: &Tools, dir: Option<&Path>, config: &Orac
         SPIRV_VAL => Box::new(SpirvVal::from_config(tools, dir)),
         TOSA_REF => Box::new(TosaReferenceModel::from_config(tools, dir).with_timeout(config.timeout)),
         EMULATION_LAYER => Box::new(
-            EmulationLayer::from_config(tools, dir).with_timeout(config.timeout).with_memory_limit(config.memory_bytes),
+            EmulationLayer::from_config(tools, dir)
+                .with_timeout(config.timeout)
+                .with_memory_limit(config.memory_bytes)
+                .with_workarounds(Workarounds::enabled(config.workarounds)),
+        ),
+        VULKAN => Box::new(
+            Vulkan::from_config(tools, dir)
+                .with_limits(crate::external::process::Limits {
+                    timeout: config.timeout,
+                    memory_bytes: config.memory_bytes,
+                })
+                .with_workarounds(config.workarounds),
         ),
         MODEL_CONVERTER => {
             Box::new(ModelConverter::from_config(tools, dir).with_limits(crate::external::process::Limits {

@@ -883,8 +883,11 @@ fn write_findings() {
         std::fs::write(&path, serde_json::to_string_pretty(&manifest).expect("json")).expect("write manifest");
         let (release, dev) = layer_versions();
         let versions = versions_note(f.stem, &release, &dev.unwrap_or_else(|| "the dev channel".into()));
-        std::fs::write(dir.join(format!("{}.md", f.stem)), format!("{}\n{versions}{}", f.note, reproduce(&f)))
-            .expect("write note");
+        std::fs::write(
+            dir.join(format!("{}.md", f.stem)),
+            format!("{}\n{versions}{}{}", f.note, reproduce(&f), attribution(&f)),
+        )
+        .expect("write note");
     }
 }
 
@@ -945,12 +948,8 @@ fn raw_run(el: &EmulationLayer, f: &Finding) -> (process::ProcessRun, ScratchDir
         }
     }
     let mut cmd = std::process::Command::new(&setup.runner);
-    cmd.arg("--scenario")
-        .arg(format!("{}.scenario.json", f.stem))
-        .args(["--output", "."])
-        .env("VK_LAYER_PATH", &setup.layer_path)
-        .env("VK_INSTANCE_LAYERS", spvgraph_oracle::external::emulation_layer::INSTANCE_LAYERS)
-        .env("VK_ICD_FILENAMES", &setup.icd);
+    cmd.arg("--scenario").arg(format!("{}.scenario.json", f.stem)).args(["--output", "."]);
+    setup.env.apply(&mut cmd);
     let limits = Limits { timeout: Duration::from_secs(120), memory_bytes: None };
     (process::run(cmd, dir.path(), &limits).expect("the runner starts"), dir)
 }
@@ -1214,5 +1213,89 @@ fn the_adapter_documents_every_finding() {
     }
     for k in known {
         assert!(root.join(k.finding).is_file(), "{} does not exist", k.finding);
+    }
+}
+
+/// Which path shows a finding, as its note records it: scenario-runner and
+/// the Vulkan API (the `vulkan` oracle, work-arounds off, the same layers
+/// on lavapipe), checked by `every_finding_is_attributed_through_the_vulkan_api`.
+fn attribution(f: &Finding) -> String {
+    let what = match (&f.seen, f.stem) {
+        (Seen::Error(_), _) => {
+            "Through the Vulkan API the layer refuses the module in the same place, but by throwing a C++ exception \
+             out of `vkCreateDataGraphPipelinesARM`: scenario-runner (C++) catches it and reports the message; a C or \
+             Rust application cannot, and the `vulkan` worker aborts (SIGABRT). The refusal is the layer's, not the \
+             runner's; the exception escaping a Vulkan command is a second layer bug \
+             (`emulation-layer-exception-through-vulkan-api`)."
+        }
+        (Seen::Signal(_), _) => {
+            "Reproduced through the Vulkan API: the worker dies of the same signal inside \
+             `vkCreateDataGraphPipelinesARM`. The layer's bug, not scenario-runner's."
+        }
+        (_, "emulation-layer-ignores-entry-point") => {
+            "Reproduced through the Vulkan API with `VkDataGraphPipelineShaderModuleCreateInfoARM::pName = \"abs\"`: \
+             the result is `negate`'s. The layer ignores `pName`; scenario-runner passes it correctly."
+        }
+        (_, "emulation-layer-bool-null-row-misread" | "emulation-layer-null-row-shifts-elements") => {
+            "Reproduced through the Vulkan API: the elements after the null row are shifted as here; those past the \
+             end of the misread data differ from run to run and between the two paths (memory the layer never \
+             wrote). The layer's bug, not scenario-runner's."
+        }
+        _ => {
+            "Reproduced through the Vulkan API with the same module, bindings and inputs: the same wrong outputs. \
+              The layer's bug (or lavapipe's, as said above), not scenario-runner's."
+        }
+    };
+    format!("\n## Attribution\n\n{what}\n")
+}
+
+/// Every finding through the `vulkan` oracle without work-arounds: what the
+/// note's attribution says it shows, and the note says it.
+#[test]
+fn every_finding_is_attributed_through_the_vulkan_api() {
+    use spvgraph_oracle::external::vulkan::{Vulkan, CPP_EXCEPTION};
+    let Some(vk) = runnable(Vulkan::discover()).unwrap_or_else(|e| panic!("CI=true and {e}")) else { return };
+    let vk = vk.with_workarounds(false);
+    for f in findings() {
+        let note = std::fs::read_to_string(findings_dir().join(format!("{}.md", f.stem))).expect("note");
+        assert!(note.ends_with(&attribution(&f)), "{}.md lacks its attribution; rerun write_findings", f.stem);
+        let got = vk.execute(&f.request());
+        let in_tree = Executor::default().execute(&f.request());
+        match (&f.seen, &got) {
+            (Seen::Signal(s), Ok(ExecOutcome::Abnormal { how: Abnormal::Signal(g), detail })) => {
+                assert_eq!(s, g, "{}", f.stem);
+                assert!(detail.contains("in vkCreateDataGraphPipelinesARM"), "{}: {detail}", f.stem);
+            }
+            (Seen::Error(_), Ok(ExecOutcome::Abnormal { how: Abnormal::Signal(6), detail })) => {
+                assert!(detail.contains(CPP_EXCEPTION), "{}: {detail}", f.stem)
+            }
+            (Seen::Output { index, bits }, Ok(ExecOutcome::Outputs(o))) => {
+                let run_dependent = attribution(&f).contains("differ from run to run");
+                if !run_dependent {
+                    assert_eq!(&o[*index].to_bits(), bits, "{}", f.stem);
+                }
+                if let Ok(ExecOutcome::Outputs(right)) = &in_tree {
+                    assert_ne!(o[*index].to_bits(), right[*index].to_bits(), "{}: right through the API", f.stem);
+                }
+            }
+            (Seen::OffBy { index, element, right, more_than }, Ok(ExecOutcome::Outputs(o))) => {
+                assert!((o[*index].to_f64()[*element] - right).abs() > *more_than, "{}", f.stem)
+            }
+            (seen, other) => panic!("{}: scenario-runner shows {seen:?}, the API {other:?}", f.stem),
+        }
+    }
+}
+
+/// Adds the attribution section to notes written before it existed
+/// (`write_findings` writes it with the rest):
+/// `cargo test -p spvgraph-oracle --test emulation_layer_findings -- --ignored write_attributions`.
+#[test]
+#[ignore]
+fn write_attributions() {
+    for f in findings() {
+        let path = findings_dir().join(format!("{}.md", f.stem));
+        let note = std::fs::read_to_string(&path).expect("note");
+        let note = note.split("\n## Attribution\n").next().unwrap_or(&note).to_string();
+        std::fs::write(&path, format!("{note}{}", attribution(&f))).expect("write note");
     }
 }

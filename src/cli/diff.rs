@@ -67,6 +67,11 @@ pub struct Args {
     /// module as a finding; by default it is a note (undefined behaviour).
     #[arg(long)]
     strict_consumers: bool,
+    /// Turn the adapters' documented work-arounds off (the consumers'
+    /// single entry point, debug info stripped, shared outputs not run), to
+    /// see the bugs they hide.
+    #[arg(long)]
+    no_workarounds: bool,
     /// Print one JSON document on stdout instead of the table.
     #[arg(long)]
     json: bool,
@@ -81,7 +86,8 @@ fn parse_constant(spec: &str) -> anyhow::Result<(u32, PathBuf)> {
 
 /// Runs `diff`.
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
-    let config = oracle_config(&args.oracle_paths, args.timeout)?;
+    let mut config = oracle_config(&args.oracle_paths, args.timeout)?;
+    config.workarounds = !args.no_workarounds;
     let set = OracleSet::build(args.oracles.as_deref(), &config, &BTreeMap::new())?;
     let oracles: Vec<Arc<dyn Oracle>> = set.all();
     if oracles.is_empty() {
