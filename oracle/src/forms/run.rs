@@ -107,7 +107,7 @@ pub fn choose(
 pub type Outcome = Result<ExecOutcome, OracleError>;
 
 /// A backend's batch call: one outcome per request, in order.
-pub type BatchRun<'a> = dyn Fn(&[ExecRequest<'_>]) -> Vec<Outcome> + 'a;
+pub type BatchRun<'a> = dyn FnMut(&[ExecRequest<'_>]) -> Vec<Outcome> + 'a;
 
 /// One request of a round: which case, which form (`None`: the case as
 /// given), which stage.
@@ -125,27 +125,32 @@ struct Progress {
     end: Option<Result<ExecOutcome, OracleError>>,
 }
 
-/// Runs every case of `cases` (each a request and the forms to compare
-/// with it) through `run` (a backend's batch call: one outcome per request,
-/// in order), in rounds: the cases and every form's first stage, then
-/// the stages their outputs feed and, when `rescue_refused`, a form
-/// without known-refused constructs of every case the backend refused.
-pub fn run_cases(
-    cases: &[(&OwnedExecRequest, Vec<Rewritten>)],
-    rescue_refused: bool,
-    run: &BatchRun<'_>,
-) -> Vec<CaseRuns> {
+/// One case to run in several forms.
+#[derive(Clone, Debug)]
+pub struct FormCase<'r> {
+    /// The case as given.
+    pub request: &'r OwnedExecRequest,
+    /// The forms to compare with it ([`choose`]).
+    pub forms: Vec<Rewritten>,
+    /// Whether to run it again in a form without known-refused constructs
+    /// ([`rescue`]) when the backend refuses it or dies on it (valid cases only).
+    pub rescue: bool,
+}
+
+/// Runs every case of `cases` through `run` (a backend's batch call: one
+/// outcome per request, in order), in rounds: the cases and every form's
+/// first stage, then the stages their outputs feed and the rescues of the
+/// cases the backend refused.
+pub fn run_cases(cases: &[FormCase<'_>], run: &mut BatchRun<'_>) -> Vec<CaseRuns> {
     let mut plain: Vec<Option<Result<ExecOutcome, OracleError>>> = vec![None; cases.len()];
-    let mut progress: Vec<Vec<Progress>> = cases
-        .iter()
-        .map(|(_, forms)| forms.iter().map(|_| Progress { outputs: Vec::new(), end: None }).collect())
-        .collect();
+    let mut progress: Vec<Vec<Progress>> =
+        cases.iter().map(|c| c.forms.iter().map(|_| Progress { outputs: Vec::new(), end: None }).collect()).collect();
     let mut rescues: Vec<Option<(Rewritten, Option<Outcome>)>> = vec![None; cases.len()];
     // Round one: the cases and every first stage.
     let mut owned: Vec<(Slot, OwnedExecRequest)> = Vec::new();
-    for (c, (request, forms)) in cases.iter().enumerate() {
-        owned.push((Slot::Plain(c), (*request).clone()));
-        for (f, form) in forms.iter().enumerate() {
+    for (c, case) in cases.iter().enumerate() {
+        owned.push((Slot::Plain(c), case.request.clone()));
+        for (f, form) in case.forms.iter().enumerate() {
             if let Some(first) = form.fill(0, &[]) {
                 owned.push((Slot::Form { case: c, form: f, stage: 0 }, first));
             }
@@ -162,8 +167,9 @@ pub fn run_cases(
         for ((slot, _), outcome) in owned.into_iter().zip(outcomes) {
             match slot {
                 Slot::Plain(c) => {
-                    if rescue_refused && needs_rescue(&outcome) {
-                        if let Some(r) = cases.get(c).and_then(|(request, _)| rescue(request)) {
+                    let wanted = cases.get(c).filter(|case| case.rescue && needs_rescue(&outcome));
+                    if let Some(case) = wanted {
+                        if let Some(r) = rescue(case.request) {
                             if let Some(req) = r.fill(0, &[]) {
                                 next.push((Slot::Rescue { case: c }, req));
                                 rescues[c] = Some((r, None));
@@ -179,7 +185,7 @@ pub fn run_cases(
                 }
                 Slot::Form { case, form, stage } => {
                     let Some(p) = progress.get_mut(case).and_then(|v| v.get_mut(form)) else { continue };
-                    let Some(rewritten) = cases.get(case).and_then(|(_, f)| f.get(form)) else { continue };
+                    let Some(rewritten) = cases.get(case).and_then(|c| c.forms.get(form)) else { continue };
                     match outcome {
                         Ok(ExecOutcome::Outputs(outputs)) => {
                             p.outputs.push(outputs);
@@ -212,8 +218,9 @@ pub fn run_cases(
     cases
         .iter()
         .enumerate()
-        .map(|(c, (_, forms))| {
-            let runs = forms
+        .map(|(c, case)| {
+            let runs = case
+                .forms
                 .iter()
                 .zip(progress.get(c).cloned().unwrap_or_default())
                 .map(|(form, p)| FormRun { form: form.clone(), outcome: finish(form, p) })
@@ -272,4 +279,31 @@ pub fn run_form(oracle: &dyn Oracle, form: &Rewritten) -> Result<ExecOutcome, Or
         || ExecOutcome::Refused { kind: Refusal::Invalid, reason: "an output of the form is missing".into() },
         ExecOutcome::Outputs,
     ))
+}
+
+/// The in-tree executor's outcome on `form` (every stage run in turn): the
+/// reference its outputs are judged against.
+pub fn in_tree_reference(form: &Rewritten) -> Option<ExecOutcome> {
+    run_form(&crate::exec::Executor::default(), form).ok()
+}
+
+/// `oracle`'s runs of one case as [`crate::judge`] takes them: every form
+/// compared and the rescue, each with the in-tree executor's outcome on it
+/// (`references`: one per form of `runs.forms`, then the rescue's; missing
+/// ones are computed).
+pub fn answers<'a>(
+    oracle: &'a dyn Oracle,
+    runs: &'a CaseRuns,
+    references: &[Option<ExecOutcome>],
+) -> Vec<crate::judge::FormAnswer<'a>> {
+    let mut out = Vec::new();
+    let all = runs.forms.iter().map(|r| (r, false)).chain(runs.rescue.iter().map(|r| (r, true)));
+    for (k, (run, rescue)) in all.enumerate() {
+        let reference = match references.get(k) {
+            Some(r) => r.clone(),
+            None => in_tree_reference(&run.form),
+        };
+        out.push(crate::judge::FormAnswer { oracle, form: &run.form, outcome: run.outcome.clone(), reference, rescue });
+    }
+    out
 }
