@@ -330,16 +330,8 @@ pub(super) fn to_graph_constants(mut case: Case) -> Result<Made, FormError> {
 }
 
 /// Drops the data of graph constants the module no longer declares.
-fn keep_declared_graph_constants(case: &mut Case) {
-    let declared: std::collections::BTreeSet<u32> = case
-        .module
-        .insts
-        .iter()
-        .filter_map(|i| match i {
-            Inst::GraphConstant { graph_constant_id, .. } => Some(*graph_constant_id),
-            _ => None,
-        })
-        .collect();
+pub(super) fn keep_declared_graph_constants(case: &mut Case) {
+    let declared = case.module.graph_constant_ids();
     case.graph_constants.retain(|k, _| declared.contains(k));
 }
 

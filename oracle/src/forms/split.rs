@@ -194,8 +194,8 @@ pub(super) fn split(mut case: Case, modules: bool) -> Result<Made, FormError> {
     if modules {
         only_entry(&mut first_case.module, &first, g);
         only_entry(&mut second_case.module, &entry, g_a);
-        keep_used_graph_constants(&mut first_case);
-        keep_used_graph_constants(&mut second_case);
+        super::constants::keep_declared_graph_constants(&mut first_case);
+        super::constants::keep_declared_graph_constants(&mut second_case);
     }
     let outputs = (0..outs.len()).map(|j| (1, j)).collect();
     Ok(Made {
@@ -213,18 +213,4 @@ fn only_entry(m: &mut Module, keep: &str, drop: Id) {
         m.insts.drain(begin..=end);
     }
     edit::tidy(m, &dead);
-}
-
-/// Drops graph-constant data the module no longer declares.
-fn keep_used_graph_constants(case: &mut Case) {
-    let declared: HashSet<u32> = case
-        .module
-        .insts
-        .iter()
-        .filter_map(|i| match i {
-            Inst::GraphConstant { graph_constant_id, .. } => Some(*graph_constant_id),
-            _ => None,
-        })
-        .collect();
-    case.graph_constants.retain(|k, _| declared.contains(k));
 }
