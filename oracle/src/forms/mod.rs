@@ -204,9 +204,10 @@ impl Form {
             | Form::PlainConstants
             | Form::SingleEntryPoint
             | Form::Stripped
-            | Form::DistinctOutputs
-            | Form::ArrayElements => true,
-            Form::ReplicatedConstants
+            | Form::DistinctOutputs => true,
+            // Unchecked on the emulation layer: see `run::choose`.
+            Form::ArrayElements
+            | Form::ReplicatedConstants
             | Form::NullConstants
             | Form::NullRows
             | Form::NullElements
