@@ -19,6 +19,7 @@ use spvgraph_ir::rules::RuleId;
 use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::Module;
 use spvgraph_oracle::exec::{self, Executor, Port};
+use spvgraph_oracle::forms::run::{answers as form_answers, choose, in_tree_reference, run_cases, CaseRuns, FormCase};
 use spvgraph_oracle::judge::{
     check_production, judge, Disagreement, ExecAnswer, Expectation, Kind, Observations, ValidityAnswer,
 };
@@ -49,6 +50,11 @@ pub struct DiffInputs {
     pub expect: Option<String>,
     /// Judge consumers' answers on invalid modules as findings (`--strict-consumers`).
     pub strict_consumers: bool,
+    /// Equivalent forms of a valid module each backend also runs (`--forms`).
+    pub forms: usize,
+    /// Whether a valid module a backend refuses or dies on runs again in a
+    /// form without known-refused constructs (`--rescue`).
+    pub rescue: bool,
 }
 
 /// Parses `--expect`: `valid`, `invalid` or a rule of the catalogue.
@@ -457,13 +463,36 @@ pub fn diff_module(file: &Path, oracles: &[Arc<dyn Oracle>], given: &DiffInputs)
             report.answers.push(("in-tree executor".to_string(), Answer::of_outcome(&reference)));
             observations.reference = reference.ok();
         }
+        // Equivalent forms of a valid module that ran on the in-tree
+        // executor: every backend runs the same ones (no skipping of
+        // documented constructs: diff is where they are shown).
+        let valid_run = matches!(observations.reference, Some(ExecOutcome::Outputs(_)));
+        let forms = if valid_run && given.forms > 0 { choose(req, 0, given.forms, |_| false) } else { Vec::new() };
+        let rescue = valid_run && given.rescue;
+        let references: Vec<Option<ExecOutcome>> = forms.iter().map(in_tree_reference).collect();
+        let mut all_runs: Vec<(&dyn Oracle, CaseRuns)> = Vec::new();
         for o in &executors {
-            let outcome = o.execute(&request);
+            let case = FormCase { request: req, forms: forms.clone(), rescue };
+            let runs = run_cases(&[case], &mut |requests| o.execute_batch(requests))
+                .pop()
+                .ok_or_else(|| anyhow!("{} gave no answer", o.name()))?;
+            let outcome = runs.plain.clone();
             if let Some(dir) = &given.save_outputs {
                 save_outputs(dir, o.name(), &outcome)?;
             }
             report.answers.push((o.name().to_string(), Answer::of_outcome(&outcome)));
+            for f in &runs.forms {
+                report.answers.push((format!("{} ({})", o.name(), f.form.label()), Answer::of_outcome(&f.outcome)));
+            }
+            if let Some(r) = &runs.rescue {
+                let label = format!("{} (rescue: {})", o.name(), r.form.label());
+                report.answers.push((label, Answer::of_outcome(&r.outcome)));
+            }
             observations.executions.push(ExecAnswer { oracle: o.as_ref(), outcome });
+            all_runs.push((o.as_ref(), runs));
+        }
+        for (o, runs) in &all_runs {
+            observations.forms.extend(form_answers(*o, runs, &references));
         }
         // Producers convert the graph's TOSA MLIR, without and with debug info.
         let producers = oracles.iter().filter(|o| o.capabilities().contains(&Capability::Produce));

@@ -31,6 +31,18 @@ pub struct EncodeError {
 }
 
 impl Module {
+    /// The `GraphConstantID`s the module declares (`OpGraphConstantARM`):
+    /// the graph-constant data a request for it needs, and no more.
+    pub fn graph_constant_ids(&self) -> std::collections::BTreeSet<u32> {
+        self.insts
+            .iter()
+            .filter_map(|i| match i {
+                Inst::GraphConstant { graph_constant_id, .. } => Some(*graph_constant_id),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Decodes a module file (either byte order).
     pub fn decode_bytes(bytes: &[u8]) -> Result<Module, DecodeError> {
         let (words, endian) = binary::bytes_to_words(bytes)?;

@@ -8,6 +8,7 @@ pub mod compliance;
 pub mod exec;
 pub mod external;
 pub mod features;
+pub mod forms;
 pub mod judge;
 pub mod oracle;
 pub mod produced;

@@ -279,15 +279,7 @@ pub fn finish(c: &mut Candidate, base: &Baseline) -> Option<()> {
 
 /// Forgets the data of graph constants no longer declared.
 pub fn drop_unbound_graph_constants(c: &mut Candidate) {
-    let ids: HashSet<u32> = c
-        .module
-        .insts
-        .iter()
-        .filter_map(|i| match i {
-            Inst::GraphConstant { graph_constant_id, .. } => Some(*graph_constant_id),
-            _ => None,
-        })
-        .collect();
+    let ids = c.module.graph_constant_ids();
     c.graph_constants.retain(|k, _| ids.contains(k));
 }
 

@@ -34,12 +34,14 @@
 #![deny(missing_docs)]
 
 pub mod candidate;
-pub mod decls;
 pub mod graph;
-pub mod ids;
 pub mod passes;
 pub mod search;
 pub mod shapes;
 
 pub use candidate::{Candidate, InputKey, Size};
 pub use search::{Expect, Info, PassInfo, Progress, ReduceError, Reduced, Reducer, Rules};
+/// Finding or adding declarations (shared with the observed form in `spvgraph_ir::observe`).
+pub use spvgraph_ir::decls;
+/// Id operands of instructions (shared with the equivalent forms in `spvgraph_oracle::forms`).
+pub use spvgraph_ir::ids;

@@ -72,6 +72,14 @@ pub struct Args {
     /// see the bugs they hide.
     #[arg(long)]
     no_workarounds: bool,
+    /// Also run a valid module in N equivalent forms on every backend
+    /// (`form-differs` when a backend answers one differently); 23 runs every form that applies.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    forms: usize,
+    /// Run a valid module a backend refuses or dies on again in a form
+    /// without the constructs backends are known to refuse.
+    #[arg(long)]
+    rescue: bool,
     /// Print one JSON document on stdout instead of the table.
     #[arg(long)]
     json: bool,
@@ -101,6 +109,8 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         save_outputs: args.save_outputs.clone(),
         expect: args.expect.clone(),
         strict_consumers: args.strict_consumers,
+        forms: args.forms,
+        rescue: args.rescue,
     };
     if let Some(e) = &args.expect {
         spvgraph::diff::parse_expect(e)?;

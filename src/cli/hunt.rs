@@ -100,6 +100,15 @@ pub struct Args {
     /// Vulkan consumer's behaviour on invalid SPIR-V is undefined.
     #[arg(long)]
     strict_consumers: bool,
+    /// Equivalent forms of each valid case that each backend also runs
+    /// (chosen by the case's seed, cheap ones first); a backend must answer
+    /// them as it answers the case (`form-differs`). 0: none.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    forms: usize,
+    /// Do not run a valid case a backend refuses or dies on again in a form
+    /// without the constructs backends are known to refuse.
+    #[arg(long)]
+    no_rescue: bool,
     /// No progress bar and no line per new finding (the summary is still printed).
     #[arg(long)]
     quiet: bool,
@@ -329,6 +338,8 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let samples: BTreeMap<String, f64> = args.samples.iter().cloned().collect();
     let mut oracles = OracleSet::build(args.oracles.as_deref(), &oracle_config, &samples)?;
     oracles.strict_consumers = args.strict_consumers;
+    oracles.forms = args.forms;
+    oracles.rescue = !args.no_rescue;
     for (name, why) in &oracles.unavailable {
         eprintln!("note: {name} is not available, the hunt runs without it: {why}");
     }

@@ -6,7 +6,9 @@
 use super::case::{Answer, CaseOutcome, Pending};
 use super::guard::guard;
 use super::oracles::{OracleSet, Sampled};
-use spvgraph_oracle::judge::{check_production, judge, ExecAnswer, Observations, ProductionAnswer};
+use spvgraph_oracle::features;
+use spvgraph_oracle::forms::run::{adds_documented, answers as form_answers, choose, run_cases, CaseRuns, FormCase};
+use spvgraph_oracle::judge::{check_production, judge, ExecAnswer, Expectation, Observations, ProductionAnswer};
 use spvgraph_oracle::oracle::{ExecOutcome, ExecRequest, Oracle, OracleError, ProduceRequest};
 use std::time::{Duration, Instant};
 
@@ -40,14 +42,22 @@ fn run_batch(oracle: &dyn Oracle, requests: &[ExecRequest<'_>]) -> (Vec<Result<E
 /// Runs `pending` through the sampled executor `member` (every version of
 /// it, on the same requests) and judges each case with all their answers.
 pub fn run_executor(member: &Sampled, oracles: &OracleSet, pending: Vec<Pending>) -> BatchResult {
-    let requests: Vec<ExecRequest<'_>> = pending.iter().map(|p| p.request.request()).collect();
     let versions: Vec<&dyn Oracle> = member.versions().map(|o| o.as_ref()).collect();
-    let mut runs: Vec<std::vec::IntoIter<Result<ExecOutcome, OracleError>>> = Vec::new();
+    // Each version runs every case, the forms chosen for it and the rescues
+    // of the valid cases it refuses, in batches (forms::run::run_cases).
+    let mut runs: Vec<std::vec::IntoIter<CaseRuns>> = Vec::new();
     let mut shares = Vec::new();
     let mut elapsed = Duration::ZERO;
     for o in &versions {
-        let (outcomes, took) = run_batch(*o, &requests);
-        runs.push(outcomes.into_iter());
+        let form_cases: Vec<FormCase<'_>> = pending.iter().map(|p| form_case(*o, oracles, p)).collect();
+        let mut took = Duration::ZERO;
+        let mut batch = |requests: &[ExecRequest<'_>]| {
+            let (outcomes, t) = run_batch(*o, requests);
+            took += t;
+            outcomes
+        };
+        let case_runs = run_cases(&form_cases, &mut batch);
+        runs.push(case_runs.into_iter());
         shares.push((o.name().to_string(), took / pending.len().max(1) as u32));
         elapsed += took;
     }
@@ -56,13 +66,30 @@ pub fn run_executor(member: &Sampled, oracles: &OracleSet, pending: Vec<Pending>
         let mut case = p.case.clone();
         case.disagreements.clear();
         let mut executions = Vec::new();
+        let mut per_version: Vec<(&dyn Oracle, CaseRuns)> = Vec::new();
         for (o, run) in versions.iter().zip(runs.iter_mut()) {
-            let outcome = run.next().unwrap_or_else(|| {
-                Err(OracleError::Failed { oracle: o.name().to_string(), reason: "no answer for this request".into() })
+            let runs = run.next().unwrap_or_else(|| CaseRuns {
+                plain: Err(OracleError::Failed {
+                    oracle: o.name().to_string(),
+                    reason: "no answer for this request".into(),
+                }),
+                forms: Vec::new(),
+                rescue: None,
             });
-            case.answers.push((o.name().to_string(), Answer::of_outcome(&outcome)));
-            executions.push(ExecAnswer { oracle: *o, outcome });
+            case.answers.push((o.name().to_string(), Answer::of_outcome(&runs.plain)));
+            executions.push(ExecAnswer { oracle: *o, outcome: runs.plain.clone() });
+            per_version.push((*o, runs));
         }
+        // The forms' answers under labels of their own, counted apart.
+        for (o, runs) in &per_version {
+            for f in &runs.forms {
+                case.answers.push((format!("{} (forms)", o.name()), Answer::of_outcome(&f.outcome)));
+            }
+            if let Some(r) = &runs.rescue {
+                case.answers.push((format!("{} (rescue)", o.name()), Answer::of_outcome(&r.outcome)));
+            }
+        }
+        let forms = per_version.iter().flat_map(|(o, runs)| form_answers(*o, runs, &[])).collect();
         case.durations = shares.clone();
         let observations = Observations {
             request: Some(p.request.request()),
@@ -71,6 +98,7 @@ pub fn run_executor(member: &Sampled, oracles: &OracleSet, pending: Vec<Pending>
             referee: oracles.referee.as_deref(),
             operators: case.operators.clone(),
             strict_consumers: oracles.strict_consumers,
+            forms,
             ..Observations::default()
         };
         let expectation = case.expectation();
@@ -81,6 +109,21 @@ pub fn run_executor(member: &Sampled, oracles: &OracleSet, pending: Vec<Pending>
         cases.push(case);
     }
     BatchResult { cases, elapsed }
+}
+
+/// What version `o` runs of `p` besides the case as given: for a valid case
+/// the in-tree executor ran, up to `oracles.forms` equivalent forms chosen
+/// by the case's seed (none that adds a construct `o` is documented to
+/// mishandle), and a rescue when `o` refuses it.
+fn form_case<'p>(o: &dyn Oracle, oracles: &OracleSet, p: &'p Pending) -> FormCase<'p> {
+    let valid = p.case.expectation() == Expectation::Valid && matches!(p.reference, Some(ExecOutcome::Outputs(_)));
+    let forms = if valid && oracles.forms > 0 {
+        let plain = features::detect_words(&p.request.module, Some(&p.request.request()));
+        choose(&p.request, p.case.seed, oracles.forms, |r| adds_documented(o, &plain, r))
+    } else {
+        Vec::new()
+    };
+    FormCase { request: &p.request, forms, rescue: valid && oracles.rescue }
 }
 
 /// Runs each of `pending`'s TOSA MLIR through the sampled producer `member`,

@@ -179,15 +179,19 @@ impl Shared<'_> {
             let n = waiting.len().min(q.member.batch);
             waiting.drain(..n).collect()
         };
+        // The answers each case had before the batch: the rest are the batch's.
+        let before: std::collections::BTreeMap<u64, usize> =
+            batch.iter().map(|p| (p.case.index, p.case.answers.len())).collect();
         let result = if q.producer {
             batch::run_producer(&q.member, self.hunter.oracles, batch)
         } else {
             batch::run_executor(&q.member, self.hunter.oracles, batch)
         };
         for case in &result.cases {
-            // One answer per version of the tool (a producer's: without and with debug info).
-            let versions = q.member.versions().count();
-            stats.add_backend(case, versions * if q.producer { 2 } else { 1 });
+            // Every version's answers (a producer's: without and with debug
+            // info; an executor's: the case, its forms and its rescue).
+            let had = before.get(&case.index).copied().unwrap_or(0);
+            stats.add_backend(case, case.answers.len().saturating_sub(had));
             self.record(case);
             self.completion.batch_ran(case.index);
         }

@@ -66,6 +66,12 @@ pub struct OracleSet {
     /// By default it does not: a Vulkan consumer's behaviour on an invalid
     /// module is undefined, so the sample is spent on valid cases.
     pub strict_consumers: bool,
+    /// Equivalent forms ([`spvgraph_oracle::forms`]) each backend runs of
+    /// each valid case, besides the case as given (`--forms`; 0: none).
+    pub forms: usize,
+    /// Whether a valid case a backend refuses or dies on runs again in a
+    /// form without the constructs backends are known to refuse (`--no-rescue` turns it off).
+    pub rescue: bool,
 }
 
 /// Why a campaign cannot start with the oracles asked for.

@@ -38,6 +38,11 @@ pub enum Kind {
     RefusedValid,
     /// The outputs are not compliant with the TOSA accuracy rules.
     WrongOutput,
+    /// The backend's results for two equivalent forms of a valid case
+    /// ([`crate::forms`]) with the same operator sequence differ: bits of
+    /// an integer or bool output, or a floating-point output that meets its
+    /// accuracy rule in one form and breaks it in the other.
+    FormDiffers,
     /// A module breaking a must-reject rule ran and produced outputs.
     AcceptsInvalid,
     /// The TOSA reference model's own result fails the accuracy rule on some
@@ -94,7 +99,7 @@ impl Severity {
 
 impl Kind {
     /// Every kind, in report order.
-    pub const ALL: [Kind; 22] = [
+    pub const ALL: [Kind; 23] = [
         Kind::RejectsValid,
         Kind::MissesRule,
         Kind::WrongRule,
@@ -109,6 +114,7 @@ impl Kind {
         Kind::OutOfMemory,
         Kind::RefusedValid,
         Kind::WrongOutput,
+        Kind::FormDiffers,
         Kind::AcceptsInvalid,
         Kind::CheckerDisagreesWithReference,
         Kind::ProducerCrash,
@@ -136,6 +142,7 @@ impl Kind {
             Kind::OutOfMemory => "out-of-memory",
             Kind::RefusedValid => "refused-valid",
             Kind::WrongOutput => "wrong-output",
+            Kind::FormDiffers => "form-differs",
             Kind::AcceptsInvalid => "accepts-invalid",
             Kind::CheckerDisagreesWithReference => "checker-disagrees-with-reference",
             Kind::ProducerCrash => "producer-crash",
@@ -169,6 +176,9 @@ impl Kind {
             Kind::OutOfMemory => "the backend went over its memory limit",
             Kind::RefusedValid => "the backend refused a valid module that breaks no pipeline-creation rule",
             Kind::WrongOutput => "the backend's outputs are not compliant with the TOSA accuracy rules",
+            Kind::FormDiffers => {
+                "the backend gives other results for two equivalent forms of the case that run the same operators"
+            }
             Kind::AcceptsInvalid => "the backend ran a module that breaks a must-reject rule and produced outputs",
             Kind::CheckerDisagreesWithReference => {
                 "the TOSA reference model's own result fails the accuracy rule on some elements, which are judged for no backend"
@@ -190,6 +200,7 @@ impl Kind {
             Kind::Panic
             | Kind::Crash
             | Kind::WrongOutput
+            | Kind::FormDiffers
             | Kind::ProducerCrash
             | Kind::ProducerWrongSemantics
             | Kind::ProducerInvalidOutput

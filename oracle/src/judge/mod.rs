@@ -28,8 +28,10 @@
 //! [`Observations::strict_consumers`] asks for them.
 //! | valid TOSA | the producer crashes / refuses / emits an invalid module / one that computes something else | `producer-crash` / `producer-rejects` / `producer-invalid-output` / `producer-wrong-semantics` |
 //! | any | of two versions of one tool ([`Oracle::tool`], [`Oracle::channel`]), the newer / the older is wrong and the other right | `regression` / `fix` |
+//! | valid | a backend's results for two equivalent forms of the case differ where the operator sequence is the same (see `forms` for floating point) | `form-differs` |
 
 mod execution;
+mod forms;
 mod kind;
 mod production;
 mod release;
@@ -37,6 +39,7 @@ mod signature;
 mod validity;
 
 pub use execution::{compare_outputs, pipeline_rules, OutputComparison};
+pub use forms::{FormAnswer, AS_GIVEN};
 pub use kind::{Kind, Severity};
 pub use production::check_production;
 pub use signature::{fnv1a, normalize, Signature};
@@ -266,6 +269,9 @@ pub struct Observations<'a> {
     /// The module judged, when no executor ran it (else the request's
     /// module is used): documented discrepancies are matched by its features.
     pub module: Option<&'a [u32]>,
+    /// Backends' runs of the case in equivalent forms ([`crate::forms`]),
+    /// compared with their runs of the case as given.
+    pub forms: Vec<FormAnswer<'a>>,
 }
 
 impl Observations<'_> {
@@ -298,6 +304,8 @@ pub fn judge(expectation: &Expectation, observations: &Observations<'_>) -> Vec<
             document(d, expectation, observations, &features);
         }
     }
+    // Each form's disagreements are documented by that form's features.
+    out.extend(forms::judge(expectation, observations, &mut vote));
     release::judge(&mut out, observations);
     out
 }

@@ -5,7 +5,7 @@
 //! keep their operand words (they may be literals), so for liveness every
 //! word of theirs that names a defined id counts as a reference.
 
-use spvgraph_ir::inst::{GraphDebugInst, Id, Inst};
+use crate::inst::{GraphDebugInst, Id, Inst};
 use std::collections::{HashMap, HashSet};
 
 /// Generates a visitor over the id operands (result type included, result id
