@@ -24,11 +24,12 @@ use spvgraph_ir::npy::NpyArray;
 use spvgraph_ir::rules::RuleId;
 use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::tosa::TosaOp;
-use spvgraph_oracle::compliance::{PreciseOutcome, PreciseOutput, ReferenceTensor};
+use spvgraph_oracle::compliance::{Mode, PreciseOutcome, PreciseOutput, ReferenceTensor};
 use spvgraph_oracle::external::process::Limits;
 use spvgraph_oracle::judge::{judge, Disagreement, ExecAnswer, Expectation, Kind, Observations, ValidityAnswer};
 use spvgraph_oracle::oracle::{
-    Capability, ExecOutcome, ExecRequest, Oracle, OracleError, OwnedExecRequest, Refusal, ValidateOptions, Verdict,
+    Capability, ExecOutcome, ExecRequest, Oracle, OracleError, OwnedExecRequest, Refusal, RuleClaim, ValidateOptions,
+    Verdict,
 };
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -270,7 +271,8 @@ fn validate_case(case: &CorpusCase, oracle: &dyn Oracle, profiles: &[Profile]) -
         }
         (Expect::Reject(rule), None, true) => {
             let mut r = result(case, Status::Fail, format!("accepts a module that breaks {rule}"), started);
-            if found.is_none() {
+            let unchecked = RuleId::from_name(rule).is_some_and(|id| oracle.rule_claim(id) == RuleClaim::Accepts);
+            if found.is_none() && unchecked {
                 r.documented = Some(format!("does not check {rule}"));
             }
             r
@@ -386,10 +388,10 @@ fn judge_run(
         }
         Some(o) => o,
     };
-    let judgeable: Vec<String> =
+    let unjudged: Vec<String> =
         job.expected.iter().filter_map(|e| unjudgeable(e).map(|why| format!("out{}: {why}", e.output))).collect();
-    if matches!(outcome, Ok(ExecOutcome::Outputs(_))) && judgeable.len() == job.expected.len() {
-        return (Status::Skip, format!("ep{k}: no output can be judged ({})", judgeable.join("; ")), None);
+    if matches!(outcome, Ok(ExecOutcome::Outputs(_))) && unjudged.len() == job.expected.len() {
+        return (Status::Skip, format!("ep{k}: no output can be judged ({})", unjudged.join("; ")), None);
     }
     let stored = match StoredReference::read(case, job, request) {
         Ok(s) => s,
@@ -416,14 +418,23 @@ fn judge_run(
     )
 }
 
-/// Why a stored output cannot be judged, if it cannot.
-fn unjudgeable(e: &ExpectedOutputRecord) -> Option<&'static str> {
+/// Why a stored output cannot be judged, if it cannot: an approximation
+/// upstream, no compliance mode, or a mode that needs a bounds tensor the
+/// corpus does not store (the judgement would find it incomparable and say
+/// nothing, which is no pass).
+fn unjudgeable(e: &ExpectedOutputRecord) -> Option<String> {
     if e.upstream_inexact {
-        Some("an upstream operator is inexact")
-    } else if e.compliance.is_null() {
-        Some("no compliance mode")
-    } else {
-        None
+        return Some("an upstream operator is inexact".into());
+    }
+    if e.compliance.is_null() {
+        return Some("no compliance mode".into());
+    }
+    match serde_json::from_value::<Mode>(e.compliance.clone()) {
+        Err(err) => Some(format!("compliance: {err}")),
+        Ok(mode) if mode.needs_bounds() && e.bounds.is_none() => {
+            Some(format!("{} comparison needs a bounds tensor the corpus does not store", mode.name()))
+        }
+        Ok(_) => None,
     }
 }
 
