@@ -21,7 +21,7 @@ use spvgraph_ir::Module;
 use spvgraph_oracle::exec::{self, Executor, Port};
 use spvgraph_oracle::forms::run::{answers as form_answers, choose, in_tree_reference, run_cases, CaseRuns, FormCase};
 use spvgraph_oracle::judge::{
-    check_production, judge, Disagreement, ExecAnswer, Expectation, Kind, Observations, ValidityAnswer,
+    check_production, judge, Disagreement, ExecAnswer, Expectation, Observations, ProductionAnswer, ValidityAnswer,
 };
 use spvgraph_oracle::oracle::{
     Capability, ExecOutcome, Oracle, OracleError, OwnedExecRequest, ProduceOutcome, ProduceRequest, Refusal,
@@ -311,15 +311,29 @@ fn produce_from(file: &Path, oracles: &[Arc<dyn Oracle>]) -> anyhow::Result<Resu
     })?;
     let name = producer.name().to_string();
     let outcome = producer.produce(&ProduceRequest { mlir: &mlir, debug_info: false });
-    let (kind, detail) = match &outcome {
+    match &outcome {
         Ok(ProduceOutcome::Module { words, graph_constants, .. }) => {
             let bytes = words.iter().flat_map(|w| w.to_le_bytes()).collect();
             return Ok(Ok(Produced { bytes, graph_constants: graph_constants.clone(), producer: name }));
         }
-        Ok(ProduceOutcome::Rejected { message }) => (Kind::ProducerRejects, format!("{name} refuses it: {message}")),
-        Ok(ProduceOutcome::Abnormal { how, detail }) => (Kind::ProducerCrash, format!("{name} {how}: {detail}")),
-        Err(e) => (Kind::OracleError, e.to_string()),
+        // Nothing was checked: no verdict, and no exit status that says "agrees".
+        Err(e @ (OracleError::Unavailable { .. } | OracleError::Unsupported { .. })) => {
+            bail!("{}: {name} cannot produce a module: {e}", file.display())
+        }
+        Ok(ProduceOutcome::Rejected { .. } | ProduceOutcome::Abnormal { .. }) | Err(_) => {}
+    }
+    let answers = vec![(name.clone(), Answer::of_production(&outcome))];
+    // The one judgement decides the kind, and whether the producer's
+    // documented discrepancies explain it.
+    let production = ProductionAnswer {
+        producer: producer.as_ref(),
+        debug_info: false,
+        outcome,
+        validity: Vec::new(),
+        outputs: None,
     };
+    let observations = Observations { productions: vec![production], ..Observations::default() };
+    let disagreements = judge(&Expectation::Valid, &observations);
     Ok(Err(DiffReport {
         file: file.display().to_string(),
         expect: "valid".to_string(),
@@ -327,9 +341,9 @@ fn produce_from(file: &Path, oracles: &[Arc<dyn Oracle>]) -> anyhow::Result<Resu
         entry: None,
         inputs: InputSource::None,
         notes: Vec::new(),
-        answers: vec![(name.clone(), Answer::of_production(&outcome))],
+        answers,
         versions: BTreeMap::from([(name.clone(), producer.version().unwrap_or_else(|| "unknown".into()))]),
-        disagreements: vec![Disagreement::new(kind, &name, detail)],
+        disagreements,
     }))
 }
 

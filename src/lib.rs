@@ -7,5 +7,6 @@
 
 pub mod corpus;
 pub mod diff;
+pub mod diff_exec;
 pub mod hunt;
 pub mod reduce;

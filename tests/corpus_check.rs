@@ -171,3 +171,49 @@ fn same(a: &serde_json::Value, b: &serde_json::Value) -> bool {
         _ => a == b,
     }
 }
+
+/// `corpus check` and `spvgraph diff` (the hunt's judgement of one module)
+/// give one case the same verdict: the oracle agrees in both, or it
+/// disagrees in both and the same documented finding explains it.
+fn same_verdict_in_corpus_check_and_diff(name: &str, role: Role, oracle_name: &str) -> Option<String> {
+    let cases = load(Some(name));
+    assert_eq!(cases.len(), 1, "{name}");
+    let config = OracleConfig::default();
+    let built = registry::build(oracle_name, &config).expect("a registry name");
+    if let Err(e) = built.available() {
+        assert!(!spvgraph_ir::tools::Tools::required(), "CI=true has {oracle_name}: {e}");
+        return None;
+    }
+    let report = check::check(&cases, &options(role, oracle(oracle_name))).expect("runs");
+    let by_check = &report.cases[0];
+    let mut oracles: Vec<std::sync::Arc<dyn spvgraph_oracle::oracle::Oracle>> = vec![built.into()];
+    if role == Role::Executor {
+        oracles.push(registry::build(registry::IN_TREE, &config).expect("in-tree").into());
+    }
+    let spv = cases[0].spv();
+    let by_diff = spvgraph::diff::diff_module(&spv, &oracles, &Default::default()).expect("diff runs");
+    let about: Vec<_> = by_diff.disagreements.iter().filter(|d| d.oracles.iter().any(|o| o == oracle_name)).collect();
+    match by_check.status {
+        Status::Pass => assert!(about.is_empty(), "{name}: corpus check passes, diff says {about:#?}"),
+        Status::Fail | Status::Crash => {
+            let [d] = about.as_slice() else { panic!("{name}: corpus check says {by_check:?}, diff {about:#?}") };
+            let finding = d.documented.as_ref().map(|x| x.finding.clone());
+            assert_eq!(by_check.documented, finding, "{name}: {by_check:?} / {d:?}");
+        }
+        Status::Skip => panic!("{name}: skipped: {}", by_check.detail),
+    }
+    by_check.documented.clone()
+}
+
+#[test]
+fn a_valid_an_invalid_and_a_documented_backend_failure_get_one_verdict_from_corpus_check_and_diff() {
+    assert_eq!(same_verdict_in_corpus_check_and_diff("valid/op-add-r0", Role::Validator, "spirv-val"), None);
+    let invalid = "invalid/tensor.operands.out-of-bounds-type.1";
+    if let Some(finding) = same_verdict_in_corpus_check_and_diff(invalid, Role::Validator, "spirv-val") {
+        assert_eq!(finding, "corpus/findings/spirv-val-out-of-bounds-array.spv");
+    }
+    let refused = same_verdict_in_corpus_check_and_diff("valid/op-negate-r5", Role::Executor, "emulation-layer");
+    if let Some(finding) = refused {
+        assert_eq!(finding, "corpus/findings/emulation-layer-graph-constant-ctc-rejected.spv");
+    }
+}

@@ -40,7 +40,7 @@ use spvgraph_ir::env::TargetEnv;
 use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::Module;
-use spvgraph_oracle::compliance::{judge, Agreement, PreciseOutcome, PreciseOutput, ReferenceTensor};
+use spvgraph_oracle::compliance::{compare_run, Agreement, PreciseOutcome, PreciseOutput, ReferenceTensor};
 use spvgraph_oracle::exec::Executor;
 use spvgraph_oracle::external::emulation_layer::EmulationLayer;
 use spvgraph_oracle::external::tosa_reference::TosaReferenceModel;
@@ -276,16 +276,16 @@ fn main() {
                     let el_vs_ref = precise
                         .as_ref()
                         .and_then(|p| p.as_ref().ok())
-                        .map(|p| judge(req, p, "emulation-layer", Ok(outcome.clone())));
+                        .map(|p| compare_run(req, p, "emulation-layer", Ok(outcome.clone())));
                     let tree_vs_ref = precise
                         .as_ref()
                         .and_then(|p| p.as_ref().ok())
-                        .map(|p| judge(req, p, "in-tree", in_tree.clone()));
+                        .map(|p| compare_run(req, p, "in-tree", in_tree.clone()));
                     let el_vs_tree = in_tree
                         .as_ref()
                         .ok()
                         .and_then(typed)
-                        .map(|t| judge(req, &t, "emulation-layer", Ok(outcome.clone())));
+                        .map(|t| compare_run(req, &t, "emulation-layer", Ok(outcome.clone())));
                     let mismatch =
                         |v: &Option<Result<Agreement, OracleError>>| matches!(v, Some(Ok(Agreement::Mismatch { .. })));
                     let compliant =

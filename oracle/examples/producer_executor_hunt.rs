@@ -25,7 +25,7 @@
 use rayon::prelude::*;
 use spvgraph_generator::{generate_from_seed, Case, Config};
 use spvgraph_ir::tensor::TensorData;
-use spvgraph_oracle::compliance::{inexact_upstream, judge_output, PreciseOutcome, PreciseOutput};
+use spvgraph_oracle::compliance::{compare_run_output, inexact_upstream, PreciseOutcome, PreciseOutput};
 use spvgraph_oracle::exec::Executor;
 use spvgraph_oracle::external::iree::Iree;
 use spvgraph_oracle::external::model_converter::ModelConverter;
@@ -333,10 +333,10 @@ fn compare(
             }
         }
         let Some(r) = reference.as_ref().and_then(|r| r.get(j)) else { return };
-        match judge_output(request, j, r, g) {
+        match compare_run_output(request, j, r, g) {
             Ok(v) if v.pass => record(&format!("{tag} compliant-ok"), &op, ""),
             Ok(v) => {
-                let ours = judge_output(request, j, r, e).map_or_else(|e| e, |v| format!("in-tree: {v}"));
+                let ours = compare_run_output(request, j, r, e).map_or_else(|e| e, |v| format!("in-tree: {v}"));
                 record(&format!("{tag} wrong-output"), &op, &format!("output {j} ({op}): {v}\n{ours}"))
             }
             Err(e) => record(&format!("{tag} differs (judge error)"), &normalize(&e), &e),

@@ -15,7 +15,7 @@ use spvgraph_ir::builder::ModuleBuilder;
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::tosa::TosaOp;
-use spvgraph_oracle::compliance::{judge, Agreement, PreciseOutcome, PreciseOutput, ReferenceTensor};
+use spvgraph_oracle::compliance::{compare_run, Agreement, PreciseOutcome, PreciseOutput, ReferenceTensor};
 use spvgraph_oracle::exec::Executor;
 use spvgraph_oracle::external::emulation_layer::EmulationLayer;
 use spvgraph_oracle::oracle::{runnable, Abnormal, ExecOutcome, ExecRequest, Oracle, OracleError, Refusal};
@@ -63,7 +63,7 @@ fn float_and_integer_graph_is_compliant_with_the_in_tree_executor() {
     ];
     let req = request(&words, &inputs);
     let got = el.execute(&req);
-    let verdict = judge(&req, &in_tree_reference(&req), el.name(), got.clone()).expect("judged");
+    let verdict = compare_run(&req, &in_tree_reference(&req), el.name(), got.clone()).expect("judged");
     assert!(matches!(verdict, Agreement::Compliant(_)), "{verdict:?}");
     let got = outputs(got);
     assert_eq!(got[1].to_bits(), tensor(ElemType::I32, &[2, 3], &[5, 0, 7, i64::from(i32::MAX), 1, 123_456]).to_bits());

@@ -950,7 +950,7 @@ fn folds_mul_by_zero(mc: &ModelConverter, f: &Finding) -> Result<(), String> {
     let reference = spvgraph_oracle::external::tosa_reference::TosaReferenceModel::discover();
     if reference.available().is_ok() {
         let precise = reference.execute_precise(&request).expect("answers");
-        let verdict = spvgraph_oracle::compliance::judge(
+        let verdict = spvgraph_oracle::compliance::compare_run(
             &request,
             &precise,
             "model-converter",

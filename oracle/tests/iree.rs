@@ -21,7 +21,7 @@ use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::tools::{locate, Tool};
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::Module;
-use spvgraph_oracle::compliance::{inexact_upstream, judge_output, PreciseOutcome};
+use spvgraph_oracle::compliance::{compare_run_output, inexact_upstream, PreciseOutcome};
 use spvgraph_oracle::exec::Executor;
 use spvgraph_oracle::external::iree::{Iree, IreeTools};
 use spvgraph_oracle::external::process::Limits;
@@ -188,7 +188,7 @@ fn generated_graphs_agree_with_the_executor_under_the_compliance_rules() {
                 let PreciseOutcome::Outputs(precise) = reference.execute_precise(&request).expect("answers") else {
                     panic!("the reference model refused seed {seed} {}", ep.name)
                 };
-                let verdict = judge_output(&request, j, &precise[j], t).expect("judged");
+                let verdict = compare_run_output(&request, j, &precise[j], t).expect("judged");
                 assert!(verdict.pass, "seed {seed} {} output {j}: {verdict}", ep.name);
             }
         }

@@ -18,7 +18,7 @@ use spvgraph_ir::builder::ModuleBuilder;
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::tosa::TosaOp;
-use spvgraph_oracle::compliance::{judge, Agreement, PreciseOutcome, PreciseOutput, ReferenceTensor};
+use spvgraph_oracle::compliance::{compare_run, Agreement, PreciseOutcome, PreciseOutput, ReferenceTensor};
 use spvgraph_oracle::exec::Executor;
 use spvgraph_oracle::external::process::{Limits, ScratchDir};
 use spvgraph_oracle::external::vulkan::{Fault, Vulkan, WorkerCommand};
@@ -79,7 +79,7 @@ fn float_and_integer_graph_is_compliant_with_the_in_tree_executor() {
             .map(|t| PreciseOutput { reference: ReferenceTensor::Typed(t), bounds: None })
             .collect(),
     );
-    let verdict = judge(&req, &reference, vk.name(), got.clone()).expect("judged");
+    let verdict = compare_run(&req, &reference, vk.name(), got.clone()).expect("judged");
     assert!(matches!(verdict, Agreement::Compliant(_)), "{verdict:?}");
     assert_eq!(
         outputs(got)[1].to_bits(),

@@ -21,8 +21,8 @@ use spvgraph_ir::npy::NpyArray;
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::Module;
 use spvgraph_oracle::compliance::{
-    compare, compare_with_mode, inexact_upstream, judge_output, output_contexts, Mode, PreciseOutcome, PreciseOutput,
-    ReferenceTensor,
+    compare, compare_run_output, compare_with_mode, inexact_upstream, output_contexts, Mode, PreciseOutcome,
+    PreciseOutput, ReferenceTensor,
 };
 use spvgraph_oracle::exec::Executor;
 use spvgraph_oracle::oracle::{ExecOutcome, ExecRequest, Oracle};
@@ -295,7 +295,7 @@ fn write_expected_case(
                 Some(Err(e)) => Err(e.to_string()),
                 Some(Ok(Answer::Precise(PreciseOutcome::Outputs(p)))) => match p.get(j) {
                     None => Err(format!("{name} gave fewer outputs")),
-                    Some(pj) => match judge_output(&request, j, pj, out) {
+                    Some(pj) => match compare_run_output(&request, j, pj, out) {
                         Ok(v) if v.pass => keep_precise(dir, stem, k, j, pj, &mut record),
                         Ok(v) => Err(format!("{name} disagrees: {v}")),
                         Err(e) => Err(format!("not comparable: {e}")),

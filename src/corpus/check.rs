@@ -3,15 +3,17 @@
 //! A validator must accept every case of `valid/` and `pipeline/` (module
 //! validity; pipeline rules are not module rules) and reject every case of
 //! `invalid/`. An executor runs every entry point of every case that has
-//! expected outputs, and each output is judged with the TOSA compliance
-//! rules ([`spvgraph_oracle::compliance::compare_with_mode`]) against the
-//! expected output, or against the reference model's fp64 result and bounds
-//! where the corpus keeps them. Cases needing a profile or extension the
+//! expected outputs. Every answer goes through the one judgement
+//! ([`spvgraph_oracle::judge::judge`]), with the case's expectation (valid,
+//! or the rule and mutator of an `invalid/` case); an executor's outputs are
+//! compared with the stored expected outputs, and the stored fp64 results and
+//! bounds of the reference model's precise run are the referee. A command
+//! template is an oracle too ([`TemplateOracle`]). Cases needing a profile or extension the
 //! implementation lacks are skipped and counted; crashes and timeouts are
 //! failures of their own kind, and the run goes on.
 
 use super::cases::{CorpusCase, Expect};
-use super::template::{self, Vars};
+use super::template::TemplateOracle;
 use anyhow::{anyhow, bail};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -21,13 +23,15 @@ use spvgraph_ir::env::TargetEnv;
 use spvgraph_ir::npy::NpyArray;
 use spvgraph_ir::rules::RuleId;
 use spvgraph_ir::tensor::TensorData;
-use spvgraph_oracle::compliance::{compare_with_mode, Mode, ReferenceTensor};
-use spvgraph_oracle::external::process::{self, Ended, Limits, ScratchDir};
+use spvgraph_ir::tosa::TosaOp;
+use spvgraph_oracle::compliance::{Mode, PreciseOutcome, PreciseOutput, ReferenceTensor};
+use spvgraph_oracle::external::process::Limits;
+use spvgraph_oracle::judge::{judge, Disagreement, ExecAnswer, Expectation, Kind, Observations, ValidityAnswer};
 use spvgraph_oracle::oracle::{
-    ExecOutcome, Oracle, OracleError, OwnedExecRequest, Refusal, RuleClaim, ValidateOptions,
+    Capability, ExecOutcome, ExecRequest, Oracle, OracleError, OwnedExecRequest, Refusal, RuleClaim, ValidateOptions,
+    Verdict,
 };
 use std::path::Path;
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 /// What the implementation is asked.
@@ -156,14 +160,24 @@ pub struct CheckReport {
 /// is an error (nothing would be checked).
 pub fn check(cases: &[CorpusCase], options: &CheckOptions) -> anyhow::Result<CheckReport> {
     let start = Instant::now();
-    match &options.implementation {
-        Implementation::Oracle(o) => o.available().map_err(|e| anyhow!("{e}"))?,
-        Implementation::Command(t) => template::check(t)?,
-    }
+    // A template goes through the same judgement as the registry's oracles.
+    let template;
+    let oracle: &dyn Oracle = match (&options.implementation, options.role) {
+        (Implementation::Oracle(o), _) => o.as_ref(),
+        (Implementation::Command(t), Role::Validator) => {
+            template = TemplateOracle::validator(t, options.limits);
+            &template
+        }
+        (Implementation::Command(t), Role::Executor) => {
+            template = TemplateOracle::executor(t, options.limits);
+            &template
+        }
+    };
+    oracle.available().map_err(|e| anyhow!("{e}"))?;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(options.jobs.max(1)).build()?;
     let results = pool.install(|| match options.role {
-        Role::Validator => cases.par_iter().map(|c| validate_case(c, options)).collect::<Vec<_>>(),
-        Role::Executor => execute_cases(cases, options),
+        Role::Validator => cases.par_iter().map(|c| validate_case(c, oracle, &options.profiles)).collect::<Vec<_>>(),
+        Role::Executor => execute_cases(cases, oracle, &options.profiles),
     });
     Ok(CheckReport {
         role: options.role,
@@ -199,93 +213,75 @@ fn result(case: &CorpusCase, status: Status, detail: impl Into<String>, started:
     }
 }
 
-/// A validator's answer.
-enum Answer {
-    Accept,
-    Reject(String),
-    Crash(String),
+/// What the case is expected to be: valid, or breaking its rule in the
+/// way its mutator broke it.
+fn expectation(case: &CorpusCase) -> Expectation {
+    match &case.expect {
+        Expect::Valid => Expectation::Valid,
+        Expect::Reject(rule) => match RuleId::from_name(rule) {
+            Some(rule) => Expectation::Breaks { rule, mutator: case.mutator.clone() },
+            None => Expectation::Invalid { rules: Vec::new(), mutator: case.mutator.clone() },
+        },
+    }
 }
 
-fn validate_case(case: &CorpusCase, options: &CheckOptions) -> CaseResult {
+/// The disagreement of `ds` that concerns `oracle`, if any.
+fn about<'d>(ds: &'d [Disagreement], oracle: &dyn Oracle) -> Option<&'d Disagreement> {
+    ds.iter().find(|d| d.oracles.iter().any(|o| o == oracle.name()))
+}
+
+fn validate_case(case: &CorpusCase, oracle: &dyn Oracle, profiles: &[Profile]) -> CaseResult {
     let started = Instant::now();
     if let Some(only) = &case.only_profiles {
-        let has_extra = options.profiles.iter().any(|p| !only.iter().any(|o| o == p.name()));
+        let has_extra = profiles.iter().any(|p| !only.iter().any(|o| o == p.name()));
         if has_extra {
             let detail = format!("breaks its rule only with exactly {} enabled", only.join(","));
             return result(case, Status::Skip, detail, started);
         }
     }
-    let answer = match &options.implementation {
-        Implementation::Oracle(o) => validate_with_oracle(o.as_ref(), case, &options.profiles),
-        Implementation::Command(t) => {
-            let vars = Vars { spv: case.spv(), target_env: case.target_env.clone(), ..Vars::default() };
-            match run_template(t, &vars, &options.limits) {
-                Err(e) => Answer::Crash(e.to_string()),
-                Ok((_, Ended::Abnormal(a), tail)) => Answer::Crash(format!("{a}: {tail}")),
-                Ok((_, Ended::Exited(0), _)) => Answer::Accept,
-                Ok((_, Ended::Exited(c), tail)) => Answer::Reject(format!("exit status {c}: {tail}")),
-            }
-        }
-    };
-    let mut r = match (&case.expect, answer) {
-        (_, Answer::Crash(d)) => result(case, Status::Crash, d, started),
-        (Expect::Valid, Answer::Accept) | (Expect::Reject(_), Answer::Reject(_)) => {
-            result(case, Status::Pass, "", started)
-        }
-        (Expect::Valid, Answer::Reject(why)) => {
-            result(case, Status::Fail, format!("rejects a valid module: {}", first_line(&why)), started)
-        }
-        (Expect::Reject(rule), Answer::Accept) => {
-            result(case, Status::Fail, format!("accepts a module that breaks {rule}"), started)
-        }
-    };
-    if r.status == Status::Fail {
-        if let Implementation::Oracle(o) = &options.implementation {
-            r.documented = documented_validation(o.as_ref(), case, &r.detail);
-        }
-    }
-    r
-}
-
-fn validate_with_oracle(oracle: &dyn Oracle, case: &CorpusCase, profiles: &[Profile]) -> Answer {
     let words = match case.words() {
         Ok(w) => w,
-        Err(e) => return Answer::Crash(format!("{e:#}")),
+        Err(e) => return result(case, Status::Crash, format!("{e:#}"), started),
     };
     let Some(target_env) = TargetEnv::parse(&case.target_env) else {
-        return Answer::Crash(format!("unknown target environment {}", case.target_env));
+        return result(case, Status::Crash, format!("unknown target environment {}", case.target_env), started);
     };
     let options = ValidateOptions { target_env, profiles: profiles.to_vec(), ..ValidateOptions::default() };
-    match oracle.validate(&words, &options) {
-        Ok(v) if v.is_valid() => Answer::Accept,
-        Ok(v) => Answer::Reject(format!("{v:?}")),
-        Err(e) => Answer::Crash(e.to_string()),
-    }
-}
-
-/// The documented discrepancy a validator's failure on `case` is, if any:
-/// a known row for the case's rule (and mutator), or a rule the oracle
-/// declares it does not check; for a rejected valid module, a known row
-/// whose message the rejection carries.
-fn documented_validation(oracle: &dyn Oracle, case: &CorpusCase, detail: &str) -> Option<String> {
-    let known = oracle.known_discrepancies();
-    match &case.expect {
-        Expect::Reject(rule) => {
-            let id = RuleId::from_name(rule)?;
-            let row = known
-                .iter()
-                .find(|k| k.rule == Some(id) && k.mutator.is_none_or(|m| case.mutator.as_deref() == Some(m)));
-            match row {
-                Some(k) => Some(k.finding.to_string()),
-                None if oracle.rule_claim(id) == RuleClaim::Accepts => Some(format!("does not check {rule}")),
-                None => None,
-            }
+    let verdict = oracle.validate(&words, &options);
+    let accepted = matches!(verdict, Ok(Verdict::Valid));
+    let error = verdict.as_ref().err().map(ToString::to_string);
+    let expectation = expectation(case);
+    let observations = Observations {
+        validity: vec![ValidityAnswer { oracle, verdict }],
+        module: Some(&words),
+        ..Observations::default()
+    };
+    let ds = judge(&expectation, &observations);
+    let found = about(&ds, oracle);
+    // The corpus asks what a conforming validator does: accept every valid
+    // case and reject every invalid one, whatever rule it names. The
+    // judgement says whether a wrong answer is a documented discrepancy; a
+    // rule the validator is documented not to check is one too.
+    let mut r = match (&case.expect, error, accepted) {
+        (_, Some(e), _) => result(case, Status::Crash, e, started),
+        (Expect::Valid, None, true) | (Expect::Reject(_), None, false) => result(case, Status::Pass, "", started),
+        (Expect::Valid, None, false) => {
+            let why = found.map_or_else(|| "rejects a valid module".to_string(), |d| first_line(&d.detail).to_string());
+            result(case, Status::Fail, why, started)
         }
-        Expect::Valid => known
-            .iter()
-            .find(|k| k.message.is_some_and(|m| detail.contains(m)) && k.rule.is_none())
-            .map(|k| k.finding.to_string()),
+        (Expect::Reject(rule), None, true) => {
+            let mut r = result(case, Status::Fail, format!("accepts a module that breaks {rule}"), started);
+            let unchecked = RuleId::from_name(rule).is_some_and(|id| oracle.rule_claim(id) == RuleClaim::Accepts);
+            if found.is_none() && unchecked {
+                r.documented = Some(format!("does not check {rule}"));
+            }
+            r
+        }
+    };
+    if r.status == Status::Fail && r.documented.is_none() {
+        r.documented = found.and_then(|d| d.documented.as_ref()).map(|d| d.finding.clone());
     }
+    r
 }
 
 /// One entry point of one case, queued for an executor.
@@ -295,20 +291,19 @@ struct Job<'a> {
     expected: Vec<&'a ExpectedOutputRecord>,
 }
 
-/// What an executor did with one entry point.
-enum Run {
-    Outputs(Vec<TensorData>),
-    Declined(String),
-    Refused(String),
-    Crash(String),
-}
+/// The verdict on one entry point: status, detail, documented discrepancy.
+type EntryVerdict = (Status, String, Option<String>);
 
-fn execute_cases(cases: &[CorpusCase], options: &CheckOptions) -> Vec<CaseResult> {
+/// An executor's answer to one request (`None`: not run), with its share of
+/// the batch's wall time.
+type Timed = (Option<Result<ExecOutcome, OracleError>>, f64);
+
+fn execute_cases(cases: &[CorpusCase], oracle: &dyn Oracle, profiles: &[Profile]) -> Vec<CaseResult> {
     let mut results: Vec<Option<CaseResult>> = vec![None; cases.len()];
     let mut jobs = Vec::new();
     let started = Instant::now();
     for (i, case) in cases.iter().enumerate() {
-        if let Err(why) = case.profiles_met(&options.profiles) {
+        if let Err(why) = case.profiles_met(profiles) {
             results[i] = Some(result(case, Status::Skip, why, started));
             continue;
         }
@@ -316,74 +311,45 @@ fn execute_cases(cases: &[CorpusCase], options: &CheckOptions) -> Vec<CaseResult
             jobs.push(Job { case: i, k, expected: case.expected(k) });
         }
     }
-    let runs: Vec<(Run, f64)> = match &options.implementation {
-        Implementation::Oracle(o) => run_oracle(o.as_ref(), cases, &jobs),
-        Implementation::Command(t) => jobs
-            .par_iter()
-            .map(|j| {
-                let t0 = Instant::now();
-                (run_command(t, &cases[j.case], j, &options.limits), t0.elapsed().as_secs_f64())
-            })
-            .collect(),
-    };
+    let requests: Vec<Result<OwnedExecRequest, String>> =
+        jobs.iter().map(|j| cases[j.case].request(j.k).map_err(|e| format!("{e:#}"))).collect();
+    let runs = run_batches(oracle, &requests);
     // Per case, the first failing entry point decides; crashes before failures.
-    let mut per_case: Vec<Vec<(Status, String, f64)>> = vec![Vec::new(); cases.len()];
-    for (job, (run, secs)) in jobs.iter().zip(runs) {
-        let case = &cases[job.case];
-        let (status, detail) = judge_run(case, job, run);
-        per_case[job.case].push((status, detail, secs));
+    let mut per_case: Vec<Vec<(EntryVerdict, f64)>> = vec![Vec::new(); cases.len()];
+    for ((job, request), (run, secs)) in jobs.iter().zip(&requests).zip(runs) {
+        let verdict = match (request, run) {
+            (Err(e), _) => (Status::Crash, format!("ep{}: the case's files do not load: {e}", job.k), None),
+            (Ok(request), run) => judge_run(&cases[job.case], job, request, oracle, run),
+        };
+        per_case[job.case].push((verdict, secs));
     }
     for (i, verdicts) in per_case.into_iter().enumerate() {
         if results[i].is_some() || verdicts.is_empty() {
             continue;
         }
-        let seconds: f64 = verdicts.iter().map(|v| v.2).sum();
+        let seconds: f64 = verdicts.iter().map(|v| v.1).sum();
         let worst = [Status::Crash, Status::Fail, Status::Pass, Status::Skip]
             .into_iter()
-            .find_map(|s| verdicts.iter().find(|v| v.0 == s))
+            .find_map(|s| verdicts.iter().find(|v| v.0 .0 == s))
             .cloned();
-        if let Some((status, detail, _)) = worst {
+        if let Some(((status, detail, documented), _)) = worst {
             let mut r = result(&cases[i], status, detail, Instant::now());
             r.seconds = seconds;
-            if let (Status::Fail | Status::Crash, Implementation::Oracle(o)) = (status, &options.implementation) {
-                r.documented = documented_execution(o.as_ref(), &cases[i], status, &r.detail);
-            }
+            r.documented = documented;
             results[i] = Some(r);
         }
     }
     results.into_iter().flatten().collect()
 }
 
-/// The executor's documented discrepancy a failure is: a known row whose
-/// message the failure carries, or one about an operator of the case whose
-/// kind is the failure's (a crash, a refusal, a wrong output).
-fn documented_execution(oracle: &dyn Oracle, case: &CorpusCase, status: Status, detail: &str) -> Option<String> {
-    let known = oracle.known_discrepancies();
-    let kind = match status {
-        Status::Crash => "crash",
-        _ if detail.contains("refused a valid graph") => "refused-valid",
-        _ => "wrong-output",
-    };
-    known
-        .iter()
-        .find(|k| k.message.is_some_and(|m| detail.contains(m)))
-        .or_else(|| {
-            known.iter().find(|k| {
-                k.kind == kind
-                    && k.message.is_none()
-                    && k.operator.is_some_and(|op| case.manifest.ops.iter().any(|o| o == op.name()))
-            })
-        })
-        .map(|k| k.finding.to_string())
-}
-
-fn run_oracle(oracle: &dyn Oracle, cases: &[CorpusCase], jobs: &[Job<'_>]) -> Vec<(Run, f64)> {
-    let requests: Vec<Result<OwnedExecRequest, String>> =
-        jobs.iter().map(|j| cases[j.case].request(j.k).map_err(|e| format!("{e:#}"))).collect();
+/// Runs every loadable request on `oracle`, in its preferred batches; one
+/// answer per request (`None` for those that did not load) with its share
+/// of the batch's wall time.
+fn run_batches(oracle: &dyn Oracle, requests: &[Result<OwnedExecRequest, String>]) -> Vec<Timed> {
     let batch = oracle.preferred_batch().max(1);
-    let indices: Vec<usize> = (0..jobs.len()).collect();
+    let indices: Vec<usize> = (0..requests.len()).collect();
     let chunks: Vec<&[usize]> = indices.chunks(batch).collect();
-    let answers: Vec<Vec<(Run, f64)>> = chunks
+    let answers: Vec<Vec<Timed>> = chunks
         .par_iter()
         .map(|chunk| {
             let t0 = Instant::now();
@@ -393,150 +359,139 @@ fn run_oracle(oracle: &dyn Oracle, cases: &[CorpusCase], jobs: &[Job<'_>]) -> Ve
             let outcomes = oracle.execute_batch(&borrowed);
             let per = t0.elapsed().as_secs_f64() / chunk.len().max(1) as f64;
             let mut by_index = ready.iter().copied().zip(outcomes).collect::<std::collections::BTreeMap<_, _>>();
-            chunk
-                .iter()
-                .map(|i| {
-                    let run = match (&requests[*i], by_index.remove(i)) {
-                        (Err(e), _) => Run::Crash(format!("the case's files do not load: {e}")),
-                        (Ok(_), Some(Ok(ExecOutcome::Outputs(o)))) => Run::Outputs(o),
-                        // The adapter declines what it cannot drive (tensor
-                        // arrays) or works around (a documented bug): the
-                        // implementation was never asked.
-                        (
-                            Ok(_),
-                            Some(Ok(ExecOutcome::Refused {
-                                kind: kind @ (Refusal::Unsupported | Refusal::OverBudget),
-                                reason,
-                            })),
-                        ) => Run::Declined(format!("{kind:?}: {}", first_line(&reason))),
-                        (Ok(_), Some(Ok(ExecOutcome::Refused { kind, reason }))) => {
-                            Run::Refused(format!("{kind:?}: {}", first_line(&reason)))
-                        }
-                        (Ok(_), Some(Ok(ExecOutcome::Abnormal { how, detail }))) => {
-                            Run::Crash(format!("{how}: {}", first_line(&detail)))
-                        }
-                        (Ok(_), Some(Err(e @ OracleError::Failed { .. }))) => Run::Crash(e.to_string()),
-                        // The adapter cannot drive the tool for this graph
-                        // (scenario-runner binds no tensor arrays): the
-                        // implementation was never asked.
-                        (Ok(_), Some(Err(e))) => Run::Declined(e.to_string()),
-                        (Ok(_), None) => Run::Crash("no answer from the batch".into()),
-                    };
-                    (run, per)
-                })
-                .collect()
+            chunk.iter().map(|i| (by_index.remove(i), per)).collect()
         })
         .collect();
     answers.into_iter().flatten().collect()
 }
 
-/// Runs an executor template for one entry point and reads `out<j>.npy`.
-fn run_command(template: &str, case: &CorpusCase, job: &Job<'_>, limits: &Limits) -> Run {
-    let m = &case.manifest;
-    let Some(ep) = m.entry_points.get(job.k) else { return Run::Crash(format!("no entry point {}", job.k)) };
-    let mut inputs: Vec<_> = m.inputs.iter().filter(|i| i.entry_point == job.k).collect();
-    inputs.sort_by_key(|i| (i.index, i.element));
-    let scratch = match ScratchDir::new("corpus-check") {
-        Ok(s) => s,
-        Err(e) => return Run::Crash(e.to_string()),
-    };
-    let out_dir = scratch.join("out");
-    if let Err(e) = std::fs::create_dir_all(&out_dir) {
-        return Run::Crash(format!("{}: {e}", out_dir.display()));
-    }
-    let vars = Vars {
-        spv: case.spv(),
-        target_env: case.target_env.clone(),
-        entry_point: ep.name.clone(),
-        inputs: inputs.iter().map(|i| case.dir.join(&i.file)).collect(),
-        graph_constants: m.graph_constants.iter().map(|(id, f)| (*id, case.dir.join(f))).collect(),
-        out_dir: out_dir.clone(),
-    };
-    match run_template(template, &vars, limits) {
-        Err(e) => Run::Crash(e.to_string()),
-        Ok((_, Ended::Abnormal(a), tail)) => Run::Crash(format!("{a}: {}", first_line(&tail))),
-        Ok((_, Ended::Exited(c), tail)) if c != 0 => Run::Refused(format!("exit status {c}: {}", first_line(&tail))),
-        Ok(_) => {
-            let mut outputs = Vec::new();
-            for e in &job.expected {
-                let path = out_dir.join(format!("out{}.npy", e.output));
-                match TensorData::read_npy(&path, e.elem) {
-                    Ok(t) => outputs.push(t),
-                    Err(err) => return Run::Refused(format!("out{}.npy: {err}", e.output)),
-                }
-            }
-            Run::Outputs(outputs)
-        }
-    }
-}
-
-/// Expands and runs a template under `sh -c` in a scratch directory;
-/// returns the line run, how it ended and the tail of what it printed.
-fn run_template(template: &str, vars: &Vars, limits: &Limits) -> anyhow::Result<(String, Ended, String)> {
-    let line = template::expand(template, vars)?;
-    let scratch = ScratchDir::new("corpus-cmd")?;
-    let mut cmd = Command::new("sh");
-    cmd.arg("-c").arg(&line);
-    let run = process::run(cmd, scratch.path(), limits)?;
-    let tail = run.tail(5);
-    Ok((line, run.ended, tail))
-}
-
-/// Judges one entry point's run: outputs under the TOSA compliance rules.
-fn judge_run(case: &CorpusCase, job: &Job<'_>, run: Run) -> (Status, String) {
+/// Judges one entry point's run with the one judgement: the case's stored
+/// outputs are the reference the run is compared with, and its stored fp64
+/// references and bounds ([`StoredReference`]) the referee.
+fn judge_run(
+    case: &CorpusCase,
+    job: &Job<'_>,
+    request: &OwnedExecRequest,
+    oracle: &dyn Oracle,
+    run: Option<Result<ExecOutcome, OracleError>>,
+) -> EntryVerdict {
     let k = job.k;
-    let outputs = match run {
-        Run::Crash(d) => return (Status::Crash, format!("ep{k}: {d}")),
-        Run::Declined(d) => return (Status::Skip, format!("ep{k}: not run: {d}")),
-        Run::Refused(d) => return (Status::Fail, format!("ep{k}: refused a valid graph: {d}")),
-        Run::Outputs(o) => o,
-    };
-    if outputs.len() != job.expected.len() {
-        let detail = format!("ep{k}: {} outputs where {} were expected", outputs.len(), job.expected.len());
-        return (Status::Fail, detail);
-    }
-    let mut judged = 0usize;
-    let mut unjudged = Vec::new();
-    for (e, got) in job.expected.iter().zip(&outputs) {
-        match judge_output(&case.dir, e, got) {
-            Ok(None) => judged += 1,
-            Ok(Some(fail)) => return (Status::Fail, format!("ep{k} out{}: {fail}", e.output)),
-            Err(why) => unjudged.push(format!("out{}: {why}", e.output)),
+    let outcome = match run {
+        None => return (Status::Crash, format!("ep{k}: no answer from the batch"), None),
+        // The adapter declines what it cannot drive (tensor arrays) or
+        // works around (a documented bug): the implementation was never asked.
+        Some(Err(e @ (OracleError::Unavailable { .. } | OracleError::Unsupported { .. }))) => {
+            return (Status::Skip, format!("ep{k}: not run: {e}"), None)
         }
+        Some(Ok(ExecOutcome::Refused { kind: kind @ (Refusal::Unsupported | Refusal::OverBudget), reason })) => {
+            return (Status::Skip, format!("ep{k}: not run: {kind:?}: {}", first_line(&reason)), None)
+        }
+        Some(o) => o,
+    };
+    let unjudged: Vec<String> =
+        job.expected.iter().filter_map(|e| unjudgeable(e).map(|why| format!("out{}: {why}", e.output))).collect();
+    if matches!(outcome, Ok(ExecOutcome::Outputs(_))) && unjudged.len() == job.expected.len() {
+        return (Status::Skip, format!("ep{k}: no output can be judged ({})", unjudged.join("; ")), None);
     }
-    if judged == 0 {
-        return (Status::Skip, format!("ep{k}: no output can be judged ({})", unjudged.join("; ")));
-    }
-    (Status::Pass, String::new())
+    let stored = match StoredReference::read(case, job, request) {
+        Ok(s) => s,
+        Err(e) => return (Status::Crash, format!("ep{k}: the case's files do not load: {e}"), None),
+    };
+    let observations = Observations {
+        request: Some(request.request()),
+        reference: Some(ExecOutcome::Outputs(stored.typed.clone())),
+        executions: vec![ExecAnswer { oracle, outcome }],
+        referee: Some(&stored),
+        operators: case.manifest.ops.iter().filter_map(|o| TosaOp::from_name(o)).collect(),
+        ..Observations::default()
+    };
+    let ds = judge(&Expectation::Valid, &observations);
+    let Some(d) = about(&ds, oracle) else { return (Status::Pass, String::new(), None) };
+    let status = match d.kind {
+        Kind::Crash | Kind::Timeout | Kind::OutOfMemory | Kind::OracleError => Status::Crash,
+        _ => Status::Fail,
+    };
+    (
+        status,
+        format!("ep{k}: {}: {}", d.kind.name(), first_line(&d.detail)),
+        d.documented.as_ref().map(|x| x.finding.clone()),
+    )
 }
 
-/// `Ok(None)` compliant, `Ok(Some(why))` not, `Err` cannot be judged.
-pub fn judge_output(dir: &Path, e: &ExpectedOutputRecord, got: &TensorData) -> Result<Option<String>, String> {
+/// Why a stored output cannot be judged, if it cannot: an approximation
+/// upstream, no compliance mode, or a mode that needs a bounds tensor the
+/// corpus does not store (the judgement would find it incomparable and say
+/// nothing, which is no pass).
+fn unjudgeable(e: &ExpectedOutputRecord) -> Option<String> {
     if e.upstream_inexact {
-        return Err("an upstream operator is inexact".into());
-    }
-    let shape: Vec<usize> = e.shape.iter().map(|&d| d as usize).collect();
-    if got.elem() != e.elem || got.shape() != shape.as_slice() {
-        return Ok(Some(format!("{} {:?} where {} {:?} was expected", got.elem(), got.shape(), e.elem, shape)));
+        return Some("an upstream operator is inexact".into());
     }
     if e.compliance.is_null() {
-        return Err("no compliance mode".into());
+        return Some("no compliance mode".into());
     }
-    let mode: Mode = serde_json::from_value(e.compliance.clone()).map_err(|err| format!("compliance: {err}"))?;
-    let reference = match &e.reference {
-        Some(f) => read_bounds(&dir.join(f), e)?,
-        None => {
-            let path = dir.join(&e.file);
-            ReferenceTensor::Typed(
-                TensorData::read_npy(&path, e.elem).map_err(|err| format!("{}: {err}", path.display()))?,
-            )
+    match serde_json::from_value::<Mode>(e.compliance.clone()) {
+        Err(err) => Some(format!("compliance: {err}")),
+        Ok(mode) if mode.needs_bounds() && e.bounds.is_none() => {
+            Some(format!("{} comparison needs a bounds tensor the corpus does not store", mode.name()))
         }
-    };
-    let bounds = e.bounds.as_ref().map(|f| read_bounds(&dir.join(f), e)).transpose()?;
-    match compare_with_mode(&mode, &reference, got, bounds.as_ref()) {
-        Ok(v) if v.pass => Ok(None),
-        Ok(v) => Ok(Some(v.to_string())),
-        Err(err) => Err(err.to_string()),
+        Ok(_) => None,
+    }
+}
+
+/// The referee of a corpus case: the precise run the corpus stored (fp64
+/// references and bounds where the mode needs them, else the expected
+/// outputs themselves), answered for the case's own request only.
+struct StoredReference {
+    /// The expected outputs, typed.
+    typed: Vec<TensorData>,
+    /// The precise run.
+    precise: Vec<PreciseOutput>,
+    /// The inputs it was computed from.
+    inputs: Vec<TensorData>,
+}
+
+impl StoredReference {
+    fn read(case: &CorpusCase, job: &Job<'_>, request: &OwnedExecRequest) -> Result<StoredReference, String> {
+        let dir = &case.dir;
+        let mut typed = Vec::new();
+        let mut precise = Vec::new();
+        for e in &job.expected {
+            let path = dir.join(&e.file);
+            let t = TensorData::read_npy(&path, e.elem).map_err(|err| format!("{}: {err}", path.display()))?;
+            let reference = match &e.reference {
+                Some(f) => read_bounds(&dir.join(f), e)?,
+                None => ReferenceTensor::Typed(t.clone()),
+            };
+            let bounds = e.bounds.as_ref().map(|f| read_bounds(&dir.join(f), e)).transpose()?;
+            typed.push(t);
+            precise.push(PreciseOutput { reference, bounds });
+        }
+        Ok(StoredReference { typed, precise, inputs: request.inputs.clone() })
+    }
+}
+
+impl Oracle for StoredReference {
+    fn name(&self) -> &str {
+        "the corpus's expected outputs"
+    }
+
+    fn capabilities(&self) -> &'static [Capability] {
+        &[Capability::Reference]
+    }
+
+    fn available(&self) -> Result<(), OracleError> {
+        Ok(())
+    }
+
+    fn execute_precise(&self, request: &ExecRequest<'_>) -> Result<PreciseOutcome, OracleError> {
+        // Stored for these inputs only (not, say, with subnormals flushed).
+        if request.inputs != self.inputs.as_slice() {
+            return Err(OracleError::Unsupported {
+                oracle: self.name().to_string(),
+                what: "the corpus stores the precise run of the case's own inputs only",
+            });
+        }
+        Ok(PreciseOutcome::Outputs(self.precise.clone()))
     }
 }
 
@@ -545,15 +500,10 @@ pub fn judge_output(dir: &Path, e: &ExpectedOutputRecord, got: &TensorData) -> R
 fn read_bounds(path: &Path, e: &ExpectedOutputRecord) -> Result<ReferenceTensor, String> {
     let a = NpyArray::read(path).map_err(|err| format!("{}: {err}", path.display()))?;
     if a.descr() == "<f8" {
-        return read_precise(path);
+        let values = a.to_f64().ok_or_else(|| format!("{}: not a float array", path.display()))?;
+        return Ok(ReferenceTensor::Precise { shape: a.shape().to_vec(), values });
     }
     a.to_tensor(e.elem).map(ReferenceTensor::Typed).map_err(|err| format!("{}: {err}", path.display()))
-}
-
-fn read_precise(path: &Path) -> Result<ReferenceTensor, String> {
-    let a = NpyArray::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let values = a.to_f64().ok_or_else(|| format!("{}: not a float array", path.display()))?;
-    Ok(ReferenceTensor::Precise { shape: a.shape().to_vec(), values })
 }
 
 fn first_line(s: &str) -> &str {

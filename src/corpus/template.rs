@@ -13,8 +13,19 @@
 //! `{inputs:FLAG}` and `{graph_constants:FLAG}` put `FLAG` before each item
 //! (`{inputs:--input}` gives `--input a.npy --input b.npy`). Every path is
 //! quoted for the shell; the line runs under `sh -c`.
+//!
+//! [`TemplateOracle`] makes a template an [`Oracle`], so that its answers go
+//! through the same judgement as the registry's oracles.
 
+use spvgraph_ir::tensor::TensorData;
+use spvgraph_ir::Module;
+use spvgraph_oracle::exec;
+use spvgraph_oracle::external::process::{self, Ended, Limits, ScratchDir};
+use spvgraph_oracle::oracle::{
+    Capability, Diagnostic, ExecOutcome, ExecRequest, Oracle, OracleError, Refusal, ValidateOptions, Verdict,
+};
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 /// The placeholders a template may use.
 pub const PLACEHOLDERS: &[&str] = &["spv", "target_env", "entry_point", "inputs", "graph_constants", "out_dir"];
@@ -114,6 +125,140 @@ pub fn expand(template: &str, vars: &Vars) -> Result<String, TemplateError> {
     }
     out.push_str(rest);
     Ok(out)
+}
+
+/// A command template as an oracle: a validator (exit status 0 accepts) or
+/// an executor (writes `out<j>.npy` for every output of the graph). It is
+/// given a request's module and data as files in a scratch directory.
+pub struct TemplateOracle {
+    template: String,
+    executor: bool,
+    limits: Limits,
+}
+
+impl TemplateOracle {
+    /// A validator template.
+    pub fn validator(template: &str, limits: Limits) -> TemplateOracle {
+        TemplateOracle { template: template.to_string(), executor: false, limits }
+    }
+
+    /// An executor template.
+    pub fn executor(template: &str, limits: Limits) -> TemplateOracle {
+        TemplateOracle { template: template.to_string(), executor: true, limits }
+    }
+
+    fn failed(&self, reason: impl std::fmt::Display) -> OracleError {
+        OracleError::Failed { oracle: self.template.clone(), reason: reason.to_string() }
+    }
+
+    /// Writes `words` as `module.spv` in `scratch`.
+    fn write_module(&self, scratch: &ScratchDir, words: &[u32]) -> Result<PathBuf, OracleError> {
+        let spv = scratch.join("module.spv");
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        std::fs::write(&spv, bytes).map_err(|e| self.failed(format!("{}: {e}", spv.display())))?;
+        Ok(spv)
+    }
+
+    /// Expands and runs the template under `sh -c` in `scratch`; how it
+    /// ended and the tail of what it printed.
+    fn run(&self, vars: &Vars, scratch: &ScratchDir) -> Result<(Ended, String), OracleError> {
+        let line = expand(&self.template, vars).map_err(|e| self.failed(e))?;
+        let mut cmd = Command::new("sh");
+        cmd.arg("-c").arg(&line);
+        let run = process::run(cmd, scratch.path(), &self.limits).map_err(|e| self.failed(format!("{line}: {e}")))?;
+        let tail = run.tail(5);
+        Ok((run.ended, tail))
+    }
+}
+
+impl Oracle for TemplateOracle {
+    fn name(&self) -> &str {
+        &self.template
+    }
+
+    fn capabilities(&self) -> &'static [Capability] {
+        if self.executor {
+            &[Capability::Execute]
+        } else {
+            &[Capability::Validate]
+        }
+    }
+
+    fn available(&self) -> Result<(), OracleError> {
+        check(&self.template)
+            .map_err(|e| OracleError::Unavailable { oracle: self.template.clone(), reason: e.to_string() })
+    }
+
+    fn validate(&self, module: &[u32], options: &ValidateOptions) -> Result<Verdict, OracleError> {
+        let scratch = ScratchDir::new("corpus-cmd").map_err(|e| self.failed(e))?;
+        let spv = self.write_module(&scratch, module)?;
+        let vars = Vars { spv, target_env: options.target_env.to_string(), ..Vars::default() };
+        match self.run(&vars, &scratch)? {
+            (Ended::Abnormal(a), tail) => Err(self.failed(format!("{a}: {tail}"))),
+            (Ended::Exited(0), _) => Ok(Verdict::Valid),
+            (Ended::Exited(c), tail) => Ok(Verdict::Invalid(vec![Diagnostic {
+                rule: None,
+                operator: None,
+                message: format!("exit status {c}: {tail}"),
+                word_offset: None,
+                instruction: None,
+            }])),
+        }
+    }
+
+    fn execute(&self, request: &ExecRequest<'_>) -> Result<ExecOutcome, OracleError> {
+        let module = Module::decode_words(request.module)
+            .map_err(|e| self.failed(format!("the module does not decode: {e}")))?;
+        let interface = exec::interface(&module, request.entry_point).map_err(|e| self.failed(e))?;
+        let scratch = ScratchDir::new("corpus-check").map_err(|e| self.failed(e))?;
+        let spv = self.write_module(&scratch, request.module)?;
+        let write = |name: String, t: &TensorData| -> Result<PathBuf, OracleError> {
+            let path = scratch.join(name);
+            t.write_npy(&path).map_err(|e| self.failed(format!("{}: {e}", path.display())))?;
+            Ok(path)
+        };
+        let inputs = request
+            .inputs
+            .iter()
+            .enumerate()
+            .map(|(i, t)| write(format!("in{i}.npy"), t))
+            .collect::<Result<Vec<_>, _>>()?;
+        let graph_constants = request
+            .graph_constants
+            .iter()
+            .map(|(id, t)| write(format!("gc{id}.npy"), t).map(|p| (*id, p)))
+            .collect::<Result<Vec<_>, _>>()?;
+        let out_dir = scratch.join("out");
+        std::fs::create_dir_all(&out_dir).map_err(|e| self.failed(format!("{}: {e}", out_dir.display())))?;
+        let vars = Vars {
+            spv,
+            // A request carries no environment: the default one.
+            target_env: spvgraph_ir::env::TargetEnv::default().to_string(),
+            entry_point: interface.entry_point.clone().unwrap_or_default(),
+            inputs,
+            graph_constants,
+            out_dir: out_dir.clone(),
+        };
+        let (ended, tail) = self.run(&vars, &scratch)?;
+        match ended {
+            Ended::Abnormal(how) => return Ok(ExecOutcome::Abnormal { how, detail: tail }),
+            Ended::Exited(0) => {}
+            Ended::Exited(c) => {
+                return Ok(ExecOutcome::Refused { kind: Refusal::Rejected, reason: format!("exit status {c}: {tail}") })
+            }
+        }
+        let mut outputs = Vec::new();
+        for (j, port) in interface.outputs.iter().enumerate() {
+            let path = out_dir.join(format!("out{j}.npy"));
+            match TensorData::read_npy(&path, port.elem) {
+                Ok(t) => outputs.push(t),
+                Err(e) => {
+                    return Ok(ExecOutcome::Refused { kind: Refusal::Rejected, reason: format!("out{j}.npy: {e}") })
+                }
+            }
+        }
+        Ok(ExecOutcome::Outputs(outputs))
+    }
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
-//! Judging a candidate implementation's run of a graph against a precise
+//! Comparing a candidate implementation's run of a graph against a precise
 //! reference run (fp64 results and bounds tensors, as the TOSA reference
-//! model's precise mode gives them), and tallying many such judgements per
+//! model's precise mode gives them), and tallying many such comparisons per
 //! operator × type row for differential sweeps.
 
 use super::{
@@ -128,23 +128,23 @@ impl Judged {
     }
 }
 
-/// Judges a candidate's answer to `request` against a precise reference run
+/// Compares a candidate's answer to `request` with a precise reference run
 /// of the same request: outputs with the TOSA compliance rules of each
 /// output's operator ([`output_contexts`], [`compare`]), refusals by kind. A
 /// candidate that cannot run at all (unavailable, unsupported) is an error;
 /// one that failed while running is a mismatch.
-pub fn judge(
+pub fn compare_run(
     request: &ExecRequest<'_>,
     reference: &PreciseOutcome,
     candidate_name: &str,
     candidate: Result<ExecOutcome, OracleError>,
 ) -> Result<Agreement, OracleError> {
-    judge_each(request, reference, candidate_name, candidate, &[]).map(Judged::agreement)
+    compare_run_each(request, reference, candidate_name, candidate, &[]).map(Judged::agreement)
 }
 
-/// [`judge`], output by output, leaving out the elements `unjudged[j]` names
+/// [`compare_run`], output by output, leaving out the elements `unjudged[j]` names
 /// in output `j` (on top of those each output's context leaves out).
-pub fn judge_each(
+pub fn compare_run_each(
     request: &ExecRequest<'_>,
     reference: &PreciseOutcome,
     candidate_name: &str,
@@ -215,12 +215,12 @@ pub fn judge_each(
     Ok(Judged::Outputs(verdicts))
 }
 
-/// Judges one output of a candidate against the same output of a precise
+/// Compares one output of a candidate with the same output of a precise
 /// reference run, with the compliance rule of the operator that produced
 /// it (an output that is a graph input or constant must be exact). For
 /// comparing outputs one at a time, e.g. to leave out those that
 /// [`super::inexact_upstream`] says cannot be judged.
-pub fn judge_output(
+pub fn compare_run_output(
     request: &ExecRequest<'_>,
     output: usize,
     reference: &PreciseOutput,

@@ -59,8 +59,8 @@ pub use context::{
     abs_error_params, has_computed_weights, DotInfo, MissingFact, OpContext, RESIZE_RELATIVE_SCALE, RESIZE_ULP_BOUND,
 };
 pub use differential::{
-    judge, judge_each, judge_output, Agreement, Judged, OutputVerdict, PreciseOutcome, PreciseOutput, RowTally,
-    SweepTally,
+    compare_run, compare_run_each, compare_run_output, Agreement, Judged, OutputVerdict, PreciseOutcome, PreciseOutput,
+    RowTally, SweepTally,
 };
 pub use format::{floor_log2, pow2, FpFormat};
 pub use from_graph::{inexact_upstream, output_contexts};

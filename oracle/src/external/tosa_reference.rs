@@ -28,7 +28,7 @@
 use super::process::{self, Cost, Ended, Limits, ProcessRun, ScratchDir};
 use super::translate::tosa_mlir_or_unsupported;
 use crate::attribution::{Owner, Status};
-use crate::compliance::{judge, ReferenceTensor};
+use crate::compliance::{compare_run, ReferenceTensor};
 pub use crate::compliance::{Agreement, PreciseOutcome, PreciseOutput, RowTally, SweepTally};
 use crate::oracle::{
     Abnormal, Capability, ExecOutcome, ExecRequest, KnownDiscrepancy, Oracle, OracleError, Refusal, Standalone,
@@ -519,14 +519,14 @@ impl Oracle for TosaReferenceModel {
 }
 
 /// Runs `request` on `candidate` and on the reference model (precise mode)
-/// and judges the candidate ([`crate::compliance::judge`]).
+/// and compares the candidate with it ([`crate::compliance::compare_run`]).
 pub fn check_against_reference(
     model: &TosaReferenceModel,
     candidate: &dyn Oracle,
     request: &ExecRequest<'_>,
 ) -> Result<Agreement, OracleError> {
     let reference = model.execute_precise(request)?;
-    judge(request, &reference, candidate.name(), candidate.execute(request))
+    compare_run(request, &reference, candidate.name(), candidate.execute(request))
 }
 
 /// How the model runs: precise mode, and whether it writes bounds tensors.

@@ -5,7 +5,7 @@
 use super::{Disagreement, ExecAnswer, Expectation, Kind, Observations, Severity};
 use crate::compliance::flush::{flush_request, flushed_in_tree_outputs};
 use crate::compliance::{
-    compare, compare_with_mode, has_computed_weights, inexact_upstream, judge_each, output_contexts, Agreement,
+    compare, compare_run_each, compare_with_mode, has_computed_weights, inexact_upstream, output_contexts, Agreement,
     Exemption, Judged, Mode, PreciseOutcome, ReferenceTensor, Unjudged,
 };
 use crate::oracle::{Abnormal, ExecOutcome, ExecRequest, Oracle, OracleError, OwnedExecRequest, Refusal};
@@ -100,7 +100,7 @@ impl<'a> Vote<'a> {
         let name = referee.name().to_string();
         let mut found = Vec::new();
         if let Some(normal @ ExecOutcome::Outputs(_)) = normal {
-            if let Ok(Judged::Outputs(verdicts)) = judge_each(request, precise, &name, Ok(normal.clone()), &[]) {
+            if let Ok(Judged::Outputs(verdicts)) = compare_run_each(request, precise, &name, Ok(normal.clone()), &[]) {
                 found = vec![Unjudged::none(); verdicts.len()];
                 for (j, v) in verdicts.iter().enumerate() {
                     let (Some(op), Ok(result)) = (v.op, &v.verdict) else { continue };
@@ -115,7 +115,7 @@ impl<'a> Vote<'a> {
                     // result may still fail the tensor statistics.
                     let mut per_output = vec![Unjudged::none(); verdicts.len()];
                     per_output[j] = u.clone();
-                    let again = judge_each(request, precise, &name, Ok(normal.clone()), &per_output);
+                    let again = compare_run_each(request, precise, &name, Ok(normal.clone()), &per_output);
                     if let Ok(Judged::Outputs(w)) = again {
                         if w.get(j).is_some_and(|w| !w.passed()) {
                             u.statistics(Exemption::ReferenceModelFails);
@@ -145,7 +145,10 @@ impl<'a> Vote<'a> {
             Err(_) => return None,
         };
         let judge_all = |unjudged: &[Unjudged]| -> Vec<Result<Judged, OracleError>> {
-            answers.iter().map(|(name, o)| judge_each(request, &precise, name, Ok((*o).clone()), unjudged)).collect()
+            answers
+                .iter()
+                .map(|(name, o)| compare_run_each(request, &precise, name, Ok((*o).clone()), unjudged))
+                .collect()
         };
         let mut judged = judge_all(&[]);
         let mut unjudged = Vec::new();
@@ -163,7 +166,8 @@ impl<'a> Vote<'a> {
             if let Some((owned, flushed_precise)) = self.flushed(request) {
                 let flushed_request = owned.request();
                 for (k, (name, o)) in answers.iter().enumerate() {
-                    let alternative = judge_each(&flushed_request, flushed_precise, name, Ok((*o).clone()), &unjudged);
+                    let alternative =
+                        compare_run_each(&flushed_request, flushed_precise, name, Ok((*o).clone()), &unjudged);
                     if let (Some(Ok(Judged::Outputs(given))), Ok(Judged::Outputs(flushed))) =
                         (judged.get_mut(k), alternative)
                     {

@@ -1,4 +1,4 @@
-//! `compliance::judge` on every combination of outcomes, and the sweep tally,
+//! `compliance::compare_run` on every combination of outcomes, and the sweep tally,
 //! with a hand-built ABS graph and hand-made reference runs (no tools needed).
 #![allow(
     clippy::unwrap_used,
@@ -13,7 +13,7 @@ use spvgraph_ir::builder::ModuleBuilder;
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::tosa::TosaOp;
-use spvgraph_oracle::compliance::{judge, Agreement, PreciseOutcome, PreciseOutput, ReferenceTensor, SweepTally};
+use spvgraph_oracle::compliance::{compare_run, Agreement, PreciseOutcome, PreciseOutput, ReferenceTensor, SweepTally};
 use spvgraph_oracle::oracle::{ExecOutcome, ExecRequest, OracleError, Refusal};
 use std::collections::BTreeMap;
 
@@ -49,7 +49,7 @@ fn run(reference: PreciseOutcome, candidate: Result<ExecOutcome, OracleError>) -
     let inputs = [fp32(&[-1.0, 2.0, -3.5, 0.0])];
     let constants = BTreeMap::new();
     let req = ExecRequest { module: &words, entry_point: None, inputs: &inputs, graph_constants: &constants };
-    judge(&req, &reference, "candidate", candidate).expect("judged")
+    compare_run(&req, &reference, "candidate", candidate).expect("judged")
 }
 
 fn refused(kind: Refusal) -> PreciseOutcome {
@@ -111,7 +111,7 @@ fn an_unavailable_candidate_is_an_error_not_a_verdict() {
     let constants = BTreeMap::new();
     let req = ExecRequest { module: &words, entry_point: None, inputs: &[], graph_constants: &constants };
     let missing = Err(OracleError::Unavailable { oracle: "x".into(), reason: "not installed".into() });
-    assert!(judge(&req, &good_reference(), "x", missing).is_err());
+    assert!(compare_run(&req, &good_reference(), "x", missing).is_err());
 }
 
 #[test]
