@@ -34,7 +34,6 @@
 #![deny(missing_docs)]
 
 pub mod candidate;
-pub mod decls;
 pub mod graph;
 pub mod ids;
 pub mod passes;
@@ -43,3 +42,5 @@ pub mod shapes;
 
 pub use candidate::{Candidate, InputKey, Size};
 pub use search::{Expect, Info, PassInfo, Progress, ReduceError, Reduced, Reducer, Rules};
+/// Finding or adding declarations (shared with the observed form in `spvgraph_ir::observe`).
+pub use spvgraph_ir::decls;

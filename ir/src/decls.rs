@@ -3,11 +3,11 @@
 //! non-aggregate type is invalid), otherwise appended at the end of the
 //! declaration section with a fresh id.
 
+use crate::analysis::Analysis;
+use crate::elem::{ElemType, ScalarKind};
+use crate::inst::{Id, Inst};
+use crate::Module;
 use spirv::{Capability, Decoration, Op, StorageClass};
-use spvgraph_ir::analysis::Analysis;
-use spvgraph_ir::elem::{ElemType, ScalarKind};
-use spvgraph_ir::inst::{Id, Inst};
-use spvgraph_ir::Module;
 
 /// Index where new declarations go: before the first function, graph entry
 /// point or graph definition (or at the end).
@@ -200,7 +200,7 @@ pub fn i32_vector(m: &mut Module, values: &[i64]) -> Id {
 /// A tensor constant of type `ty` (shaped `shape`, element type `elem`)
 /// from row-major raw element bits, as nested `OpConstantComposite`s.
 pub fn tensor_constant(m: &mut Module, ty: Id, elem: ElemType, shape: &[u32], bits: &[u64]) -> Option<Id> {
-    let count = spvgraph_ir::count::checked_len_u32(shape)?;
+    let count = crate::count::checked_len_u32(shape)?;
     if shape.is_empty() || count != bits.len() {
         return None;
     }
