@@ -8,7 +8,7 @@
 //! files, or, for a module without either, from inputs generated so that the
 //! in-tree executor finds every result defined.
 
-use crate::hunt::case::{graph_operators, Answer};
+use crate::hunt::case::{graph_operators, Answer, Observed};
 use anyhow::{anyhow, bail, Context};
 use serde_json::Value;
 use spvgraph_generator::files::Manifest;
@@ -20,7 +20,8 @@ use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::Module;
 use spvgraph_oracle::exec::{self, Executor, Port};
 use spvgraph_oracle::judge::{
-    check_production, judge, Disagreement, ExecAnswer, Expectation, Kind, Observations, ValidityAnswer,
+    check_production, judge_counted, Coverage, Disagreement, ExecAnswer, Expectation, Kind, ObservedAnswer,
+    Observations, ValidityAnswer,
 };
 use spvgraph_oracle::oracle::{
     Capability, ExecOutcome, Oracle, OracleError, OwnedExecRequest, ProduceOutcome, ProduceRequest, Refusal,
@@ -116,6 +117,9 @@ pub struct DiffReport {
     pub versions: BTreeMap<String, String>,
     /// The disagreements.
     pub disagreements: Vec<Disagreement>,
+    /// What was judged of each backend's run: operators judged on their
+    /// own, and those not judged by reason.
+    pub coverage: Vec<Coverage>,
 }
 
 /// The manifest `STEM.json` next to `file`, if there is one.
@@ -320,6 +324,7 @@ fn produce_from(file: &Path, oracles: &[Arc<dyn Oracle>]) -> anyhow::Result<Resu
         answers: vec![(name.clone(), Answer::of_production(&outcome))],
         versions: BTreeMap::from([(name.clone(), producer.version().unwrap_or_else(|| "unknown".into()))]),
         disagreements: vec![Disagreement::new(kind, &name, detail)],
+        coverage: Vec::new(),
     }))
 }
 
@@ -370,6 +375,7 @@ pub fn diff_module(file: &Path, oracles: &[Arc<dyn Oracle>], given: &DiffInputs)
             .map(|o| (o.name().to_string(), o.version().unwrap_or_else(|| "unknown".into())))
             .collect(),
         disagreements: Vec::new(),
+        coverage: Vec::new(),
     };
     let mut observations =
         Observations { module: Some(&words), strict_consumers: given.strict_consumers, ..Observations::default() };
@@ -436,6 +442,10 @@ pub fn diff_module(file: &Path, oracles: &[Arc<dyn Oracle>], given: &DiffInputs)
         observations.operators = req.entry_point.as_deref().map(|e| graph_operators(module, e)).unwrap_or_default();
         request_owned = Some(req);
     }
+    let observed = match (&module, &request_owned) {
+        (Some(m), Some(req)) => Observed::of(m, req),
+        _ => Err("no module to observe".to_string()),
+    };
     if let Some(req) = &request_owned {
         let request = req.request();
         if expectation == Expectation::Valid {
@@ -447,12 +457,30 @@ pub fn diff_module(file: &Path, oracles: &[Arc<dyn Oracle>], given: &DiffInputs)
             observations.reference = reference.ok();
         }
         for o in &executors {
-            let outcome = o.execute(&request);
+            // With a valid case, the observed form goes in the same batch:
+            // every operator is then judged on its own.
+            let form = observed.as_ref().ok().filter(|_| expectation == Expectation::Valid);
+            let mut requests = vec![request];
+            requests.extend(form.map(|f| f.request(req)));
+            let mut outcomes = o.execute_batch(&requests).into_iter();
+            let outcome = outcomes.next().unwrap_or_else(|| {
+                Err(OracleError::Failed { oracle: o.name().to_string(), reason: "no outcome for the request".into() })
+            });
             if let Some(dir) = &given.save_outputs {
                 save_outputs(dir, o.name(), &outcome)?;
             }
             report.answers.push((o.name().to_string(), Answer::of_outcome(&outcome)));
-            observations.executions.push(ExecAnswer { oracle: o.as_ref(), outcome });
+            let observed = match (form, outcomes.next()) {
+                (Some(f), Some(outcome)) => {
+                    if let Some(dir) = &given.save_outputs {
+                        save_outputs(dir, &format!("{}.observed", o.name()), &outcome)?;
+                    }
+                    report.answers.push((format!("{} (observed form)", o.name()), Answer::of_outcome(&outcome)));
+                    Some(ObservedAnswer { form: &f.form, outcome })
+                }
+                _ => None,
+            };
+            observations.executions.push(ExecAnswer { oracle: o.as_ref(), outcome, observed });
         }
         // Producers convert the graph's TOSA MLIR, without and with debug info.
         let producers = oracles.iter().filter(|o| o.capabilities().contains(&Capability::Produce));
@@ -479,9 +507,11 @@ pub fn diff_module(file: &Path, oracles: &[Arc<dyn Oracle>], given: &DiffInputs)
         observations.request = Some(request);
         observations.referee =
             oracles.iter().find(|o| o.capabilities().contains(&Capability::Reference)).map(|o| o.as_ref());
-        report.disagreements = judge(&expectation, &observations);
+        let judgement = judge_counted(&expectation, &observations);
+        report.disagreements = judgement.disagreements;
+        report.coverage = judgement.coverage;
     } else {
-        report.disagreements = judge(&expectation, &observations);
+        report.disagreements = judge_counted(&expectation, &observations).disagreements;
     }
     Ok(report)
 }

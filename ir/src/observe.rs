@@ -474,7 +474,21 @@ pub struct LocalForm {
     /// of the operators).
     pub outputs: Vec<LocalOutput>,
     /// The operators the graph has, in graph order (left-out ones too).
-    pub operators: Vec<(Id, TosaOp)>,
+    pub operators: Vec<LocalOperator>,
+}
+
+/// One operator of the graph a local form is made of.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LocalOperator {
+    /// Its result id.
+    pub node: Id,
+    /// Its operator.
+    pub op: TosaOp,
+    /// The operands other operators compute (ids of the original graph),
+    /// each once, in operand order.
+    pub operands: Vec<Id>,
+    /// The number of members of its struct result; `None` for a tensor result.
+    pub members: Option<u32>,
 }
 
 /// Whether `value` is computed by an operator of the graph (an operator's
@@ -494,12 +508,13 @@ pub fn local_form(module: &Module, entry: Option<&str>, leave_out: &BTreeSet<Id>
     let a = Analysis::new(module);
     let (ep, name, g) = entry_point(&a, entry)?;
     let (view, input_types, _) = graph_of(&a, g)?;
+    let operators = list_operators(&a, view);
     let mut m = module.clone();
     let mut operands: Vec<Id> = Vec::new();
     let mut operand_inputs: HashMap<Id, Id> = HashMap::new();
     let mut body: Vec<Inst> = Vec::new();
     let mut outputs: Vec<LocalOutput> = Vec::new();
-    let mut operators = Vec::new();
+    let mut seen_operators = 0usize;
     let (missing, _) = extracts(&a, &view.body);
     let mut extracts_of: BTreeMap<Id, Vec<(u32, Id)>> = BTreeMap::new();
     for &i in &view.body {
@@ -513,11 +528,11 @@ pub fn local_form(module: &Module, entry: Option<&str>, leave_out: &BTreeSet<Id>
     for &i in &view.body {
         match module.insts.get(i) {
             Some(Inst::Tosa { ty, result, set, op, args }) => {
-                operators.push((*result, *op));
+                let order = seen_operators;
+                seen_operators += 1;
                 if leave_out.contains(result) {
                     continue;
                 }
-                let order = operators.len() - 1;
                 let mut new_args = Vec::with_capacity(args.len());
                 for &arg in args {
                     if !computed(&a, arg) {
@@ -638,4 +653,33 @@ pub fn local_form(module: &Module, entry: Option<&str>, leave_out: &BTreeSet<Id>
     section.extend(sets);
     m.insts.splice(after_inputs..end, section);
     Ok(LocalForm { module: m, entry: name, operands, outputs, operators })
+}
+
+/// The operators of `view`'s graph, in graph order.
+fn list_operators(a: &Analysis<'_>, view: &GraphView) -> Vec<LocalOperator> {
+    let mut out = Vec::new();
+    for &i in &view.body {
+        let Some(Inst::Tosa { ty, result, op, args, .. }) = a.module.insts.get(i) else { continue };
+        let mut operands: Vec<Id> = Vec::new();
+        for &arg in args {
+            if computed(a, arg) && !operands.contains(&arg) {
+                operands.push(arg);
+            }
+        }
+        let members = match a.ty(*ty) {
+            Some(Type::Struct(m)) => Some(m.len() as u32),
+            _ => None,
+        };
+        out.push(LocalOperator { node: *result, op: *op, operands, members });
+    }
+    out
+}
+
+/// The operators of the graph `entry` runs (`None`: the first entry
+/// point), in graph order, with the operands other operators compute.
+pub fn operators(module: &Module, entry: Option<&str>) -> Result<Vec<LocalOperator>, ObserveError> {
+    let a = Analysis::new(module);
+    let (_, _, g) = entry_point(&a, entry)?;
+    let (view, _, _) = graph_of(&a, g)?;
+    Ok(list_operators(&a, view))
 }

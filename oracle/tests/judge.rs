@@ -202,7 +202,7 @@ fn judge_backend(case: &Case<'_>, outcome: ExecOutcome, referee: Option<&dyn Ora
     let obs = Observations {
         request: Some(request),
         reference: Some(reference),
-        executions: vec![ExecAnswer { oracle: &backend, outcome: backend.execute(&request) }],
+        executions: vec![ExecAnswer::plain(&backend, backend.execute(&request))],
         referee,
         operators: case.operators.clone(),
         strict_consumers: case.strict_consumers,

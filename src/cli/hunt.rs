@@ -91,6 +91,12 @@ pub struct Args {
     /// Vulkan consumer's behaviour on invalid SPIR-V is undefined.
     #[arg(long)]
     strict_consumers: bool,
+    /// Judge only each case's graph outputs, as hunts did before every
+    /// operator was judged on its own: backends do not run the observed form
+    /// (half the backend runs; outputs computed from approximations stay
+    /// unjudged).
+    #[arg(long)]
+    no_observed_form: bool,
     /// No progress bar and no line per new finding (the summary is still printed).
     #[arg(long)]
     quiet: bool,
@@ -342,6 +348,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         config_from_file: args.config.is_some(),
         oracles,
         inject_panic: args.inject_panic.clone(),
+        observe: !args.no_observed_form,
         reduce: (!args.no_reduce)
             .then(|| FindingReduction { time_limit: Duration::from_secs_f64(args.reduce_time), jobs }),
     };

@@ -6,8 +6,10 @@
 use super::case::{Answer, CaseOutcome, Pending};
 use super::guard::guard;
 use super::oracles::{OracleSet, Sampled};
-use spvgraph_oracle::judge::{check_production, judge, ExecAnswer, Observations, ProductionAnswer};
-use spvgraph_oracle::oracle::{ExecRequest, Oracle, OracleError, ProduceRequest};
+use spvgraph_oracle::judge::{
+    check_production, judge, judge_counted, ExecAnswer, ObservedAnswer, Observations, ProductionAnswer,
+};
+use spvgraph_oracle::oracle::{ExecOutcome, ExecRequest, Oracle, OracleError, ProduceRequest};
 use std::time::{Duration, Instant};
 
 /// The cases of one batch after the backend ran them, with the backend's
@@ -19,10 +21,23 @@ pub struct BatchResult {
     pub elapsed: Duration,
 }
 
-/// Runs `pending` through the sampled executor `member` and judges each case.
+/// Runs `pending` through the sampled executor `member` and judges each
+/// case: each valid case's observed form runs in the same batch, and each
+/// operator is judged on its own from the values it shows.
 pub fn run_executor(member: &Sampled, oracles: &OracleSet, pending: Vec<Pending>) -> BatchResult {
     let name = member.oracle.name().to_string();
-    let requests: Vec<ExecRequest<'_>> = pending.iter().map(|p| p.request.request()).collect();
+    let mut requests: Vec<ExecRequest<'_>> = pending.iter().map(|p| p.request.request()).collect();
+    // Where each case's observed form is in the batch.
+    let mut observed_at: Vec<Option<usize>> = Vec::with_capacity(pending.len());
+    for p in &pending {
+        match &p.observed {
+            Ok(o) => {
+                observed_at.push(Some(requests.len()));
+                requests.push(o.request(&p.request));
+            }
+            Err(_) => observed_at.push(None),
+        }
+    }
     let start = Instant::now();
     let outcomes = match guard("backend", || member.oracle.execute_batch(&requests)) {
         Ok(o) if o.len() == requests.len() => o,
@@ -37,8 +52,16 @@ pub fn run_executor(member: &Sampled, oracles: &OracleSet, pending: Vec<Pending>
     };
     let elapsed = start.elapsed();
     let share = elapsed / pending.len().max(1) as u32;
+    let mut outcomes: Vec<Option<Result<ExecOutcome, OracleError>>> = outcomes.into_iter().map(Some).collect();
     let mut cases = Vec::with_capacity(pending.len());
-    for (p, outcome) in pending.iter().zip(outcomes) {
+    for (k, p) in pending.iter().enumerate() {
+        let outcome = outcomes.get_mut(k).and_then(Option::take).unwrap_or_else(|| {
+            Err(OracleError::Failed { oracle: name.clone(), reason: "no outcome for the request".into() })
+        });
+        let observed = match (&p.observed, observed_at.get(k).copied().flatten()) {
+            (Ok(o), Some(at)) => outcomes.get_mut(at).and_then(Option::take).map(|outcome| ObservedAnswer { form: &o.form, outcome }),
+            _ => None,
+        };
         let mut case = p.case.clone();
         case.disagreements.clear();
         case.answers.push((name.clone(), Answer::of_outcome(&outcome)));
@@ -46,15 +69,18 @@ pub fn run_executor(member: &Sampled, oracles: &OracleSet, pending: Vec<Pending>
         let observations = Observations {
             request: Some(p.request.request()),
             reference: p.reference.clone(),
-            executions: vec![ExecAnswer { oracle: member.oracle.as_ref(), outcome }],
+            executions: vec![ExecAnswer { oracle: member.oracle.as_ref(), outcome, observed }],
             referee: oracles.referee.as_deref(),
             operators: case.operators.clone(),
             strict_consumers: oracles.strict_consumers,
             ..Observations::default()
         };
         let expectation = case.expectation();
-        match guard("judgement", || judge(&expectation, &observations)) {
-            Ok(ds) => case.disagreements = ds,
+        match guard("judgement", || judge_counted(&expectation, &observations)) {
+            Ok(j) => {
+                case.disagreements = j.disagreements;
+                case.coverage = j.coverage;
+            }
             Err(c) => case.disagreements.push(super::case::panic_disagreement(c)),
         }
         cases.push(case);

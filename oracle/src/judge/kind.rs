@@ -38,6 +38,12 @@ pub enum Kind {
     RefusedValid,
     /// The outputs are not compliant with the TOSA accuracy rules.
     WrongOutput,
+    /// The backend's output of the plain graph is not what its own run of
+    /// the observed form (every intermediate value an output) implies: the
+    /// operator that computes it, judged on the operand values that run
+    /// shows, breaks its rule there while its result in the observed form
+    /// meets it.
+    ObservedFormDiffers,
     /// A module breaking a must-reject rule ran and produced outputs.
     AcceptsInvalid,
     /// The TOSA reference model's own result fails the accuracy rule on some
@@ -88,7 +94,7 @@ impl Severity {
 
 impl Kind {
     /// Every kind, in report order.
-    pub const ALL: [Kind; 20] = [
+    pub const ALL: [Kind; 21] = [
         Kind::RejectsValid,
         Kind::MissesRule,
         Kind::WrongRule,
@@ -103,6 +109,7 @@ impl Kind {
         Kind::OutOfMemory,
         Kind::RefusedValid,
         Kind::WrongOutput,
+        Kind::ObservedFormDiffers,
         Kind::AcceptsInvalid,
         Kind::CheckerDisagreesWithReference,
         Kind::ProducerCrash,
@@ -128,6 +135,7 @@ impl Kind {
             Kind::OutOfMemory => "out-of-memory",
             Kind::RefusedValid => "refused-valid",
             Kind::WrongOutput => "wrong-output",
+            Kind::ObservedFormDiffers => "observed-form-differs",
             Kind::AcceptsInvalid => "accepts-invalid",
             Kind::CheckerDisagreesWithReference => "checker-disagrees-with-reference",
             Kind::ProducerCrash => "producer-crash",
@@ -159,6 +167,10 @@ impl Kind {
             Kind::OutOfMemory => "the backend went over its memory limit",
             Kind::RefusedValid => "the backend refused a valid module that breaks no pipeline-creation rule",
             Kind::WrongOutput => "the backend's outputs are not compliant with the TOSA accuracy rules",
+            Kind::ObservedFormDiffers => {
+                "the backend's output of the plain graph breaks its operator's rule on the operand values the backend \
+                 computed when every intermediate value was an output, where that run's own result meets it"
+            }
             Kind::AcceptsInvalid => "the backend ran a module that breaks a must-reject rule and produced outputs",
             Kind::CheckerDisagreesWithReference => {
                 "the TOSA reference model's own result fails the accuracy rule on some elements, which are judged for no backend"
@@ -178,6 +190,7 @@ impl Kind {
             Kind::Panic
             | Kind::Crash
             | Kind::WrongOutput
+            | Kind::ObservedFormDiffers
             | Kind::ProducerCrash
             | Kind::ProducerWrongSemantics
             | Kind::ProducerInvalidOutput => Severity::High,
