@@ -20,8 +20,8 @@ use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::Module;
 use spvgraph_oracle::exec::{self, Executor, Port};
 use spvgraph_oracle::judge::{
-    check_production, judge_counted, Coverage, Disagreement, ExecAnswer, Expectation, Kind, ObservedAnswer,
-    Observations, ValidityAnswer,
+    check_production, judge_counted, Coverage, Disagreement, ExecAnswer, Expectation, Kind, Observations,
+    ObservedAnswer, ValidityAnswer,
 };
 use spvgraph_oracle::oracle::{
     Capability, ExecOutcome, Oracle, OracleError, OwnedExecRequest, ProduceOutcome, ProduceRequest, Refusal,

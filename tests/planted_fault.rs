@@ -59,11 +59,7 @@ impl PlantedFault {
             .ok_or("no constant")?;
         let original = decls::fresh_id(&mut m);
         // Declarations went in before the graph: find the operator again.
-        let at = m
-            .insts
-            .iter()
-            .position(|i| matches!(i, Inst::Tosa { result: r, .. } if *r == result))
-            .unwrap_or(at);
+        let at = m.insts.iter().position(|i| matches!(i, Inst::Tosa { result: r, .. } if *r == result)).unwrap_or(at);
         if let Some(Inst::Tosa { result: r, .. }) = m.insts.get_mut(at) {
             *r = original;
         }
@@ -85,7 +81,8 @@ impl Oracle for PlantedFault {
     fn execute(&self, request: &ExecRequest<'_>) -> Result<ExecOutcome, OracleError> {
         let module =
             self.plant(request.module).map_err(|reason| OracleError::Failed { oracle: PLANTED.into(), reason })?;
-        let words = module.encode_words().map_err(|e| OracleError::Failed { oracle: PLANTED.into(), reason: e.to_string() })?;
+        let words =
+            module.encode_words().map_err(|e| OracleError::Failed { oracle: PLANTED.into(), reason: e.to_string() })?;
         Executor::default().execute(&ExecRequest { module: &words, ..*request })
     }
 }
@@ -151,7 +148,8 @@ fn diff_names_the_planted_operator_not_exp_or_conv2d() {
     std::fs::write(&spv, bytes).expect("write");
     let npy = dir.join("planted.in0.npy");
     input().write_npy(&npy).expect("write input");
-    let mut oracles: Vec<Arc<dyn Oracle>> = vec![Arc::new(InTree::default()), Arc::new(PlantedFault { op: TosaOp::Add })];
+    let mut oracles: Vec<Arc<dyn Oracle>> =
+        vec![Arc::new(InTree::default()), Arc::new(PlantedFault { op: TosaOp::Add })];
     oracles.extend(referee());
     let given = DiffInputs { inputs: vec![npy], ..DiffInputs::default() };
     let report = diff_module(&spv, &oracles, &given).expect("diff runs");

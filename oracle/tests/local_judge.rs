@@ -22,8 +22,8 @@ use spvgraph_oracle::external::emulation_layer::EmulationLayer;
 use spvgraph_oracle::external::tosa_reference::TosaReferenceModel;
 use spvgraph_oracle::features::Feature;
 use spvgraph_oracle::judge::{
-    judge_counted, judge_operators, Disagreement, ExecAnswer, Expectation, Judgement, Kind, ObservedAnswer,
-    Observations, OperatorOutcome, UnjudgedReason,
+    judge_counted, judge_operators, Disagreement, ExecAnswer, Expectation, Judgement, Kind, Observations,
+    ObservedAnswer, OperatorOutcome, UnjudgedReason,
 };
 use spvgraph_oracle::oracle::{runnable, Capability, ExecOutcome, ExecRequest, Oracle, OracleError};
 use std::collections::BTreeMap;

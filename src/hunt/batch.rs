@@ -7,7 +7,7 @@ use super::case::{Answer, CaseOutcome, Pending};
 use super::guard::guard;
 use super::oracles::{OracleSet, Sampled};
 use spvgraph_oracle::judge::{
-    check_production, judge, judge_counted, ExecAnswer, ObservedAnswer, Observations, ProductionAnswer,
+    check_production, judge, judge_counted, ExecAnswer, Observations, ObservedAnswer, ProductionAnswer,
 };
 use spvgraph_oracle::oracle::{ExecOutcome, ExecRequest, Oracle, OracleError, ProduceRequest};
 use std::time::{Duration, Instant};
@@ -59,7 +59,9 @@ pub fn run_executor(member: &Sampled, oracles: &OracleSet, pending: Vec<Pending>
             Err(OracleError::Failed { oracle: name.clone(), reason: "no outcome for the request".into() })
         });
         let observed = match (&p.observed, observed_at.get(k).copied().flatten()) {
-            (Ok(o), Some(at)) => outcomes.get_mut(at).and_then(Option::take).map(|outcome| ObservedAnswer { form: &o.form, outcome }),
+            (Ok(o), Some(at)) => {
+                outcomes.get_mut(at).and_then(Option::take).map(|outcome| ObservedAnswer { form: &o.form, outcome })
+            }
             _ => None,
         };
         let mut case = p.case.clone();

@@ -4,13 +4,13 @@
 
 use super::local::{candidate_of, Coverage, LocalJudge, OperatorOutcome, OperatorVerdict, UnjudgedReason};
 use super::{Disagreement, ExecAnswer, Expectation, Kind, Observations, Severity};
-use spvgraph_ir::observe::{LocalOutput, ObservedForm};
 use crate::compliance::flush::{flush_request, flushed_in_tree_outputs};
 use crate::compliance::{
     compare, compare_with_mode, has_computed_weights, inexact_upstream, judge_each, output_contexts, Agreement,
     Exemption, Judged, Mode, OpContext, PreciseOutcome, ReferenceTensor, Unjudged,
 };
 use crate::oracle::{Abnormal, ExecOutcome, ExecRequest, Oracle, OracleError, OwnedExecRequest, Refusal};
+use spvgraph_ir::observe::{LocalOutput, ObservedForm};
 use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::Module;
@@ -419,7 +419,8 @@ fn outcome_disagreement(
         // backend: that it cannot answer is no finding.
         Err(_) if is_invalid && !oracle.reads_spirv() => return None,
         Err(e) => {
-            let mut d = Disagreement::new(Kind::OracleError, name, format!("{e}{form}")).with_message(Some(e.to_string()));
+            let mut d =
+                Disagreement::new(Kind::OracleError, name, format!("{e}{form}")).with_message(Some(e.to_string()));
             d.discriminator = on.map(str::to_string);
             return Some(d);
         }
@@ -478,7 +479,8 @@ fn outcome_disagreement(
                 return None;
             }
             // Once per rule and backend: no operator or message in the signature.
-            let breaking = invalid.map_or_else(|| "an invalid module".to_string(), |r| format!("a module breaking {r}"));
+            let breaking =
+                invalid.map_or_else(|| "an invalid module".to_string(), |r| format!("a module breaking {r}"));
             let mut d = Disagreement::new(
                 Kind::AcceptsInvalid,
                 name,
@@ -572,7 +574,14 @@ fn judge_one(
                 Some(_) => UnjudgedReason::ObservedFormNotRun,
             };
             let Some(plain) = plain else { return (out, Some(Coverage::none(name, operators, why))) };
-            out.extend(judge_outputs(name, request, observations.reference.as_ref(), plain, vote, &observations.operators));
+            out.extend(judge_outputs(
+                name,
+                request,
+                observations.reference.as_ref(),
+                plain,
+                vote,
+                &observations.operators,
+            ));
             (out, Some(fallback_coverage(name, request, operators, why)))
         }
     }
@@ -739,7 +748,9 @@ fn judge_plain(
     // The plain form's value of each operator result it outputs, where it differs from the observed form's.
     let mut differing: Vec<(Option<u32>, spvgraph_ir::Id, spvgraph_ir::Id, TensorData)> = Vec::new();
     for o in form.outputs.iter().filter(|o| o.original && o.position < plain.len()) {
-        let (Some(node), Some(p), Some(q)) = (o.node, plain.get(o.position), observed.get(o.position)) else { continue };
+        let (Some(node), Some(p), Some(q)) = (o.node, plain.get(o.position), observed.get(o.position)) else {
+            continue;
+        };
         if inexact.get(o.position).copied().unwrap_or(true) || (p.to_bits() == q.to_bits() && p.shape() == q.shape()) {
             continue;
         }

@@ -21,7 +21,9 @@ use super::Disagreement;
 use crate::compliance::{output_contexts, Judged, OpContext, OutputVerdict};
 use crate::exec::{ExecError, Executor};
 use crate::oracle::{ExecOutcome, ExecRequest, Oracle, OwnedExecRequest};
-use spvgraph_ir::observe::{local_form, operators, LocalForm, LocalOperator, LocalOutput, ObserveError, ObservedValues};
+use spvgraph_ir::observe::{
+    local_form, operators, LocalForm, LocalOperator, LocalOutput, ObserveError, ObservedValues,
+};
 use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::{Id, Module};
@@ -246,7 +248,10 @@ impl Coverage {
     /// Whether every operator (and every output passed through) was judged
     /// on a run that gave outputs.
     pub fn complete(&self) -> bool {
-        self.ran && self.judged == self.operators && self.unjudged.is_empty() && self.pass_through.0 == self.pass_through.1
+        self.ran
+            && self.judged == self.operators
+            && self.unjudged.is_empty()
+            && self.pass_through.0 == self.pass_through.1
     }
 }
 
@@ -479,7 +484,9 @@ impl<'a> LocalJudge<'a> {
                 }
                 Err(e) => {
                     let unpredictable = match &e {
-                        ExecError::Unpredictable { result, .. } if judge.operators.iter().any(|o| o.node == *result) => {
+                        ExecError::Unpredictable { result, .. }
+                            if judge.operators.iter().any(|o| o.node == *result) =>
+                        {
                             Some(*result)
                         }
                         _ => None,
@@ -524,7 +531,8 @@ impl<'a> LocalJudge<'a> {
         let (full, owned, reference) = local;
         let module = self.module.as_ref()?;
         let first_operand = owned.inputs.len() - full.operands.len();
-        let operand_value = |v: &Id| full.operands.iter().position(|x| x == v).and_then(|k| owned.inputs.get(first_operand + k));
+        let operand_value =
+            |v: &Id| full.operands.iter().position(|x| x == v).and_then(|k| owned.inputs.get(first_operand + k));
         let mut groups: BTreeMap<bool, BTreeSet<Id>> = BTreeMap::new();
         for &j in needed {
             let (Some(o), Some(r)) = (full.outputs.get(j), reference.get(j)) else { continue };
@@ -540,7 +548,8 @@ impl<'a> LocalJudge<'a> {
                         self.operators.iter().map(|o| o.node).filter(|n| !nodes.contains(n)).collect();
                     let Ok(form) = local_form(module, self.entry.as_deref(), &leave) else { continue };
                     let mut inputs: Vec<TensorData> = owned.inputs[..first_operand].to_vec();
-                    let Some(operands) = form.operands.iter().map(|v| operand_value(v).cloned()).collect::<Option<Vec<_>>>()
+                    let Some(operands) =
+                        form.operands.iter().map(|v| operand_value(v).cloned()).collect::<Option<Vec<_>>>()
                     else {
                         continue;
                     };
@@ -552,7 +561,12 @@ impl<'a> LocalJudge<'a> {
                         inputs,
                         graph_constants: owned.graph_constants.clone(),
                     };
-                    self.referee_forms.push(RefereeForm { nodes: nodes.clone(), form, request, vote: Vote::new(Some(referee)) });
+                    self.referee_forms.push(RefereeForm {
+                        nodes: nodes.clone(),
+                        form,
+                        request,
+                        vote: Vote::new(Some(referee)),
+                    });
                     self.referee_forms.len() - 1
                 }
             };
@@ -573,7 +587,8 @@ impl<'a> LocalJudge<'a> {
             let theirs = ExecOutcome::Outputs(theirs);
             let ours = ExecOutcome::Outputs(ours);
             let request = f.request.request();
-            let Some(v) = f.vote.verdicts_each(&request, &[(backend, &theirs), (crate::registry::IN_TREE, &ours)]) else {
+            let Some(v) = f.vote.verdicts_each(&request, &[(backend, &theirs), (crate::registry::IN_TREE, &ours)])
+            else {
                 continue;
             };
             any = true;
@@ -644,12 +659,8 @@ impl<'a> LocalJudge<'a> {
                 let outcome = match self.left_out.get(&o.node) {
                     Some((reason, detail)) => OperatorOutcome::Unjudged { reason: *reason, detail: detail.clone() },
                     None => {
-                        let mine: Vec<&OperatorOutcome> = outputs
-                            .iter()
-                            .zip(&per_output)
-                            .filter(|(x, _)| x.node == o.node)
-                            .map(|(_, v)| v)
-                            .collect();
+                        let mine: Vec<&OperatorOutcome> =
+                            outputs.iter().zip(&per_output).filter(|(x, _)| x.node == o.node).map(|(_, v)| v).collect();
                         let wrong = mine.iter().find(|v| matches!(v, OperatorOutcome::Wrong { .. }));
                         let unjudged = mine.iter().find(|v| matches!(v, OperatorOutcome::Unjudged { .. }));
                         match (wrong, unjudged, mine.is_empty()) {
@@ -729,7 +740,8 @@ impl<'a> LocalJudge<'a> {
             .collect();
         let in_tree = crate::registry::IN_TREE;
         let referee = self.referee.map_or("no referee", |r| r.name()).to_string();
-        let verdicts = if needed.is_empty() { None } else { self.referee_verdicts(local, backend, &needed, &candidates) };
+        let verdicts =
+            if needed.is_empty() { None } else { self.referee_verdicts(local, backend, &needed, &candidates) };
         let text = |v: &Option<Result<OutputVerdict, String>>| match v {
             Some(Ok(o)) => match &o.verdict {
                 Ok(r) if r.pass => "compliant".to_string(),
