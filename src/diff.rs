@@ -56,7 +56,7 @@ pub struct DiffInputs {
 pub fn parse_expect(text: &str) -> anyhow::Result<Expectation> {
     match text.trim() {
         "valid" => Ok(Expectation::Valid),
-        "invalid" => Ok(Expectation::Invalid { rules: Vec::new() }),
+        "invalid" => Ok(Expectation::Invalid { rules: Vec::new(), mutator: None }),
         name => match RuleId::from_name(name) {
             Some(rule) if rule.is_must_reject() => Ok(Expectation::Breaks { rule, mutator: None }),
             Some(rule) => {
@@ -140,7 +140,11 @@ fn expectation_of(manifest: Option<&Value>) -> (Option<Expectation>, Option<Targ
         .as_array()
         .map(|ps| ps.iter().filter_map(|p| p.as_str().and_then(Profile::from_name)).collect::<Vec<_>>());
     let expect = match m["expect"].as_str() {
-        Some("invalid") => Expectation::Invalid { rules: Vec::new() },
+        // A corpus finding of a validator's miss says how it was broken.
+        Some("invalid") => Expectation::Invalid {
+            rules: Vec::new(),
+            mutator: nv["mutator"].as_str().or(m["mutator"].as_str()).map(str::to_string),
+        },
         Some(name) => match RuleId::from_name(name) {
             Some(rule) => Expectation::Breaks { rule, mutator: nv["mutator"].as_str().map(str::to_string) },
             None => Expectation::Valid,
@@ -155,8 +159,8 @@ fn expect_text(e: &Expectation) -> String {
     match e {
         Expectation::Valid => "valid".to_string(),
         Expectation::Breaks { rule, .. } => rule.name().to_string(),
-        Expectation::Invalid { rules } if rules.is_empty() => "invalid".to_string(),
-        Expectation::Invalid { rules } => {
+        Expectation::Invalid { rules, .. } if rules.is_empty() => "invalid".to_string(),
+        Expectation::Invalid { rules, .. } => {
             format!("invalid ({})", rules.iter().map(|r| r.name()).collect::<Vec<_>>().join(", "))
         }
     }
@@ -404,15 +408,15 @@ pub fn diff_module(file: &Path, oracles: &[Arc<dyn Oracle>], given: &DiffInputs)
         }
     };
     let expectation = match (stated, in_tree_verdict) {
-        (Some(Expectation::Invalid { rules }), Some(v)) if rules.is_empty() => {
-            Expectation::Invalid { rules: in_tree_rules(v) }
+        (Some(Expectation::Invalid { rules, mutator }), Some(v)) if rules.is_empty() => {
+            Expectation::Invalid { rules: in_tree_rules(v), mutator }
         }
         (Some(e), _) => e,
         (None, Some(v)) => {
             expect_source = "the in-tree validator's verdict (no manifest)".to_string();
             match v {
                 Verdict::Valid => Expectation::Valid,
-                Verdict::Invalid(_) => Expectation::Invalid { rules: in_tree_rules(v) },
+                Verdict::Invalid(_) => Expectation::Invalid { rules: in_tree_rules(v), mutator: None },
             }
         }
         (None, None) => {
@@ -429,7 +433,14 @@ pub fn diff_module(file: &Path, oracles: &[Arc<dyn Oracle>], given: &DiffInputs)
     let runs_in_tree = oracles.iter().any(|o| o.name() == spvgraph_oracle::registry::IN_TREE)
         || oracles.iter().any(|o| o.capabilities().contains(&Capability::Produce));
     let mut request_owned = None;
-    if let (Some(module), false) = (&module, executors.is_empty() && !runs_in_tree) {
+    // A module without a graph entry point (a shader using tensors) has
+    // nothing to run: the validators' verdicts are all there is to judge.
+    let has_graph =
+        module.as_ref().is_some_and(|m| m.insts.iter().any(|i| matches!(i, spvgraph_ir::Inst::GraphEntryPoint { .. })));
+    if module.is_some() && !has_graph {
+        report.notes.push("no OpGraphEntryPointARM: nothing to run, only validated".to_string());
+    }
+    if let (Some(module), false, true) = (&module, executors.is_empty() && !runs_in_tree, has_graph) {
         let (mut req, source) = request(file, &words, module, manifest.as_ref(), given)?;
         if let Some(p) = &produced {
             report.notes.push(format!("the module {} made of {}", p.producer, file.display()));

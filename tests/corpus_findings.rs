@@ -105,3 +105,63 @@ fn corpus_add_copies_the_reduced_case_and_leaves_the_original_behind() {
     assert!(spvgraph::corpus::add::add(&base.join("nope"), &findings, false).is_err());
     let _ = std::fs::remove_dir_all(&base);
 }
+
+/// `spvgraph diff` (every oracle available here) over every corpus finding:
+/// each `DISAGREE` line is the finding's own documented bug. Another known
+/// bug the case happens to meet is a `KNOWN` line, a consumer's answer on an
+/// invalid module a `NOTE`, elements the reference model itself fails an
+/// `UNJUDGED` one; none of these fails the command, so each run exits 0.
+#[test]
+fn diff_over_every_finding_shows_only_its_own_documented_bug() {
+    let dir = repo().join("corpus/findings");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("corpus/findings")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "spv") && !p.to_string_lossy().ends_with(".orig.spv"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 30, "{} findings", files.len());
+    // Two at a time: each runs every backend once.
+    let reports: Vec<(PathBuf, i32, String)> = files
+        .chunks(files.len().div_ceil(2))
+        .map(|chunk| {
+            let chunk = chunk.to_vec();
+            std::thread::spawn(move || {
+                chunk
+                    .into_iter()
+                    .map(|f| {
+                        let out = std::process::Command::new(env!("CARGO_BIN_EXE_spvgraph"))
+                            .arg("diff")
+                            .arg(&f)
+                            .current_dir(repo())
+                            .output()
+                            .expect("run spvgraph diff");
+                        let text =
+                            String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+                        (f, out.status.code().unwrap_or(-1), text)
+                    })
+                    .collect::<Vec<_>>()
+            })
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .flat_map(|h| h.join().expect("a diff thread"))
+        .collect();
+    let mut problems = Vec::new();
+    for (file, code, text) in &reports {
+        let foreign: Vec<&str> = text
+            .lines()
+            .filter(|l| l.trim_start().starts_with("DISAGREE ") && !l.contains("(documented: this finding)"))
+            .collect();
+        if code != &0 || !foreign.is_empty() {
+            problems.push(format!("{} (exit {code}):\n{}", file.display(), foreign.join("\n")));
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "{} finding(s) show more than their own bug:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+}

@@ -1,17 +1,17 @@
 // TOSA MLIR of graph entry point "graph0" (graph %2)
 func.func @graph0(%arg0: tensor<4x5x1x6xi16>, %arg1: tensor<4x5x1x6xi16>, %arg2: tensor<8x1x3x1xi8>, %arg3: tensor<4x5x5x1xi16>) -> (tensor<4x2x1x6xi32>, tensor<8x8x3x5xi8>, tensor<4x5x5x6xi16>) {
-  %0 = tosa.const_shape {values = dense<[16, 15, 16, 29]> : tensor<4xindex>} : () -> !tosa.shape<4>
-  %1 = tosa.const_shape {values = dense<[-11, 7]> : tensor<2xindex>} : () -> !tosa.shape<2>
-  %2 = tosa.const_shape {values = dense<[-60, 7]> : tensor<2xindex>} : () -> !tosa.shape<2>
-  %3 = tosa.resize %arg1, %0, %1, %2 {mode = BILINEAR} : (tensor<4x5x1x6xi16>, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<4x2x1x6xi48>
+  %0 = "tosa.const_shape"() <{values = dense<[16, 15, 16, 29]> : tensor<4xindex>}> : () -> !tosa.shape<4>
+  %1 = "tosa.const_shape"() <{values = dense<[-11, 7]> : tensor<2xindex>}> : () -> !tosa.shape<2>
+  %2 = "tosa.const_shape"() <{values = dense<[-60, 7]> : tensor<2xindex>}> : () -> !tosa.shape<2>
+  %3 = "tosa.resize"(%arg1, %0, %1, %2) <{mode = #tosa.resize_mode<BILINEAR>}> : (tensor<4x5x1x6xi16>, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<4x2x1x6xi48>
   %4 = "tosa.const"() <{values = dense<13444> : tensor<1xi16>}> : () -> tensor<1xi16>
   %5 = "tosa.const"() <{values = dense<2> : tensor<1xi8>}> : () -> tensor<1xi8>
   %6 = "tosa.const"() <{values = dense<0> : tensor<1xi48>}> : () -> tensor<1xi48>
   %7 = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
-  %8 = tosa.rescale %3, %4, %5, %6, %7 {scale32 = false, rounding_mode = SINGLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<4x2x1x6xi48>, tensor<1xi16>, tensor<1xi8>, tensor<1xi48>, tensor<1xi32>) -> tensor<4x2x1x6xi32>
+  %8 = "tosa.rescale"(%3, %4, %5, %6, %7) <{scale32 = false, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, per_channel = false, input_unsigned = false, output_unsigned = false}> : (tensor<4x2x1x6xi48>, tensor<1xi16>, tensor<1xi8>, tensor<1xi48>, tensor<1xi32>) -> tensor<4x2x1x6xi32>
   %9 = "tosa.const"() <{values = dense<"0x8483871F7182B875E55298B561D6E9E6C8101DACAEBBBF458978F234125BF9C01A1732E86C393F56BFF87AF7F0F2673C40FC143B36DD5331F5133B7D860BE59889E53D5AE969AF786F09B854E7554331EF5788B8B764D357B2C0D18B8D0AFEE29C7E7722FBF5BFDAE1FE2465BE85A064788901CD1D24B5A3CFA943D64E9F6F8847D2841677DD3E8B95CA44075E6921FC5FA85243889CDB61F1DB0FE8A113F3706FB66CBFAE1842E55564FA38370ED4E4917BA0168DFB1714F8A0653C8F2D3CC081F091A2B1151E215236D536D4525DB5BE1A676534476EA1D9CB468A6FCD659D822BF5AC8370597C14893439D36FAD8C4DD6656238C5F5689B3DE15C5B363042CCF076A07E99F212F90AD4A927B3BDBC30A96D6DA71BF0A5A40EEB8A4E46D0BA39306BE0D46043C1D0A7928163BA2CF70E685572F774784C705A8573B74E3B3AE1990ADD08B4787376E810C750C2311C39087B3BB9B439A10A2D18F8C82611699A5C3F0D7AF8BFA2E398765B442FCDB6C382DA04BDD7437B7BBA22AF18A65A007D8AD9658438F2D4254B7C52749EB081167AB9C0E7FBB96EE1359A053731209B1E3A3A92A1A82D099419684EF9F0A69D48853268CF57A71346FCB1E540B8074B11FC54A77EE79B61C1D800B3469A695FCF622DCDCB84051C0413C1074F838C1C3F5AED4CD97F002C3602CD979D9D1FB62338FA43362B2DE7010ED8B849042223A49872E6E62700E69346FEB776ADBB6C1B1FFE359DB5FFD2CCF1A3A31B13F0079A6F64B717D4D895C942FD01F49E6D7108CAA0359396FF07314312FCC2DFFAF163EF4B8173B9D256BAD70310E9F49ACA05F62C715A9BC514B5F1AACAA20BFE080015C9D134002AAEE13AC57DCFD73E405665E42572BDB89F007FD1928706DF93FDBA570ED28489946C8E354A76894DE1EEABDF60AC43BC9B5F18895D3C1C625119F2F5997E023B07DB181A3D662405E31648752586512B45264EACFE8E7F7704B95251D06D425BC29EB2D6348853A7A66069103EAB38A6A1039CBA1835722E8C000281898234F415B7AB10A70C0E55EF04EA2F34F5C67E3E82C7C2D211428CD89BC36B793303B8B7EF8CE988E96FC5BD7A511A14A28BF85E2821AE0104C68B04399B87F4FBD0D9503EE926F1EAB6E71E3EF425A7C6D2565F3126022B44E0E16EB7D056C5BB7A8D5CD0C819CF878FC2E6243F21883C8D0D3F0BA3A9D79042707231DC48BF2328DFC45CDD72B54B5E8102E2A8FCEFA6939FD9CD129CC07FBB71DA5D2C6EEB5A7EFA59585600799BC59A47F56F14CF32BCE8E2BB4C511745271A01275DA89A1B8DF8C13CE0D1171BAC1BFEB858EACD92749B64CFF9713B3342CA4E"> : tensor<8x8x3x5xi8>}> : () -> tensor<8x8x3x5xi8>
-  %10 = tosa.logical_left_shift %9, %arg2 : (tensor<8x8x3x5xi8>, tensor<8x1x3x1xi8>) -> tensor<8x8x3x5xi8>
-  %11 = tosa.clamp %10 {min_val = -35 : i8, max_val = -16 : i8, nan_mode = IGNORE} : (tensor<8x8x3x5xi8>) -> tensor<8x8x3x5xi8>
-  %12 = tosa.bitwise_or %arg1, %arg3 : (tensor<4x5x1x6xi16>, tensor<4x5x5x1xi16>) -> tensor<4x5x5x6xi16>
+  %10 = "tosa.logical_left_shift"(%9, %arg2) : (tensor<8x8x3x5xi8>, tensor<8x1x3x1xi8>) -> tensor<8x8x3x5xi8>
+  %11 = "tosa.clamp"(%10) <{min_val = -35 : i8, max_val = -16 : i8, nan_mode = #tosa.nan_mode<IGNORE>}> : (tensor<8x8x3x5xi8>) -> tensor<8x8x3x5xi8>
+  %12 = "tosa.bitwise_or"(%arg1, %arg3) : (tensor<4x5x1x6xi16>, tensor<4x5x5x1xi16>) -> tensor<4x5x5x6xi16>
   return %8, %11, %12 : tensor<4x2x1x6xi32>, tensor<8x8x3x5xi8>, tensor<4x5x5x6xi16>
 }

@@ -1,6 +1,6 @@
 // TOSA MLIR of graph entry point "graph0" (graph %2)
 func.func @graph0(%arg0: tensor<3x3x2x4x1xi8>) -> (tensor<3x3x2x4x2xi8>) {
   %0 = "tosa.const"() <{values = dense<"0x6EDE5403EECBB083F41643FA011432B6833F3148B335BAF8340FEFA9F5B0501ADA8944A5D7939294061A6E173AF4C6E998760C5D34F76BB428501AA46C7465549FA4B9D6DD4AAD6D2F6B0BC5C556FB937C266AB1E0D28CA878CA32C0F5959F25AD70B574CCBE82EB89F7CF2FA083883888C04FC9580552924D6870F65319076F6F68A7465D93DDBB00DE69CF3A870F8E"> : tensor<3x3x2x4x2xi8>}> : () -> tensor<3x3x2x4x2xi8>
-  %1 = tosa.arithmetic_right_shift %0, %arg0 {round = true} : (tensor<3x3x2x4x2xi8>, tensor<3x3x2x4x1xi8>) -> tensor<3x3x2x4x2xi8>
+  %1 = "tosa.arithmetic_right_shift"(%0, %arg0) <{round = true}> : (tensor<3x3x2x4x2xi8>, tensor<3x3x2x4x1xi8>) -> tensor<3x3x2x4x2xi8>
   return %1 : tensor<3x3x2x4x2xi8>
 }

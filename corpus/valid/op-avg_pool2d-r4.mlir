@@ -1,6 +1,6 @@
 // TOSA MLIR of graph entry point "graph0" (graph %2)
 func.func @graph0(%arg0: tensor<3x4x2x2xf16>) -> (tensor<3x3x2x2xf16>) {
   %0 = "tosa.const"() <{values = dense<0.0> : tensor<1xf16>}> : () -> tensor<1xf16>
-  %1 = tosa.avg_pool2d %arg0, %0, %0 {kernel = array<i64: 2, 1>, stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, acc_type = f16} : (tensor<3x4x2x2xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<3x3x2x2xf16>
+  %1 = "tosa.avg_pool2d"(%arg0, %0, %0) <{kernel = array<i64: 2, 1>, stride = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, acc_type = f16}> : (tensor<3x4x2x2xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<3x3x2x2xf16>
   return %1 : tensor<3x3x2x2xf16>
 }

@@ -1,5 +1,5 @@
 // TOSA MLIR of graph entry point "graph0" (graph %2)
 func.func @graph0(%arg0: tensor<4xi8>, %arg1: tensor<4xi8>) -> (tensor<4xi8>) {
-  %0 = tosa.bitwise_xor %arg0, %arg1 : (tensor<4xi8>, tensor<4xi8>) -> tensor<4xi8>
+  %0 = "tosa.bitwise_xor"(%arg0, %arg1) : (tensor<4xi8>, tensor<4xi8>) -> tensor<4xi8>
   return %0 : tensor<4xi8>
 }

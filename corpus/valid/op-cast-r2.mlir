@@ -1,5 +1,5 @@
 // TOSA MLIR of graph entry point "graph0" (graph %2)
 func.func @graph0(%arg0: tensor<3x3x3xi1>) -> (tensor<3x3x3xi32>) {
-  %0 = tosa.cast %arg0 : (tensor<3x3x3xi1>) -> tensor<3x3x3xi32>
+  %0 = "tosa.cast"(%arg0) : (tensor<3x3x3xi1>) -> tensor<3x3x3xi32>
   return %0 : tensor<3x3x3xi32>
 }

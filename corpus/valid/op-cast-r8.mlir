@@ -1,5 +1,5 @@
 // TOSA MLIR of graph entry point "graph0" (graph %2)
 func.func @graph0(%arg0: tensor<3x2xi8>) -> (tensor<3x2xf32>) {
-  %0 = tosa.cast %arg0 : (tensor<3x2xi8>) -> tensor<3x2xf32>
+  %0 = "tosa.cast"(%arg0) : (tensor<3x2xi8>) -> tensor<3x2xf32>
   return %0 : tensor<3x2xf32>
 }

@@ -4,6 +4,6 @@ func.func @graph0(%arg0: tensor<2xf16>) -> (tensor<1x5x2x3xf16>) {
   %1 = "tosa.const"() <{values = dense<[[[[16560.0, -41344.0, 40928.0], [-18144.0, 63744.0, 23040.0], [-28144.0, 44704.0, 47104.0]]], [[[-20752.0, 50208.0, -50272.0], [-15856.0, -32176.0, 47968.0], [6632.0, -51168.0, 23600.0]]], [[[-25904.0, -38304.0, 21120.0], [-32752.0, -39456.0, -2266.0], [-10016.0, -52000.0, -24448.0]]]]> : tensor<3x1x3x3xf16>}> : () -> tensor<3x1x3x3xf16>
   %2 = "tosa.const"() <{values = dense<[-16176.0, 20048.0, 59104.0]> : tensor<3xf16>}> : () -> tensor<3xf16>
   %3 = "tosa.const"() <{values = dense<0.0> : tensor<1xf16>}> : () -> tensor<1xf16>
-  %4 = tosa.conv2d %0, %1, %2, %3, %3 {pad = array<i64: 1, 2, 0, 2>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 2>, acc_type = f16, local_bound = false} : (tensor<1x2x4x3xf16>, tensor<3x1x3x3xf16>, tensor<3xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<1x5x2x3xf16>
+  %4 = "tosa.conv2d"(%0, %1, %2, %3, %3) <{pad = array<i64: 1, 2, 0, 2>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 2>, acc_type = f16, local_bound = false}> : (tensor<1x2x4x3xf16>, tensor<3x1x3x3xf16>, tensor<3xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<1x5x2x3xf16>
   return %4 : tensor<1x5x2x3xf16>
 }

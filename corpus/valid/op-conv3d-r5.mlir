@@ -5,6 +5,6 @@ func.func @graph0(%arg0: tensor<4x1xf16>) -> (tensor<2x2x1x2x2xf16>) {
   %2 = "tosa.const"() <{values = dense<0.0> : tensor<2xf16>}> : () -> tensor<2xf16>
   %3 = "tosa.const"() <{values = dense<0.0> : tensor<1xf16>}> : () -> tensor<1xf16>
   %4 = "tosa.const"() <{values = dense<0.0> : tensor<1xf16>}> : () -> tensor<1xf16>
-  %5 = tosa.conv3d %0, %1, %2, %3, %4 {pad = array<i64: 2, 2, 2, 1, 2, 0>, stride = array<i64: 2, 3, 3>, dilation = array<i64: 1, 2, 1>, acc_type = f32, local_bound = false} : (tensor<2x1x2x4x4xf16>, tensor<2x3x3x3x4xf16>, tensor<2xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<2x2x1x2x2xf16>
+  %5 = "tosa.conv3d"(%0, %1, %2, %3, %4) <{pad = array<i64: 2, 2, 2, 1, 2, 0>, stride = array<i64: 2, 3, 3>, dilation = array<i64: 1, 2, 1>, acc_type = f32, local_bound = false}> : (tensor<2x1x2x4x4xf16>, tensor<2x3x3x3x4xf16>, tensor<2xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<2x2x1x2x2xf16>
   return %5 : tensor<2x2x1x2x2xf16>
 }

@@ -4,6 +4,6 @@ func.func @graph0(%arg0: tensor<2x3x4x2xf16>) -> (tensor<2x4x6x4xf16>) {
   %1 = "tosa.const"() <{values = dense<[-0.391845703125, 0.35009765625, -0.138427734375, 0.355224609375]> : tensor<4xf16>}> : () -> tensor<4xf16>
   %2 = "tosa.const"() <{values = dense<0.0> : tensor<1xf16>}> : () -> tensor<1xf16>
   %3 = "tosa.const"() <{values = dense<0.0> : tensor<1xf16>}> : () -> tensor<1xf16>
-  %4 = tosa.depthwise_conv2d %arg0, %0, %1, %2, %3 {pad = array<i64: 1, 2, 0, 2>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>, acc_type = f32, local_bound = false} : (tensor<2x3x4x2xf16>, tensor<3x1x2x2xf16>, tensor<4xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<2x4x6x4xf16>
+  %4 = "tosa.depthwise_conv2d"(%arg0, %0, %1, %2, %3) <{pad = array<i64: 1, 2, 0, 2>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>, acc_type = f32, local_bound = false}> : (tensor<2x3x4x2xf16>, tensor<3x1x2x2xf16>, tensor<4xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<2x4x6x4xf16>
   return %4 : tensor<2x4x6x4xf16>
 }

@@ -1,6 +1,6 @@
 // TOSA MLIR of graph entry point "graph0" (graph %2)
 func.func @graph0(%arg0: tensor<3x3x2x3x3xf16>) -> (tensor<3x3x1x3x1xi1>) {
   %0 = "tosa.const"() <{values = dense<[[[[[20448.0], [24592.0], [30256.0]]], [[[-5808.0], [22160.0], [34464.0]]], [[[-51776.0], [-7296.0], [3926.0]]]], [[[[-55712.0], [-34848.0], [46208.0]]], [[[8036.0], [-57024.0], [44096.0]]], [[[-19440.0], [53440.0], [65024.0]]]], [[[[29040.0], [-48160.0], [-24368.0]]], [[[-23328.0], [43392.0], [-43264.0]]], [[[15592.0], [25344.0], [35776.0]]]]]> : tensor<3x3x1x3x1xf16>}> : () -> tensor<3x3x1x3x1xf16>
-  %1 = tosa.equal %0, %0 : (tensor<3x3x1x3x1xf16>, tensor<3x3x1x3x1xf16>) -> tensor<3x3x1x3x1xi1>
+  %1 = "tosa.equal"(%0, %0) : (tensor<3x3x1x3x1xf16>, tensor<3x3x1x3x1xf16>) -> tensor<3x3x1x3x1xi1>
   return %1 : tensor<3x3x1x3x1xi1>
 }

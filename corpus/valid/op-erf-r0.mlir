@@ -1,6 +1,6 @@
 // TOSA MLIR of graph entry point "graph0" (graph %2)
 func.func @graph0(%arg0: tensor<4xf16>) -> (tensor<1x4x1x4x2xf16>) {
   %0 = "tosa.const"() <{values = dense<[[[[[219.375, 179.25], [229.875, -443.5], [160.375, 911.5], [525.5, -194.375]]], [[[683.0, -418.5], [264.0, 411.25], [-241.625, -386.75], [-656.0, 996.5]]], [[[939.5, 365.75], [-465.5, 308.25], [44.75, 521.5], [-535.5, 680.0]]], [[[14.140625, 765.0], [194.5, -416.0], [288.5, 695.0], [-698.0, 928.5]]]]]> : tensor<1x4x1x4x2xf16>}> : () -> tensor<1x4x1x4x2xf16>
-  %1 = tosa.erf %0 : (tensor<1x4x1x4x2xf16>) -> tensor<1x4x1x4x2xf16>
+  %1 = "tosa.erf"(%0) : (tensor<1x4x1x4x2xf16>) -> tensor<1x4x1x4x2xf16>
   return %1 : tensor<1x4x1x4x2xf16>
 }

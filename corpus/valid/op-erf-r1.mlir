@@ -1,5 +1,5 @@
 // TOSA MLIR of graph entry point "graph0" (graph %2)
 func.func @graph0(%arg0: tensor<2xbf16>) -> (tensor<2xbf16>) {
-  %0 = tosa.erf %arg0 : (tensor<2xbf16>) -> tensor<2xbf16>
+  %0 = "tosa.erf"(%arg0) : (tensor<2xbf16>) -> tensor<2xbf16>
   return %0 : tensor<2xbf16>
 }

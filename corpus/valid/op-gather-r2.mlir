@@ -1,5 +1,5 @@
 // TOSA MLIR of graph entry point "graph0" (graph %2)
 func.func @graph0(%arg0: tensor<3x2x4xi32>, %arg1: tensor<3x4xi32>) -> (tensor<3x4x4xi32>) {
-  %0 = tosa.gather %arg0, %arg1 : (tensor<3x2x4xi32>, tensor<3x4xi32>) -> tensor<3x4x4xi32>
+  %0 = "tosa.gather"(%arg0, %arg1) : (tensor<3x2x4xi32>, tensor<3x4xi32>) -> tensor<3x4x4xi32>
   return %0 : tensor<3x4x4xi32>
 }

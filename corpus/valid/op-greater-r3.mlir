@@ -1,5 +1,5 @@
 // TOSA MLIR of graph entry point "graph0" (graph %2)
 func.func @graph0(%arg0: tensor<2x2x4xf32>) -> (tensor<2x2x4xi1>) {
-  %0 = tosa.greater %arg0, %arg0 : (tensor<2x2x4xf32>, tensor<2x2x4xf32>) -> tensor<2x2x4xi1>
+  %0 = "tosa.greater"(%arg0, %arg0) : (tensor<2x2x4xf32>, tensor<2x2x4xf32>) -> tensor<2x2x4xi1>
   return %0 : tensor<2x2x4xi1>
 }

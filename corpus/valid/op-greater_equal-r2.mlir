@@ -1,5 +1,5 @@
 // TOSA MLIR of graph entry point "graph0" (graph %2)
 func.func @graph0(%arg0: tensor<1x2x1x1x2xbf16>) -> (tensor<1x2x1x1x2xi1>) {
-  %0 = tosa.greater_equal %arg0, %arg0 : (tensor<1x2x1x1x2xbf16>, tensor<1x2x1x1x2xbf16>) -> tensor<1x2x1x1x2xi1>
+  %0 = "tosa.greater_equal"(%arg0, %arg0) : (tensor<1x2x1x1x2xbf16>, tensor<1x2x1x1x2xbf16>) -> tensor<1x2x1x1x2xi1>
   return %0 : tensor<1x2x1x1x2xi1>
 }

@@ -1,5 +1,5 @@
 // TOSA MLIR of graph entry point "graph0" (graph %2)
 func.func @graph0(%arg0: tensor<4x3x1x1xi1>) -> (tensor<4x3x1x1xi1>) {
-  %0 = tosa.logical_or %arg0, %arg0 : (tensor<4x3x1x1xi1>, tensor<4x3x1x1xi1>) -> tensor<4x3x1x1xi1>
+  %0 = "tosa.logical_or"(%arg0, %arg0) : (tensor<4x3x1x1xi1>, tensor<4x3x1x1xi1>) -> tensor<4x3x1x1xi1>
   return %0 : tensor<4x3x1x1xi1>
 }

@@ -1,5 +1,5 @@
 // TOSA MLIR of graph entry point "graph0" (graph %2)
 func.func @graph0(%arg0: tensor<2xf32>) -> (tensor<1xf32>) {
-  %0 = tosa.reduce_product %arg0 {axis = 0 : i32} : (tensor<2xf32>) -> tensor<1xf32>
+  %0 = "tosa.reduce_product"(%arg0) <{axis = 0 : i32}> : (tensor<2xf32>) -> tensor<1xf32>
   return %0 : tensor<1xf32>
 }

@@ -4,6 +4,6 @@ func.func @graph0(%arg0: tensor<1x2x1x3xi8>) -> (tensor<1x2x1x3xi8>) {
   %1 = "tosa.const"() <{values = dense<13> : tensor<1xi8>}> : () -> tensor<1xi8>
   %2 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
   %3 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
-  %4 = tosa.rescale %arg0, %0, %1, %2, %3 {scale32 = false, rounding_mode = INEXACT_ROUND, per_channel = false, input_unsigned = false, output_unsigned = true} : (tensor<1x2x1x3xi8>, tensor<1xi16>, tensor<1xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x2x1x3xi8>
+  %4 = "tosa.rescale"(%arg0, %0, %1, %2, %3) <{scale32 = false, rounding_mode = #tosa.rounding_mode<INEXACT_ROUND>, per_channel = false, input_unsigned = false, output_unsigned = true}> : (tensor<1x2x1x3xi8>, tensor<1xi16>, tensor<1xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x2x1x3xi8>
   return %4 : tensor<1x2x1x3xi8>
 }

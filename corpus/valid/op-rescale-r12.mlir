@@ -4,6 +4,6 @@ func.func @graph0(%arg0: tensor<4x3x1x1xi32>) -> (tensor<4x3x1x1xi8>) {
   %1 = "tosa.const"() <{values = dense<27> : tensor<1xi8>}> : () -> tensor<1xi8>
   %2 = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
   %3 = "tosa.const"() <{values = dense<24> : tensor<1xi8>}> : () -> tensor<1xi8>
-  %4 = tosa.rescale %arg0, %0, %1, %2, %3 {scale32 = true, rounding_mode = SINGLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<4x3x1x1xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<4x3x1x1xi8>
+  %4 = "tosa.rescale"(%arg0, %0, %1, %2, %3) <{scale32 = true, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, per_channel = false, input_unsigned = false, output_unsigned = false}> : (tensor<4x3x1x1xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<4x3x1x1xi8>
   return %4 : tensor<4x3x1x1xi8>
 }

@@ -3,6 +3,6 @@ func.func @graph0(%arg0: tensor<1xi32>) -> (tensor<1xi32>) {
   %0 = "tosa.const"() <{values = dense<438456246> : tensor<1xi32>}> : () -> tensor<1xi32>
   %1 = "tosa.const"() <{values = dense<25> : tensor<1xi8>}> : () -> tensor<1xi8>
   %2 = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
-  %3 = tosa.rescale %arg0, %0, %1, %2, %2 {scale32 = true, rounding_mode = INEXACT_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<1xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi32>) -> tensor<1xi32>
+  %3 = "tosa.rescale"(%arg0, %0, %1, %2, %2) <{scale32 = true, rounding_mode = #tosa.rounding_mode<INEXACT_ROUND>, per_channel = false, input_unsigned = false, output_unsigned = false}> : (tensor<1xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi32>) -> tensor<1xi32>
   return %3 : tensor<1xi32>
 }

@@ -4,6 +4,6 @@ func.func @graph0(%arg0: tensor<3x1xi32>) -> (tensor<2x4x4x4xi32>) {
   %1 = "tosa.const"() <{values = dense<25064> : tensor<1xi16>}> : () -> tensor<1xi16>
   %2 = "tosa.const"() <{values = dense<3> : tensor<1xi8>}> : () -> tensor<1xi8>
   %3 = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
-  %4 = tosa.rescale %0, %1, %2, %3, %3 {scale32 = false, rounding_mode = SINGLE_ROUND, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<2x4x4x4xi32>, tensor<1xi16>, tensor<1xi8>, tensor<1xi32>, tensor<1xi32>) -> tensor<2x4x4x4xi32>
+  %4 = "tosa.rescale"(%0, %1, %2, %3, %3) <{scale32 = false, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, per_channel = false, input_unsigned = false, output_unsigned = false}> : (tensor<2x4x4x4xi32>, tensor<1xi16>, tensor<1xi8>, tensor<1xi32>, tensor<1xi32>) -> tensor<2x4x4x4xi32>
   return %4 : tensor<2x4x4x4xi32>
 }

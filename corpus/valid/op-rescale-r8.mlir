@@ -3,6 +3,6 @@ func.func @graph0(%arg0: tensor<2x4x4xi16>) -> (tensor<2x4x4xi16>) {
   %0 = "tosa.const"() <{values = dense<3162> : tensor<1xi32>}> : () -> tensor<1xi32>
   %1 = "tosa.const"() <{values = dense<16> : tensor<1xi8>}> : () -> tensor<1xi8>
   %2 = "tosa.const"() <{values = dense<0> : tensor<1xi16>}> : () -> tensor<1xi16>
-  %3 = tosa.rescale %arg0, %0, %1, %2, %2 {scale32 = true, rounding_mode = INEXACT_ROUND, per_channel = false, input_unsigned = false, output_unsigned = true} : (tensor<2x4x4xi16>, tensor<1xi32>, tensor<1xi8>, tensor<1xi16>, tensor<1xi16>) -> tensor<2x4x4xi16>
+  %3 = "tosa.rescale"(%arg0, %0, %1, %2, %2) <{scale32 = true, rounding_mode = #tosa.rounding_mode<INEXACT_ROUND>, per_channel = false, input_unsigned = false, output_unsigned = true}> : (tensor<2x4x4xi16>, tensor<1xi32>, tensor<1xi8>, tensor<1xi16>, tensor<1xi16>) -> tensor<2x4x4xi16>
   return %3 : tensor<2x4x4xi16>
 }

@@ -253,10 +253,14 @@ fn chunks(elem: ElemType, large: usize) -> Vec<Vec<u64>> {
 
 #[test]
 fn constants_survive_model_converter_bit_for_bit() {
-    let (Some(mc), Some(dump)) = (tool(Tool::ModelConverter), tool(Tool::VgfDump)) else {
-        return;
-    };
-    let dir = support::scratch("mlir-constants");
+    for converter in support::converters() {
+        constants_survive(&converter);
+    }
+}
+
+fn constants_survive(converter: &support::Converter) {
+    let (mc, dump) = (&converter.mc, &converter.dump);
+    let dir = support::scratch(&format!("mlir-constants-{}", converter.channel));
     let elems = [
         ElemType::Fp32,
         ElemType::Fp16,
@@ -272,12 +276,17 @@ fn constants_survive_model_converter_bit_for_bit() {
     let problems: Vec<String> = parallel(&elems, |k, &elem| {
         // CONCAT's constant is operand 2 (axis, input1, input2); CONV2D's bias is operand 7.
         let operand = if elem == ElemType::I48 { 7 } else { 2 };
-        check(&mc, &dump, &dir, &format!("e{k}"), elem, &chunks(elem, 176), operand)
+        check(mc, dump, &dir, &format!("e{k}"), elem, &chunks(elem, 176), operand)
     })
     .into_iter()
     .flatten()
     .collect();
-    assert!(problems.is_empty(), "constants changed on the way through MLIR:\n{}", problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "constants changed on the way through MLIR (model-converter {}):\n{}",
+        converter.channel,
+        problems.join("\n")
+    );
 }
 
 /// Every fp16 and bf16 bit pattern in decimal list form (chunks of 64): about

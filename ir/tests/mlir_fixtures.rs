@@ -209,10 +209,15 @@ fn constant_blobs(dump: &Path, vgf: &Path, m: &Module) -> Result<Vec<(String, Ve
 #[test]
 fn model_converter_fixtures_survive_the_loop() {
     let Some(out) = support::build_fixtures() else { return };
-    let (Some(mc), Some(dump)) = (tool(Tool::ModelConverter), tool(Tool::VgfDump)) else {
-        return;
-    };
-    let dir = support::scratch("mlir-fixtures-loop");
+    for converter in support::converters() {
+        fixtures_loop_with(&out, &converter);
+    }
+}
+
+/// The loop with one model-converter (the fixtures were built with the release's).
+fn fixtures_loop_with(out: &Path, converter: &support::Converter) {
+    let (mc, dump) = (&converter.mc, &converter.dump);
+    let dir = support::scratch(&format!("mlir-fixtures-loop-{}", converter.channel));
     let mut names: Vec<String> = std::fs::read_dir(support::fixtures_dir().join("mlir"))
         .expect("fixture sources")
         .filter_map(|e| e.ok()?.path().file_stem()?.to_str().map(str::to_string))
@@ -224,15 +229,15 @@ fn model_converter_fixtures_survive_the_loop() {
         let vgf = out.join("mlir").join(format!("{name}.vgf"));
         let m = Module::decode_bytes(&std::fs::read(&spv).expect("built fixture")).expect("fixture decodes");
         let entry = entry_points(&m).into_iter().next().expect("an entry point");
-        let result = vgf_constants(&dump, &vgf, &m)
+        let result = vgf_constants(dump, &vgf, &m)
             .and_then(|data| module_to_mlir(&m, &entry, &data).map_err(|e| e.to_string()))
-            .and_then(|text| convert(&mc, &dump, &dir, name, &text))
+            .and_then(|text| convert(mc, dump, &dir, name, &text))
             .and_then(|conv| {
                 let (want, got) = (summarize(&m, None), summarize(&conv.module, None));
                 if want != got {
                     return Err(format!("want {want:?}\ngot  {got:?}"));
                 }
-                let (want, got) = (constant_blobs(&dump, &vgf, &m)?, constant_blobs(&dump, &conv.vgf, &conv.module)?);
+                let (want, got) = (constant_blobs(dump, &vgf, &m)?, constant_blobs(dump, &conv.vgf, &conv.module)?);
                 if want != got {
                     let types: Vec<&String> = want.iter().map(|(t, _)| t).collect();
                     return Err(format!("graph-constant bytes differ (constants {types:?})"));
@@ -243,6 +248,7 @@ fn model_converter_fixtures_survive_the_loop() {
             problems.push(format!("--- {name}: {e}"));
         }
     }
-    eprintln!("{} model-converter fixtures went round the loop", names.len() - problems.len());
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    let channel = &converter.channel;
+    eprintln!("{} model-converter fixtures went round the loop ({channel})", names.len() - problems.len());
+    assert!(problems.is_empty(), "model-converter {channel}:\n{}", problems.join("\n"));
 }

@@ -485,7 +485,7 @@ fn catalogue_cases_cover_all_operators_and_print() {
         let text = print_case(c);
         let op = c.ops[0].split(' ').next().unwrap_or("");
         let mlir = TosaOp::from_name(op).expect("op").mlir_name();
-        assert!(text.contains(&format!("= {mlir} ")), "{}: no {mlir} in\n{text}", c.name);
+        assert!(text.contains(&format!("= \"{mlir}\"(")), "{}: no {mlir} in\n{text}", c.name);
         assert!(text.contains(&format!("func.func @{}(", c.entry)), "{}", c.name);
     }
     // Every constant form appears among the operands.
@@ -550,16 +550,22 @@ fn tosa_opt_check_is_live() {
 
 #[test]
 fn model_converter_round_trip_keeps_operators_and_interface() {
-    let (Some(mc), Some(dump)) = (tool(Tool::ModelConverter), tool(Tool::VgfDump)) else {
-        return;
-    };
-    let dir = support::scratch("mlir-model-converter");
     let cases = catalogue_cases();
-    let results = parallel(&cases, |k, c| {
-        let conv = convert(&mc, &dump, &dir, &format!("case{k}"), &print_case(c))?;
-        let operands = operand_signature(&conv.module, c.op, &ConstData::Vgf(&dump, &conv.vgf))?;
+    for converter in support::converters() {
+        round_trip_with(&converter, &cases);
+    }
+}
+
+/// Every catalogue case through one model-converter.
+fn round_trip_with(converter: &support::Converter, cases: &[Case]) {
+    let (mc, dump) = (&converter.mc, &converter.dump);
+    let dir = support::scratch(&format!("mlir-model-converter-{}", converter.channel));
+    let results = parallel(cases, |k, c| {
+        let conv = convert(mc, dump, &dir, &format!("case{k}"), &print_case(c))?;
+        let operands = operand_signature(&conv.module, c.op, &ConstData::Vgf(dump, &conv.vgf))?;
         Ok::<_, String>((summarize(&conv.module, None), operands))
     });
+    let channel = &converter.channel;
     let mut problems = Vec::new();
     let mut swapped = Vec::new();
     for (c, got) in cases.iter().zip(results) {
@@ -583,10 +589,16 @@ fn model_converter_round_trip_keeps_operators_and_interface() {
         }
     }
     if !swapped.is_empty() {
-        eprintln!("model-converter swapped the inputs of {} commutative cases: {swapped:?}", swapped.len());
+        eprintln!("model-converter ({channel}) swapped the inputs of {} commutative cases: {swapped:?}", swapped.len());
     }
-    assert!(problems.is_empty(), "{} of {} cases differ:\n{}", problems.len(), cases.len(), problems.join("\n"));
-    eprintln!("model-converter kept operators and interface types of all {} cases", cases.len());
+    assert!(
+        problems.is_empty(),
+        "model-converter ({channel}): {} of {} cases differ:\n{}",
+        problems.len(),
+        cases.len(),
+        problems.join("\n")
+    );
+    eprintln!("model-converter ({channel}) kept operators and interface types of all {} cases", cases.len());
 }
 
 /// A case's words, graph-constant data and entry point.
@@ -630,7 +642,7 @@ proptest::proptest! {
 /// printed text shows up in the converted module's operands.
 #[test]
 fn operand_comparison_is_live() {
-    let (Some(mc), Some(dump)) = (tool(Tool::ModelConverter), tool(Tool::VgfDump)) else { return };
+    let Some(support::Converter { mc, dump, .. }) = support::converters().into_iter().next() else { return };
     let dir = support::scratch("mlir-operands-live");
     let row = &TosaOp::Conv2d.spec().type_rows[0];
     let case = single_op_case(TosaOp::Conv2d, row, 0, false, "live".into());

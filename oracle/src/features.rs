@@ -59,11 +59,14 @@ pub enum Feature {
     NegativeI48Constant,
     /// A floating-point MUL of which one input is a constant of zeros.
     FloatMulByZeroConstant,
+    /// Two or more elements of one tensor-array graph input read (by
+    /// `OpGraphInputARM` with distinct ElementIndex).
+    TensorArrayElements,
 }
 
 impl Feature {
     /// Every feature, in order.
-    pub const ALL: [Feature; 13] = [
+    pub const ALL: [Feature; 14] = [
         Feature::NullRow,
         Feature::NullConstituent,
         Feature::NullBoolOperand,
@@ -77,6 +80,7 @@ impl Feature {
         Feature::SubnormalInputs,
         Feature::NegativeI48Constant,
         Feature::FloatMulByZeroConstant,
+        Feature::TensorArrayElements,
     ];
 
     /// Its stable name (as in JSON).
@@ -95,6 +99,7 @@ impl Feature {
             Feature::SubnormalInputs => "subnormal-inputs",
             Feature::NegativeI48Constant => "negative-i48-constant",
             Feature::FloatMulByZeroConstant => "float-mul-by-zero-constant",
+            Feature::TensorArrayElements => "tensor-array-elements",
         }
     }
 
@@ -114,6 +119,7 @@ impl Feature {
             Feature::SubnormalInputs => "fp16/bf16/fp32 subnormal input or constant values",
             Feature::NegativeI48Constant => "a negative value in an i48 tensor constant",
             Feature::FloatMulByZeroConstant => "a floating-point MUL by a constant of zeros",
+            Feature::TensorArrayElements => "two or more elements of one tensor-array graph input read",
         }
     }
 }
@@ -203,6 +209,15 @@ pub fn detect(module: &Module, request: Option<&ExecRequest<'_>>) -> FeatureSet 
         }
         if seen.values().any(|&n| n > 1) {
             out.insert(Feature::SharedOutput);
+        }
+        let mut elements: BTreeMap<Id, BTreeSet<Id>> = BTreeMap::new();
+        for &i in &g.inputs {
+            if let Some(Inst::GraphInput { input_index, element_index: Some(e), .. }) = module.insts.get(i) {
+                elements.entry(*input_index).or_default().insert(*e);
+            }
+        }
+        if elements.values().any(|e| e.len() > 1) {
+            out.insert(Feature::TensorArrayElements);
         }
     }
     if let Some(r) = request {

@@ -405,8 +405,23 @@ pub enum OracleError {
 /// adapter keeps its tool's quirks (file formats, start-up, batching) and its
 /// documented discrepancies to itself.
 pub trait Oracle: Send + Sync {
-    /// Short stable name (`in-tree`, `spirv-val`, `tosa-ref`, ...).
+    /// Short stable name (`in-tree`, `spirv-val`, `tosa-ref`, ...; a channel
+    /// instance adds its channel: `emulation-layer@dev`).
     fn name(&self) -> &str;
+
+    /// The tool it runs, the same for every version of it: the name without
+    /// the channel. Two oracles with one tool and different channels are two
+    /// versions of that tool (the release differential compares them).
+    fn tool(&self) -> &str {
+        self.name()
+    }
+
+    /// The channel of the tool it runs (`dev`: a pre-release, or a label for
+    /// a user's build); `None` for the release. A channel is taken as newer
+    /// than the release.
+    fn channel(&self) -> Option<&str> {
+        None
+    }
 
     /// The questions it answers.
     fn capabilities(&self) -> &'static [Capability];

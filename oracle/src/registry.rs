@@ -10,17 +10,33 @@
 //! `SPVGRAPH_ORACLE_PATH_<NAME>` (`SPVGRAPH_ORACLE_PATH_EMULATION_LAYER`), so
 //! that a user can test their own driver or converter build, or an older
 //! release. Without one, the tools `ci/setup-oracles` installed are used.
+//!
+//! **Channels.** `NAME@CHANNEL` is oracle `NAME` built on the tools of
+//! channel `CHANNEL` (`ci/setup-oracles --channel dev` installs Arm's
+//! pre-releases as channel `dev`): `emulation-layer@dev`,
+//! `model-converter@dev`. Nothing here names the oracles that have a
+//! channel: any oracle built from [`Tools`] gets one, and `NAME@CHANNEL` is
+//! refused ([`RegistryError::NoChannel`]) only when the channel changes none
+//! of its tools (its version is the release's, as for `in-tree@dev`).
+//! `--oracle-path NAME@LABEL=DIR` makes a channel instance of a user's build
+//! too, beside the release one. The instance answers as its oracle does,
+//! under its own name; [`Oracle::tool`] and [`Oracle::channel`] tell the
+//! judgement that two instances are versions of one tool.
 
+use crate::compliance::PreciseOutcome;
 use crate::exec::{ExecConfig, Executor};
+use crate::external::consumer::Workarounds;
 use crate::external::emulation_layer::EmulationLayer;
 use crate::external::iree::Iree;
 use crate::external::model_converter::ModelConverter;
 use crate::external::spirv_val::SpirvVal;
 use crate::external::tosa_reference::TosaReferenceModel;
+use crate::external::vulkan::Vulkan;
 use crate::oracle::{Capability, ExecOutcome, ExecRequest, Oracle, OracleError, RuleClaim, ValidateOptions, Verdict};
+use crate::oracle::{KnownDiscrepancy, ProduceOutcome, ProduceRequest};
 use crate::validate::Validator;
 use spvgraph_ir::rules::RuleId;
-use spvgraph_ir::tools::Tools;
+use spvgraph_ir::tools::{ChannelUnavailable, Tools};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -33,13 +49,16 @@ pub const SPIRV_VAL: &str = "spirv-val";
 pub const TOSA_REF: &str = "tosa-ref";
 /// Arm's ML emulation layer for Vulkan through the scenario runner, on lavapipe.
 pub const EMULATION_LAYER: &str = "emulation-layer";
+/// A Vulkan driver with VK_ARM_data_graph through the API (by default the
+/// emulation layer on lavapipe), in a persistent worker process.
+pub const VULKAN: &str = "vulkan";
 /// model-converter (MLIR's SPIR-V serializer), a producer.
 pub const MODEL_CONVERTER: &str = "model-converter";
 /// IREE (a second TOSA compiler), on the CPU.
 pub const IREE: &str = "iree";
 
 /// Every oracle name, in the order reports list them.
-pub const NAMES: &[&str] = &[IN_TREE, SPIRV_VAL, TOSA_REF, EMULATION_LAYER, MODEL_CONVERTER, IREE];
+pub const NAMES: &[&str] = &[IN_TREE, SPIRV_VAL, TOSA_REF, EMULATION_LAYER, VULKAN, MODEL_CONVERTER, IREE];
 
 /// How to build the oracles.
 #[derive(Clone, Debug)]
@@ -53,6 +72,10 @@ pub struct OracleConfig {
     pub timeout: Duration,
     /// Resident-memory limit of one backend process, in bytes.
     pub memory_bytes: Option<u64>,
+    /// Whether adapters apply their documented work-arounds (the consumers'
+    /// single entry point, debug info stripped, shared outputs not run).
+    /// `--no-workarounds` turns them off to show what they hide.
+    pub workarounds: bool,
 }
 
 impl Default for OracleConfig {
@@ -62,6 +85,7 @@ impl Default for OracleConfig {
             paths: paths_from_env(),
             timeout: Duration::from_secs(60),
             memory_bytes: Some(4 << 30),
+            workarounds: true,
         }
     }
 }
@@ -72,10 +96,11 @@ impl OracleConfig {
         self.paths.get(name).map(PathBuf::as_path)
     }
 
-    /// Adds `NAME=DIR` (the `--oracle-path` syntax).
+    /// Adds `NAME=DIR` (the `--oracle-path` syntax; `NAME` may be a channel
+    /// instance, `NAME@LABEL`).
     pub fn set_path(&mut self, spec: &str) -> Result<(), RegistryError> {
         let (name, dir) = spec.split_once('=').ok_or_else(|| RegistryError::BadPath(spec.to_string()))?;
-        check_name(name)?;
+        check_instance(name)?;
         let dir = PathBuf::from(dir);
         if !dir.exists() {
             return Err(RegistryError::MissingPath { name: name.to_string(), path: dir.display().to_string() });
@@ -111,48 +136,244 @@ pub enum RegistryError {
         /// The path given.
         path: String,
     },
+    /// `NAME@CHANNEL` where the channel is not installed.
+    #[error(transparent)]
+    Channel(#[from] ChannelUnavailable),
+    /// `NAME@CHANNEL` where the channel changes none of the oracle's tools.
+    #[error(
+        "{name}@{channel}: channel {channel} pins none of {name}'s tools (it would run {version} again; \
+         see ci/oracle-pins)"
+    )]
+    NoChannel {
+        /// The oracle.
+        name: String,
+        /// The channel.
+        channel: String,
+        /// The version both would run.
+        version: String,
+    },
+}
+
+/// What separates an oracle's name from its channel: `emulation-layer@dev`.
+pub const CHANNEL_SEPARATOR: char = '@';
+
+/// An instance name split into the oracle's name and its channel, if any.
+pub fn split_name(name: &str) -> (&str, Option<&str>) {
+    match name.split_once(CHANNEL_SEPARATOR) {
+        Some((tool, channel)) => (tool, Some(channel)),
+        None => (name, None),
+    }
 }
 
 fn check_name(name: &str) -> Result<&'static str, RegistryError> {
     NAMES.iter().copied().find(|n| *n == name).ok_or_else(|| RegistryError::Unknown(name.to_string()))
 }
 
-/// Builds the oracle called `name`. An oracle whose tool is missing is still
+/// Checks an instance name (`NAME` or `NAME@CHANNEL`); returns the oracle's name.
+fn check_instance(name: &str) -> Result<&'static str, RegistryError> {
+    match split_name(name) {
+        (tool, None) => check_name(tool),
+        (tool, Some(channel)) if is_label(channel) => check_name(tool),
+        _ => Err(RegistryError::Unknown(name.to_string())),
+    }
+}
+
+/// A channel or label: lower-case letters, digits and `-`.
+fn is_label(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+}
+
+/// Whether `name` is an oracle of the registry or a channel instance of one
+/// (`emulation-layer@dev`), by its form alone.
+pub fn is_instance_name(name: &str) -> bool {
+    check_instance(name).is_ok()
+}
+
+/// Builds the oracle called `name`, or the channel instance `NAME@CHANNEL`
+/// (see the module documentation). An oracle whose tool is missing is still
 /// built; its [`Oracle::available`] says why it cannot run.
 pub fn build(name: &str, config: &OracleConfig) -> Result<Box<dyn Oracle>, RegistryError> {
-    let name = check_name(name)?;
+    let tool = check_instance(name)?;
+    let Some(channel) = split_name(name).1 else {
+        return Ok(build_on(tool, &config.tools, config.path(tool), config));
+    };
     let dir = config.path(name);
-    Ok(match name {
+    let tools = match (config.tools.channel(channel), dir) {
+        (Ok(t), _) => t,
+        // A user's build under a label of its own: the release's tools for the rest.
+        (Err(_), Some(_)) => config.tools.clone(),
+        (Err(e), None) => return Err(e.into()),
+    };
+    let inner = build_on(tool, &tools, dir, config);
+    if dir.is_none() {
+        let release = build_on(tool, &config.tools, None, config);
+        if inner.available().is_ok() && release.available().is_ok() && inner.version() == release.version() {
+            return Err(RegistryError::NoChannel {
+                name: tool.to_string(),
+                channel: channel.to_string(),
+                version: inner.version().unwrap_or_else(|| "the same tools".into()),
+            });
+        }
+    }
+    Ok(Box::new(OnChannel { inner, name: name.to_string(), tool, channel: channel.to_string() }))
+}
+
+/// Builds oracle `name` on `tools`, with the user's directory `dir`.
+fn build_on(name: &'static str, tools: &Tools, dir: Option<&Path>, config: &OracleConfig) -> Box<dyn Oracle> {
+    match name {
         IN_TREE => Box::new(InTree::default()),
-        SPIRV_VAL => Box::new(SpirvVal::from_config(&config.tools, dir)),
-        TOSA_REF => Box::new(TosaReferenceModel::from_config(&config.tools, dir).with_timeout(config.timeout)),
+        SPIRV_VAL => Box::new(SpirvVal::from_config(tools, dir)),
+        TOSA_REF => Box::new(TosaReferenceModel::from_config(tools, dir).with_timeout(config.timeout)),
         EMULATION_LAYER => Box::new(
-            EmulationLayer::from_config(&config.tools, dir)
+            EmulationLayer::from_config(tools, dir)
                 .with_timeout(config.timeout)
-                .with_memory_limit(config.memory_bytes),
+                .with_memory_limit(config.memory_bytes)
+                .with_workarounds(Workarounds::enabled(config.workarounds)),
+        ),
+        VULKAN => Box::new(
+            Vulkan::from_config(tools, dir)
+                .with_limits(crate::external::process::Limits {
+                    timeout: config.timeout,
+                    memory_bytes: config.memory_bytes,
+                })
+                .with_workarounds(config.workarounds),
         ),
         MODEL_CONVERTER => {
-            Box::new(ModelConverter::from_config(&config.tools, dir).with_limits(crate::external::process::Limits {
+            Box::new(ModelConverter::from_config(tools, dir).with_limits(crate::external::process::Limits {
                 timeout: config.timeout,
                 memory_bytes: config.memory_bytes,
             }))
         }
-        IREE => Box::new(Iree::from_config(&config.tools, dir).with_limits(crate::external::process::Limits {
+        IREE => Box::new(Iree::from_config(tools, dir).with_limits(crate::external::process::Limits {
             timeout: config.timeout,
             memory_bytes: config.memory_bytes,
         })),
         _ => Box::new(NotBuiltIn { name }),
-    })
+    }
 }
 
-/// Parses a comma-separated list of names (`all` = every oracle) and builds each.
+/// The instance names a list of names stands for: `all` is every oracle of
+/// the registry, `all@CHANNEL` every oracle the channel has a version of
+/// (see [`build`]); other names stay as they are. Each name once, in order.
+pub fn expand(names: &[String], config: &OracleConfig) -> Result<Vec<String>, RegistryError> {
+    let mut out: Vec<String> = Vec::new();
+    for name in names {
+        let more: Vec<String> = match split_name(name) {
+            ("all", None) => NAMES.iter().map(|n| n.to_string()).collect(),
+            ("all", Some(channel)) => {
+                let mut on = Vec::new();
+                for n in NAMES {
+                    let instance = format!("{n}{CHANNEL_SEPARATOR}{channel}");
+                    match build(&instance, config) {
+                        Ok(_) => on.push(instance),
+                        Err(RegistryError::NoChannel { .. }) => {}
+                        Err(e) => return Err(e),
+                    }
+                }
+                on
+            }
+            _ => vec![name.clone()],
+        };
+        for n in more {
+            if !out.contains(&n) {
+                out.push(n);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Parses a comma-separated list of names (see [`expand`]) and builds each.
 pub fn build_list(list: &str, config: &OracleConfig) -> Result<Vec<Box<dyn Oracle>>, RegistryError> {
-    let names: Vec<&str> = if list.trim() == "all" {
-        NAMES.to_vec()
-    } else {
-        list.split(',').map(str::trim).filter(|s| !s.is_empty()).collect()
-    };
-    names.into_iter().map(|n| build(n, config)).collect()
+    let names: Vec<String> = list.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_string).collect();
+    expand(&names, config)?.iter().map(|n| build(n, config)).collect()
+}
+
+/// An oracle built on the tools of a channel (or on a user's build under a
+/// label), under the instance's own name; everything else is the oracle's.
+struct OnChannel {
+    inner: Box<dyn Oracle>,
+    name: String,
+    tool: &'static str,
+    channel: String,
+}
+
+impl OnChannel {
+    /// The oracle's errors, under the instance's name.
+    fn rename(&self, e: OracleError) -> OracleError {
+        let own = |oracle: String| if oracle == self.tool { self.name.clone() } else { oracle };
+        match e {
+            OracleError::Unavailable { oracle, reason } => OracleError::Unavailable { oracle: own(oracle), reason },
+            OracleError::Unsupported { oracle, what } => OracleError::Unsupported { oracle: own(oracle), what },
+            OracleError::Failed { oracle, reason } => OracleError::Failed { oracle: own(oracle), reason },
+        }
+    }
+}
+
+impl Oracle for OnChannel {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn tool(&self) -> &str {
+        self.tool
+    }
+
+    fn channel(&self) -> Option<&str> {
+        Some(&self.channel)
+    }
+
+    fn capabilities(&self) -> &'static [Capability] {
+        self.inner.capabilities()
+    }
+
+    fn available(&self) -> Result<(), OracleError> {
+        self.inner.available().map_err(|e| self.rename(e))
+    }
+
+    fn version(&self) -> Option<String> {
+        self.inner.version()
+    }
+
+    fn known_discrepancies(&self) -> &'static [KnownDiscrepancy] {
+        self.inner.known_discrepancies()
+    }
+
+    fn default_sample(&self) -> f64 {
+        self.inner.default_sample()
+    }
+
+    fn preferred_batch(&self) -> usize {
+        self.inner.preferred_batch()
+    }
+
+    fn reads_spirv(&self) -> bool {
+        self.inner.reads_spirv()
+    }
+
+    fn validate(&self, module: &[u32], options: &ValidateOptions) -> Result<Verdict, OracleError> {
+        self.inner.validate(module, options).map_err(|e| self.rename(e))
+    }
+
+    fn execute(&self, request: &ExecRequest<'_>) -> Result<ExecOutcome, OracleError> {
+        self.inner.execute(request).map_err(|e| self.rename(e))
+    }
+
+    fn execute_batch(&self, requests: &[ExecRequest<'_>]) -> Vec<Result<ExecOutcome, OracleError>> {
+        self.inner.execute_batch(requests).into_iter().map(|r| r.map_err(|e| self.rename(e))).collect()
+    }
+
+    fn produce(&self, request: &ProduceRequest<'_>) -> Result<ProduceOutcome, OracleError> {
+        self.inner.produce(request).map_err(|e| self.rename(e))
+    }
+
+    fn rule_claim(&self, rule: RuleId) -> RuleClaim {
+        self.inner.rule_claim(rule)
+    }
+
+    fn execute_precise(&self, request: &ExecRequest<'_>) -> Result<PreciseOutcome, OracleError> {
+        self.inner.execute_precise(request).map_err(|e| self.rename(e))
+    }
 }
 
 /// Every oracle, available or not.

@@ -8,7 +8,6 @@ use spvgraph_ir::builder::ModuleBuilder;
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::tosa::TosaOp;
-use spvgraph_ir::Id;
 use spvgraph_oracle::compliance::{judge, Agreement, PreciseOutcome, PreciseOutput, ReferenceTensor};
 use spvgraph_oracle::exec::Executor;
 use spvgraph_oracle::external::emulation_layer::EmulationLayer;
@@ -17,69 +16,14 @@ use spvgraph_oracle::registry::{self, OracleConfig};
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+#[path = "consumer_common.rs"]
+mod consumer_common;
+
+use consumer_common::{f32s, io, module, outputs, request, tensor, Io};
+
 /// The oracle, or `None` with a notice when a tool is missing outside CI.
 fn oracle() -> Option<EmulationLayer> {
     runnable(EmulationLayer::discover()).unwrap_or_else(|e| panic!("CI=true and {e}"))
-}
-
-/// An interface tensor: element type, shape, DescriptorSet, Binding.
-#[derive(Clone)]
-struct Io {
-    elem: ElemType,
-    shape: Vec<u32>,
-    set: u32,
-    binding: u32,
-}
-
-fn io(elem: ElemType, shape: &[u32], set: u32, binding: u32) -> Io {
-    Io { elem, shape: shape.to_vec(), set, binding }
-}
-
-/// A one-graph module with entry point `main`: `body` gets the builder, the
-/// graph's input values and the output types, and returns the output values.
-fn module(inputs: &[Io], outputs: &[Io], body: impl FnOnce(&mut ModuleBuilder, &[Id], &[Id]) -> Vec<Id>) -> Vec<u32> {
-    let mut b = ModuleBuilder::new();
-    let in_types: Vec<Id> = inputs.iter().map(|i| b.type_tensor(i.elem, Some(&i.shape))).collect();
-    let out_types: Vec<Id> = outputs.iter().map(|o| b.type_tensor(o.elem, Some(&o.shape))).collect();
-    let gty = b.type_graph(&in_types, &out_types);
-    let vars: Vec<Id> = inputs
-        .iter()
-        .zip(&in_types)
-        .chain(outputs.iter().zip(&out_types))
-        .map(|(io, &t)| b.interface_variable(t, io.set, io.binding))
-        .collect();
-    let g = b.begin_graph(gty);
-    b.graph_entry_point(g, "main", vars);
-    let values: Vec<Id> = in_types.iter().enumerate().map(|(i, &t)| b.graph_input(t, i as u32, None)).collect();
-    let results = body(&mut b, &values, &out_types);
-    for (j, r) in results.into_iter().enumerate() {
-        b.graph_output(r, j as u32, None);
-    }
-    b.end_graph();
-    b.finish().encode_words().expect("encodes")
-}
-
-fn tensor(elem: ElemType, shape: &[usize], values: &[i64]) -> TensorData {
-    let bits: Vec<u64> = values.iter().map(|&v| v as u64).collect();
-    TensorData::from_bits(elem, shape, &bits).expect("shape matches")
-}
-
-fn f32s(shape: &[usize], values: &[f32]) -> TensorData {
-    let bits: Vec<u64> = values.iter().map(|v| u64::from(v.to_bits())).collect();
-    TensorData::from_bits(ElemType::Fp32, shape, &bits).expect("shape matches")
-}
-
-fn outputs(o: Result<ExecOutcome, OracleError>) -> Vec<TensorData> {
-    match o {
-        Ok(ExecOutcome::Outputs(v)) => v,
-        other => panic!("expected outputs, got {other:?}"),
-    }
-}
-
-const NO_CONSTANTS: &BTreeMap<u32, TensorData> = &BTreeMap::new();
-
-fn request<'a>(words: &'a [u32], inputs: &'a [TensorData]) -> ExecRequest<'a> {
-    ExecRequest { module: words, entry_point: None, inputs, graph_constants: NO_CONSTANTS }
 }
 
 /// The in-tree executor's answer as the reference of the compliance judge.
@@ -282,7 +226,7 @@ fn a_user_build_directory_with_only_the_libraries_runs() {
     let dir = std::env::temp_dir().join(format!("spvgraph-el-user-{}", std::process::id()));
     let lib = dir.join("build/lib");
     std::fs::create_dir_all(&lib).expect("dir");
-    for l in &setup.layer_libraries {
+    for l in setup.layer_libraries().expect("the layers") {
         let name = l.file_name().expect("a file");
         let _ = std::fs::remove_file(lib.join(name));
         std::os::unix::fs::symlink(l, lib.join(name)).expect("symlink");

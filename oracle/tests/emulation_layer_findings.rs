@@ -19,6 +19,7 @@ use spvgraph_ir::builder::ModuleBuilder;
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::rules::RuleId;
 use spvgraph_ir::tensor::TensorData;
+use spvgraph_ir::tools::{Tool, Tools};
 use spvgraph_ir::tosa::{RowQualifier, TosaOp};
 use spvgraph_ir::{GraphDebugInst, Id, Inst, Module};
 use spvgraph_oracle::compliance::ReferenceTensor;
@@ -880,8 +881,35 @@ fn write_findings() {
             );
         }
         std::fs::write(&path, serde_json::to_string_pretty(&manifest).expect("json")).expect("write manifest");
-        std::fs::write(dir.join(format!("{}.md", f.stem)), format!("{}{}", f.note, reproduce(&f))).expect("write note");
+        let (release, dev) = layer_versions();
+        let versions = versions_note(f.stem, &release, &dev.unwrap_or_else(|| "the dev channel".into()));
+        std::fs::write(
+            dir.join(format!("{}.md", f.stem)),
+            format!("{}\n{versions}{}{}", f.note, reproduce(&f), attribution(&f)),
+        )
+        .expect("write note");
     }
+}
+
+/// The paragraph of a finding's note that says which versions show it.
+fn versions_note(stem: &str, release: &str, dev: &str) -> String {
+    let on_dev = ON_DEV.iter().any(|(s, shows)| *s == stem && *shows);
+    format!(
+        "**Versions.** ai-ml-emulation-layer-for-vulkan {release} (the release channel) shows it; {dev} (the dev \
+         channel, Arm's pre-release: `ci/setup-oracles --channel dev`) {}. \
+         `oracle/tests/emulation_layer_findings.rs` checks both.\n",
+        if on_dev { "still shows it" } else { "no longer shows it" }
+    )
+}
+
+/// The installed versions of the layer: the release's and the dev channel's
+/// (`None` when the channel is not installed).
+fn layer_versions() -> (String, Option<String>) {
+    let version = |t: &Tools| {
+        t.package_version(Tool::VkLayerPath).and_then(|v| v.split(' ').nth(1).map(str::to_string)).unwrap_or_default()
+    };
+    let tools = Tools::discover();
+    (version(&tools), tools.channel("dev").ok().map(|d| version(&d)))
 }
 
 /// The reproduction section of a finding's note.
@@ -920,83 +948,141 @@ fn raw_run(el: &EmulationLayer, f: &Finding) -> (process::ProcessRun, ScratchDir
         }
     }
     let mut cmd = std::process::Command::new(&setup.runner);
-    cmd.arg("--scenario")
-        .arg(format!("{}.scenario.json", f.stem))
-        .args(["--output", "."])
-        .env("VK_LAYER_PATH", &setup.layer_path)
-        .env("VK_INSTANCE_LAYERS", spvgraph_oracle::external::emulation_layer::INSTANCE_LAYERS)
-        .env("VK_ICD_FILENAMES", &setup.icd);
+    cmd.arg("--scenario").arg(format!("{}.scenario.json", f.stem)).args(["--output", "."]);
+    setup.env.apply(&mut cmd);
     let limits = Limits { timeout: Duration::from_secs(120), memory_bytes: None };
     (process::run(cmd, dir.path(), &limits).expect("the runner starts"), dir)
 }
 
-/// Checks one finding: it reproduces by hand, the in-tree executor differs
-/// from what the layer does, and the adapter reports it as documented.
-fn check(stem: &str) {
-    let Some(el) = oracle() else { return };
-    let f = findings().into_iter().find(|f| f.stem == stem).expect("listed");
-    let (run, dir) = raw_run(&el, &f);
+/// Whether each finding still shows on the dev channel's pre-release
+/// (`ci/setup-oracles --channel dev`, pinned in `ci/oracle-pins`), as its note
+/// says (measured with ai-ml-emulation-layer-for-vulkan and scenario-runner
+/// 0.12.0.dev20261024 on the same lavapipe).
+const ON_DEV: &[(&str, bool)] = &[
+    ("emulation-layer-ignores-entry-point", true),
+    ("emulation-layer-rejects-debug-info", true),
+    ("emulation-layer-graph-constant-ctc-rejected", true),
+    ("emulation-layer-fft2d-result-to-operator-sigsegv", true),
+    ("emulation-layer-reduce-max-all-minus-inf", true),
+    ("emulation-layer-log-subnormal-lavapipe", true),
+    ("emulation-layer-accepts-shape-mismatch", true),
+    ("emulation-layer-shared-output", true),
+    ("emulation-layer-null-bool-operand-rejected", true),
+    ("emulation-layer-null-constituent-rejected", true),
+    ("emulation-layer-bool-null-row-misread", true),
+    ("emulation-layer-null-row-shifts-elements", true),
+];
+
+/// The dev channel's emulation layer, or `None` with a notice when the
+/// channel is not installed (under `CI=true`, which installs it, a failure).
+fn dev_tools() -> Option<(Tools, String)> {
+    let tools = match Tools::discover().channel("dev") {
+        Ok(t) => t,
+        Err(e) if Tools::required() => panic!("CI=true and {e}"),
+        Err(e) => {
+            eprintln!("skipping the dev channel: {e}");
+            return None;
+        }
+    };
+    let version = tools.package_version(Tool::VkLayerPath).unwrap_or_default();
+    runnable(EmulationLayer::from_config(&tools, None)).unwrap_or_else(|e| panic!("CI=true and {e}"))?;
+    Some((tools, version))
+}
+
+/// Whether the emulation layer of `tools` shows finding `f`: its stored
+/// scenario run by hand, and the adapter without work-arounds, both do what
+/// the finding says.
+fn shows(tools: &Tools, f: &Finding) -> Result<(), String> {
+    let stem = f.stem;
+    let el = EmulationLayer::from_config(tools, None).with_workarounds(Workarounds::NONE).with_batch_size(1);
+    let (run, dir) = raw_run(&el, f);
     let log = format!("{}{}", run.stdout_text(), run.stderr_text());
-    let in_tree = Executor::default().execute(&f.request());
+    let read = |index: usize| {
+        let elem = f.prepared().outputs[index].elem;
+        match tosa_reference::read_npy(&dir.join(format!("{stem}.out{index}.npy")), elem) {
+            Ok(ReferenceTensor::Typed(t)) => Ok(t),
+            other => Err(format!("{stem}: cannot read output {index}: {other:?}\n{log}")),
+        }
+    };
     match &f.seen {
-        Seen::Signal(s) => {
-            assert_eq!(run.abnormal(), Some(Abnormal::Signal(*s)), "{stem} no longer crashes; update it\n{log}")
+        Seen::Signal(s) if run.abnormal() != Some(Abnormal::Signal(*s)) => {
+            return Err(format!("{stem} no longer crashes\n{log}"))
         }
-        Seen::Error(text) => {
-            assert!(matches!(run.ended, Ended::Exited(c) if c != 0), "{stem} no longer fails; update it\n{log}");
-            assert!(log.contains(text), "{stem}: the error changed; update it\n{log}");
+        Seen::Error(_) if !matches!(run.ended, Ended::Exited(c) if c != 0) => {
+            return Err(format!("{stem} no longer fails\n{log}"))
         }
+        Seen::Error(text) if !log.contains(text) => return Err(format!("{stem}: the error changed\n{log}")),
         Seen::Output { index, bits } => {
-            assert!(run.success(), "{stem}: the run failed\n{log}");
-            let elem = f.prepared().outputs[*index].elem;
-            let file = dir.join(format!("{stem}.out{index}.npy"));
-            match tosa_reference::read_npy(&file, elem) {
-                Ok(ReferenceTensor::Typed(t)) => {
-                    assert_eq!(&t.to_bits(), bits, "{stem} no longer reproduces; update it")
-                }
-                other => panic!("{stem}: cannot read the output: {other:?}"),
+            if !run.success() {
+                return Err(format!("{stem}: the run failed\n{log}"));
             }
-            match (&in_tree, f.breaks) {
-                (Ok(ExecOutcome::Outputs(o)), None) => {
-                    assert_ne!(&o[*index].to_bits(), bits, "the in-tree executor agrees")
-                }
-                (Ok(ExecOutcome::Refused { kind: Refusal::Invalid, .. }), Some(_)) => {}
-                (other, _) => panic!("{stem}: the in-tree executor says {other:?}"),
+            if &read(*index)?.to_bits() != bits {
+                return Err(format!("{stem} no longer reproduces"));
             }
         }
         Seen::OffBy { index, element, right, more_than } => {
-            assert!(run.success(), "{stem}: the run failed\n{log}");
-            let elem = f.prepared().outputs[*index].elem;
-            let file = dir.join(format!("{stem}.out{index}.npy"));
-            let got = match tosa_reference::read_npy(&file, elem) {
-                Ok(ReferenceTensor::Typed(t)) => t.to_f64()[*element],
-                other => panic!("{stem}: cannot read the output: {other:?}"),
-            };
-            assert!((got - right).abs() > *more_than, "{stem} no longer reproduces ({got}); update it");
-            match &in_tree {
-                Ok(ExecOutcome::Outputs(o)) => {
-                    let ours = o[*index].to_f64()[*element];
-                    assert!((ours - right).abs() < 1e-3, "the in-tree executor gives {ours}")
-                }
-                other => panic!("{stem}: the in-tree executor did not run it: {other:?}"),
+            if !run.success() {
+                return Err(format!("{stem}: the run failed\n{log}"));
+            }
+            let got = read(*index)?.to_f64()[*element];
+            if (got - right).abs() <= *more_than {
+                return Err(format!("{stem} no longer reproduces ({got})"));
             }
         }
+        Seen::Signal(_) | Seen::Error(_) => {}
+    }
+    // The adapter, without work-arounds, reports the layer's behaviour.
+    let raw = el.execute(&f.request());
+    let agrees = match (&f.seen, &raw) {
+        (Seen::Signal(s), Ok(ExecOutcome::Abnormal { how: Abnormal::Signal(got), .. })) => s == got,
+        (Seen::Error(text), Ok(ExecOutcome::Refused { kind: Refusal::Rejected, reason })) => reason.contains(text),
+        (Seen::Output { index, bits }, Ok(ExecOutcome::Outputs(o))) => &o[*index].to_bits() == bits,
+        (Seen::OffBy { index, element, right, more_than }, Ok(ExecOutcome::Outputs(o))) => {
+            (o[*index].to_f64()[*element] - right).abs() > *more_than
+        }
+        _ => false,
+    };
+    if agrees {
+        Ok(())
+    } else {
+        Err(format!("{stem}: the adapter says {raw:?}"))
+    }
+}
+
+/// Checks one finding: it reproduces by hand and through the adapter on the
+/// release, the in-tree executor differs from what the layer does, and on
+/// the dev channel it shows or not as [`ON_DEV`] (and the note) say.
+fn check(stem: &str) {
+    if oracle().is_none() {
+        return;
+    }
+    let f = findings().into_iter().find(|f| f.stem == stem).expect("listed");
+    if let Err(e) = shows(&Tools::discover(), &f) {
+        panic!("{e}; update the finding");
+    }
+    let in_tree = Executor::default().execute(&f.request());
+    match (&f.seen, &in_tree, f.breaks) {
+        (Seen::Output { index, bits }, Ok(ExecOutcome::Outputs(o)), None) => {
+            assert_ne!(&o[*index].to_bits(), bits, "the in-tree executor agrees")
+        }
+        (Seen::Output { .. }, Ok(ExecOutcome::Refused { kind: Refusal::Invalid, .. }), Some(_)) => {}
+        (Seen::Output { .. }, other, _) => panic!("{stem}: the in-tree executor says {other:?}"),
+        (Seen::OffBy { index, element, right, .. }, Ok(ExecOutcome::Outputs(o)), _) => {
+            let ours = o[*index].to_f64()[*element];
+            assert!((ours - right).abs() < 1e-3, "the in-tree executor gives {ours}")
+        }
+        (Seen::OffBy { .. }, other, _) => panic!("{stem}: the in-tree executor did not run it: {other:?}"),
+        (Seen::Signal(_) | Seen::Error(_), _, _) => {}
     }
     if f.breaks.is_none() {
         assert!(matches!(in_tree, Ok(ExecOutcome::Outputs(_))), "{stem}: {in_tree:?}");
     }
-    // The adapter, without work-arounds, reports the layer's behaviour.
-    let raw = el.with_workarounds(Workarounds::NONE).execute(&f.request());
-    match (&f.seen, &raw) {
-        (Seen::Signal(s), Ok(ExecOutcome::Abnormal { how: Abnormal::Signal(got), .. })) => assert_eq!(s, got),
-        (Seen::Error(text), Ok(ExecOutcome::Refused { kind: Refusal::Rejected, reason })) => {
-            assert!(reason.contains(text), "{reason}")
-        }
-        (Seen::Output { index, bits }, Ok(ExecOutcome::Outputs(o))) => assert_eq!(&o[*index].to_bits(), bits),
-        (Seen::OffBy { index, element, right, more_than }, Ok(ExecOutcome::Outputs(o))) => {
-            assert!((o[*index].to_f64()[*element] - right).abs() > *more_than)
-        }
-        other => panic!("{stem}: the adapter says {other:?}"),
+    let Some((dev, version)) = dev_tools() else { return };
+    let expected = ON_DEV.iter().find(|(s, _)| *s == stem).map(|(_, shows)| *shows).expect("in ON_DEV");
+    match (shows(&dev, &f), expected) {
+        (Ok(()), true) | (Err(_), false) => {}
+        (Ok(()), false) => panic!("{stem} shows on {version} again: update ON_DEV and the note"),
+        (Err(e), true) => panic!("{stem} no longer shows on {version} ({e}): update ON_DEV and the note"),
     }
 }
 
@@ -1091,6 +1177,30 @@ fn every_finding_has_its_files() {
     }
 }
 
+/// Every note says which installed versions show its finding (as [`ON_DEV`]
+/// says for the dev channel, which `check` verifies).
+#[test]
+fn every_note_says_which_versions_show_it() {
+    let (release, dev) = layer_versions();
+    if release.is_empty() {
+        eprintln!("skipping: no recorded emulation-layer version");
+        return;
+    }
+    for f in findings() {
+        let note = std::fs::read_to_string(findings_dir().join(format!("{}.md", f.stem))).expect("note");
+        match &dev {
+            Some(dev) => {
+                let want = versions_note(f.stem, &release, dev);
+                assert!(note.contains(&want), "{}.md lacks, or has stale:\n{want}", f.stem);
+            }
+            None => {
+                let release_clause = format!("**Versions.** ai-ml-emulation-layer-for-vulkan {release} ");
+                assert!(note.contains(&release_clause), "{}", f.stem)
+            }
+        }
+    }
+}
+
 #[test]
 fn the_adapter_documents_every_finding() {
     let known = EmulationLayer::discover().known_discrepancies();
@@ -1103,5 +1213,89 @@ fn the_adapter_documents_every_finding() {
     }
     for k in known {
         assert!(root.join(k.finding).is_file(), "{} does not exist", k.finding);
+    }
+}
+
+/// Which path shows a finding, as its note records it: scenario-runner and
+/// the Vulkan API (the `vulkan` oracle, work-arounds off, the same layers
+/// on lavapipe), checked by `every_finding_is_attributed_through_the_vulkan_api`.
+fn attribution(f: &Finding) -> String {
+    let what = match (&f.seen, f.stem) {
+        (Seen::Error(_), _) => {
+            "Through the Vulkan API the layer refuses the module in the same place, but by throwing a C++ exception \
+             out of `vkCreateDataGraphPipelinesARM`: scenario-runner (C++) catches it and reports the message; a C or \
+             Rust application cannot, and the `vulkan` worker aborts (SIGABRT). The refusal is the layer's, not the \
+             runner's; the exception escaping a Vulkan command is a second layer bug \
+             (`emulation-layer-exception-through-vulkan-api`)."
+        }
+        (Seen::Signal(_), _) => {
+            "Reproduced through the Vulkan API: the worker dies of the same signal inside \
+             `vkCreateDataGraphPipelinesARM`. The layer's bug, not scenario-runner's."
+        }
+        (_, "emulation-layer-ignores-entry-point") => {
+            "Reproduced through the Vulkan API with `VkDataGraphPipelineShaderModuleCreateInfoARM::pName = \"abs\"`: \
+             the result is `negate`'s. The layer ignores `pName`; scenario-runner passes it correctly."
+        }
+        (_, "emulation-layer-bool-null-row-misread" | "emulation-layer-null-row-shifts-elements") => {
+            "Reproduced through the Vulkan API: the elements after the null row are shifted as here; those past the \
+             end of the misread data differ from run to run and between the two paths (memory the layer never \
+             wrote). The layer's bug, not scenario-runner's."
+        }
+        _ => {
+            "Reproduced through the Vulkan API with the same module, bindings and inputs: the same wrong outputs. \
+              The layer's bug (or lavapipe's, as said above), not scenario-runner's."
+        }
+    };
+    format!("\n## Attribution\n\n{what}\n")
+}
+
+/// Every finding through the `vulkan` oracle without work-arounds: what the
+/// note's attribution says it shows, and the note says it.
+#[test]
+fn every_finding_is_attributed_through_the_vulkan_api() {
+    use spvgraph_oracle::external::vulkan::{Vulkan, CPP_EXCEPTION};
+    let Some(vk) = runnable(Vulkan::discover()).unwrap_or_else(|e| panic!("CI=true and {e}")) else { return };
+    let vk = vk.with_workarounds(false);
+    for f in findings() {
+        let note = std::fs::read_to_string(findings_dir().join(format!("{}.md", f.stem))).expect("note");
+        assert!(note.ends_with(&attribution(&f)), "{}.md lacks its attribution; rerun write_findings", f.stem);
+        let got = vk.execute(&f.request());
+        let in_tree = Executor::default().execute(&f.request());
+        match (&f.seen, &got) {
+            (Seen::Signal(s), Ok(ExecOutcome::Abnormal { how: Abnormal::Signal(g), detail })) => {
+                assert_eq!(s, g, "{}", f.stem);
+                assert!(detail.contains("in vkCreateDataGraphPipelinesARM"), "{}: {detail}", f.stem);
+            }
+            (Seen::Error(_), Ok(ExecOutcome::Abnormal { how: Abnormal::Signal(6), detail })) => {
+                assert!(detail.contains(CPP_EXCEPTION), "{}: {detail}", f.stem)
+            }
+            (Seen::Output { index, bits }, Ok(ExecOutcome::Outputs(o))) => {
+                let run_dependent = attribution(&f).contains("differ from run to run");
+                if !run_dependent {
+                    assert_eq!(&o[*index].to_bits(), bits, "{}", f.stem);
+                }
+                if let Ok(ExecOutcome::Outputs(right)) = &in_tree {
+                    assert_ne!(o[*index].to_bits(), right[*index].to_bits(), "{}: right through the API", f.stem);
+                }
+            }
+            (Seen::OffBy { index, element, right, more_than }, Ok(ExecOutcome::Outputs(o))) => {
+                assert!((o[*index].to_f64()[*element] - right).abs() > *more_than, "{}", f.stem)
+            }
+            (seen, other) => panic!("{}: scenario-runner shows {seen:?}, the API {other:?}", f.stem),
+        }
+    }
+}
+
+/// Adds the attribution section to notes written before it existed
+/// (`write_findings` writes it with the rest):
+/// `cargo test -p spvgraph-oracle --test emulation_layer_findings -- --ignored write_attributions`.
+#[test]
+#[ignore]
+fn write_attributions() {
+    for f in findings() {
+        let path = findings_dir().join(format!("{}.md", f.stem));
+        let note = std::fs::read_to_string(&path).expect("note");
+        let note = note.split("\n## Attribution\n").next().unwrap_or(&note).to_string();
+        std::fs::write(&path, format!("{note}{}", attribution(&f))).expect("write note");
     }
 }

@@ -657,10 +657,14 @@ fn mlir(f: &Finding) -> String {
 }
 
 fn produce(mc: &ModelConverter, f: &Finding) -> Vec<u32> {
+    try_produce(mc, f).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn try_produce(mc: &ModelConverter, f: &Finding) -> Result<Vec<u32>, String> {
     let text = mlir(f);
-    match mc.produce(&ProduceRequest { mlir: &text, debug_info: f.produced_with_debug_info }).expect("runs") {
-        ProduceOutcome::Module { words, .. } => words,
-        other => panic!("{}: expected a module, got {other:?}", f.stem),
+    match mc.produce(&ProduceRequest { mlir: &text, debug_info: f.produced_with_debug_info }) {
+        Ok(ProduceOutcome::Module { words, .. }) => Ok(words),
+        other => Err(format!("{}: expected a module, got {other:?}", f.stem)),
     }
 }
 
@@ -673,7 +677,7 @@ fn write_findings() {
     for f in findings() {
         let case = build(&f);
         write_case(&dir, f.stem, &case, &Extras { spvasm: true, mlir: true }).expect("write case");
-        std::fs::write(dir.join(format!("{}.md", f.stem)), f.note).expect("write note");
+        std::fs::write(dir.join(format!("{}.md", f.stem)), note(&f)).expect("write note");
         if f.stem.starts_with("model-converter-") {
             let words = produce(&mc, &f);
             let m = Module::decode_words(&words).expect("decodes");
@@ -681,6 +685,72 @@ fn write_findings() {
             std::fs::write(dir.join(format!("{}.produced.spv", f.stem)), bytes).expect("write");
             std::fs::write(dir.join(format!("{}.produced.spvasm", f.stem)), spvgraph_ir::text::disassemble(&m))
                 .expect("write");
+        }
+    }
+}
+
+/// Whether each model-converter finding still shows with the dev channel's
+/// pre-release (`ci/setup-oracles --channel dev`, pinned in
+/// `ci/oracle-pins`), as its note says; the tests below check it on every
+/// installed model-converter.
+const ON_DEV: &[(&str, bool)] = &[
+    ("model-converter-opline-in-graph-body", true),
+    ("model-converter-folds-float-mul-by-zero", true),
+    ("model-converter-debuginfo-after-graph-end", true),
+];
+
+/// The release and dev versions the notes name (the pins of `ci/oracle-pins`).
+const RELEASE_VERSION: &str = "0.11.0";
+const DEV_VERSION: &str = "0.12.0.dev20261024";
+
+/// A finding's note: its text, and for a model-converter finding which
+/// versions show it.
+fn note(f: &Finding) -> String {
+    let Some((_, on_dev)) = ON_DEV.iter().find(|(s, _)| *s == f.stem) else { return f.note.to_string() };
+    format!(
+        "{}\n**Versions.** ai-ml-sdk-model-converter {RELEASE_VERSION} (the release channel) shows it; \
+         {DEV_VERSION} (the dev channel, Arm's pre-release: `ci/setup-oracles --channel dev`) {}. \
+         `oracle/tests/external_findings.rs` checks every installed version.\n",
+        f.note,
+        if *on_dev { "still shows it" } else { "no longer shows it" }
+    )
+}
+
+/// Every installed model-converter: the release's, then the dev channel's
+/// (skipped with a notice when that channel is not installed; under
+/// `CI=true`, which installs it, a failure), with its version.
+fn converters() -> Vec<(ModelConverter, String, bool)> {
+    let Some(release) = converter() else { return Vec::new() };
+    let tools = Tools::discover();
+    let version = |t: &Tools| {
+        t.package_version(Tool::ModelConverter)
+            .and_then(|v| v.split(' ').nth(1).map(str::to_string))
+            .unwrap_or_default()
+    };
+    let mut out = vec![(release, version(&tools), false)];
+    match tools.channel("dev") {
+        Ok(dev) => out.push((ModelConverter::from_config(&dev, None), version(&dev), true)),
+        Err(e) if Tools::required() => panic!("CI=true and {e}"),
+        Err(e) => eprintln!("skipping the dev channel: {e}"),
+    }
+    for (_, v, dev) in &out {
+        let pinned = if *dev { DEV_VERSION } else { RELEASE_VERSION };
+        assert_eq!(v, pinned, "the notes name {pinned}: check every finding with {v} and update ON_DEV and the notes");
+    }
+    out
+}
+
+/// Checks that `shows` holds for a model-converter finding on the release and
+/// on the dev channel as [`ON_DEV`] says.
+fn check_converters(stem: &str, shows: impl Fn(&ModelConverter, &Finding) -> Result<(), String>) {
+    let f = finding(stem);
+    let on_dev = ON_DEV.iter().find(|(s, _)| *s == stem).map(|(_, d)| *d).expect("in ON_DEV");
+    for (mc, version, dev) in converters() {
+        let expected = !dev || on_dev;
+        match (shows(&mc, &f), expected) {
+            (Ok(()), true) | (Err(_), false) => {}
+            (Ok(()), false) => panic!("{stem} shows with model-converter {version} again: update ON_DEV and the note"),
+            (Err(e), true) => panic!("{stem} no longer shows with model-converter {version} ({e}): update the finding"),
         }
     }
 }
@@ -709,7 +779,7 @@ fn stored_findings_are_the_modules_built_here() {
             f.stem
         );
         let md = std::fs::read_to_string(findings_dir().join(format!("{}.md", f.stem))).expect("stored .md");
-        assert_eq!(md, f.note, "{}: regenerate with --ignored write_findings", f.stem);
+        assert_eq!(md, note(&f), "{}: regenerate with --ignored write_findings", f.stem);
         let v = Validator::new(ValidateOptions::default())
             .check_words(&f.module.encode_words().expect("encodes"))
             .verdict();
@@ -843,31 +913,32 @@ fn iree_depthwise_conv2d_int16_1x1_still_reproduces() {
 
 #[test]
 fn model_converter_folds_float_mul_by_zero_still_reproduces() {
-    let Some(mc) = converter() else { return };
-    let f = finding("model-converter-folds-float-mul-by-zero");
-    let text = mlir(&f);
-    let produced = mc.produce(&ProduceRequest { mlir: &text, debug_info: false }).expect("runs");
-    let ProduceOutcome::Module { notes, .. } = &produced else { panic!("{produced:?}") };
+    check_converters("model-converter-folds-float-mul-by-zero", folds_mul_by_zero);
+}
+
+/// The converter folds the MUL away, and the module it makes returns +0
+/// where the case returns NaN and -0 (checked on the in-tree executor and,
+/// where installed, by the compliance rules against the reference model).
+fn folds_mul_by_zero(mc: &ModelConverter, f: &Finding) -> Result<(), String> {
+    let text = mlir(f);
+    let produced = mc.produce(&ProduceRequest { mlir: &text, debug_info: false }).map_err(|e| e.to_string())?;
     let words = f.module.encode_words().expect("encodes");
     let gc = BTreeMap::new();
     let request = ExecRequest { module: &words, entry_point: Some("main"), inputs: &f.inputs, graph_constants: &gc };
-    let run = spvgraph_oracle::produced::ProducedRun::new(&request, &produced).expect("maps");
-    assert!(
-        run.operator_notes().contains(&spvgraph_oracle::produced::ProducerNote::OperatorCount {
-            op: TosaOp::Mul,
-            case: 1,
-            produced: 0
-        }),
-        "fixed? update the finding: {:?} {notes:?}",
-        run.operator_notes()
-    );
+    let run = spvgraph_oracle::produced::ProducedRun::new(&request, &produced).map_err(|e| format!("{e:?}"))?;
+    let folded = spvgraph_oracle::produced::ProducerNote::OperatorCount { op: TosaOp::Mul, case: 1, produced: 0 };
+    if !run.operator_notes().contains(&folded) {
+        return Err(format!("the MUL is kept: {:?}", run.operator_notes()));
+    }
     let ExecOutcome::Outputs(ours) = Executor::default().execute(&request).expect("answers") else { panic!() };
     let ExecOutcome::Outputs(out) = Executor::default().execute(&run.request()).expect("answers") else { panic!() };
     let theirs = run.case_outputs(&out).expect("maps back");
     let ours = ours[0].to_f64();
     assert!(ours[..3].iter().all(|v| v.is_nan()) && ours[3] == 0.0 && ours[3].is_sign_negative(), "{ours:?}");
     let theirs = theirs[0].to_f64();
-    assert!(theirs.iter().all(|v| *v == 0.0 && v.is_sign_positive()), "fixed? update the finding: {theirs:?}");
+    if !theirs.iter().all(|v| *v == 0.0 && v.is_sign_positive()) {
+        return Err(format!("the produced module returns {theirs:?}"));
+    }
     // The compliance rules reject it too.
     let reference = spvgraph_oracle::external::tosa_reference::TosaReferenceModel::discover();
     if reference.available().is_ok() {
@@ -880,6 +951,7 @@ fn model_converter_folds_float_mul_by_zero_still_reproduces() {
         );
         assert!(matches!(verdict, Ok(spvgraph_oracle::compliance::Agreement::Mismatch { .. })), "{verdict:?}");
     }
+    Ok(())
 }
 
 fn converter() -> Option<ModelConverter> {
@@ -913,31 +985,40 @@ fn verdicts(words: &[u32]) -> (Vec<RuleId>, Option<Vec<RuleId>>) {
 
 #[test]
 fn model_converter_opline_in_graph_body_still_reproduces() {
-    let Some(mc) = converter() else { return };
-    let f = finding("model-converter-opline-in-graph-body");
-    let words = produce(&mc, &f);
-    let (ours, theirs) = verdicts(&words);
-    assert!(ours.contains(&RuleId::LayoutGraphBodyInstruction), "fixed? update the finding: {ours:?}");
-    if let Some(theirs) = theirs {
-        assert!(theirs.contains(&RuleId::LayoutGraphBodyInstruction), "{theirs:?}");
-    }
-    // Without debug info the same graph converts to a valid module.
-    let plain = Finding { produced_with_debug_info: false, ..finding("model-converter-opline-in-graph-body") };
-    assert_eq!(verdicts(&produce(&mc, &plain)).0, []);
+    check_converters("model-converter-opline-in-graph-body", |mc, f| {
+        let (ours, theirs) = verdicts(&try_produce(mc, f)?);
+        if !ours.contains(&RuleId::LayoutGraphBodyInstruction) {
+            return Err(format!("the in-tree validator finds {ours:?}"));
+        }
+        if let Some(theirs) = theirs {
+            assert!(theirs.contains(&RuleId::LayoutGraphBodyInstruction), "{theirs:?}");
+        }
+        // Without debug info the same graph converts to a valid module.
+        let plain = Finding { produced_with_debug_info: false, ..finding(f.stem) };
+        assert_eq!(verdicts(&produce(mc, &plain)).0, []);
+        Ok(())
+    });
 }
 
 #[test]
 fn model_converter_debuginfo_after_graph_end_still_reproduces() {
+    check_converters("model-converter-debuginfo-after-graph-end", |mc, f| {
+        let words = try_produce(mc, f)?;
+        let (ours, theirs) = verdicts(&words);
+        // The in-tree catalogue follows SPIRV-Tools main: non-semantic instructions may stand
+        // anywhere in the graph section. Only spirv-val 2025.5 still rejects the module.
+        assert_eq!(ours, [], "changed? update the finding");
+        if let Some(theirs) = theirs {
+            if theirs != [RuleId::LayoutGraphSectionOutsideGraph] {
+                return Err(format!("spirv-val finds {theirs:?}"));
+            }
+        }
+        Ok(())
+    });
+    // The stored module is the release's.
     let Some(mc) = converter() else { return };
     let f = finding("model-converter-debuginfo-after-graph-end");
     let words = produce(&mc, &f);
-    let (ours, theirs) = verdicts(&words);
-    // The in-tree catalogue follows SPIRV-Tools main: non-semantic instructions may stand
-    // anywhere in the graph section. Only spirv-val 2025.5 still rejects the module.
-    assert_eq!(ours, [], "changed? update the finding");
-    if let Some(theirs) = theirs {
-        assert_eq!(theirs, [RuleId::LayoutGraphSectionOutsideGraph]);
-    }
     let stored = std::fs::read(findings_dir().join(format!("{}.produced.spv", f.stem))).expect("stored");
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     assert_eq!(stored, bytes, "model-converter's output changed: regenerate with --ignored write_findings");

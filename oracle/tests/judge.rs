@@ -263,7 +263,7 @@ fn a_consumers_answers_on_invalid_modules_are_notes_unless_strict() {
     let crash = run_backend(&breaks, abort.clone(), None, true);
     assert_eq!((kinds(&crash), crash[0].severity), (vec![Kind::Crash], Severity::Note));
     // An invalid module known only as invalid (no rule) is judged the same way.
-    let invalid = Expectation::Invalid { rules: Vec::new() };
+    let invalid = Expectation::Invalid { rules: Vec::new(), mutator: None };
     let ran = run_backend(&invalid, ExecOutcome::Outputs(vec![i32s(&[0, 0, 0, 0])]), None, true);
     assert_eq!((kinds(&ran), ran[0].severity, ran[0].rule), (vec![Kind::AcceptsInvalid], Severity::Note, None));
     // On a valid module a crash stays a high-severity finding.
@@ -276,7 +276,7 @@ fn a_consumers_answers_on_invalid_modules_are_notes_unless_strict() {
 #[test]
 fn an_invalid_expectation_judges_only_validators_that_check_its_rules() {
     let rules = vec![RuleId::TosaShapeOutput];
-    let invalid = Expectation::Invalid { rules: rules.clone() };
+    let invalid = Expectation::Invalid { rules: rules.clone(), mutator: None };
     let accepts_checker = Fixed::validator(Verdict::Valid, RuleClaim::Rejects);
     assert_eq!(kinds(&validity(&invalid, &accepts_checker)), [Kind::MissesRule]);
     let accepts_blind = Fixed::validator(Verdict::Valid, RuleClaim::Accepts);
@@ -284,7 +284,7 @@ fn an_invalid_expectation_judges_only_validators_that_check_its_rules() {
     // Any rejection will do: which rules a validator names is not judged.
     let other_rule = Fixed::validator(Verdict::Invalid(vec![diag(RuleId::LayoutMemoryModel)]), RuleClaim::Exact);
     assert!(validity(&invalid, &other_rule).is_empty());
-    assert!(validity(&Expectation::Invalid { rules: Vec::new() }, &accepts_checker).is_empty());
+    assert!(validity(&Expectation::Invalid { rules: Vec::new(), mutator: None }, &accepts_checker).is_empty());
 }
 
 #[test]
@@ -639,4 +639,94 @@ fn a_product_that_overflows_before_a_zero_is_not_judged() {
         assert_eq!(kinds(&ds), [Kind::WrongOutput]);
         assert!(ds[0].detail.contains("unjudged"), "the reason is said: {}", ds[0].detail);
     }
+}
+
+/// One version of a tool: a stand-in answering `outcome`, named
+/// `backend@CHANNEL` with tool `backend` (as the registry names channel instances).
+struct Version {
+    inner: Fixed,
+    name: &'static str,
+    channel: Option<&'static str>,
+    version: &'static str,
+}
+
+impl Oracle for Version {
+    fn name(&self) -> &str {
+        self.name
+    }
+    fn tool(&self) -> &str {
+        "backend"
+    }
+    fn channel(&self) -> Option<&str> {
+        self.channel
+    }
+    fn version(&self) -> Option<String> {
+        Some(self.version.to_string())
+    }
+    fn capabilities(&self) -> &'static [Capability] {
+        self.inner.capabilities()
+    }
+    fn available(&self) -> Result<(), OracleError> {
+        Ok(())
+    }
+    fn execute(&self, r: &ExecRequest<'_>) -> Result<ExecOutcome, OracleError> {
+        self.inner.execute(r)
+    }
+}
+
+/// The ADD case run by the release and the `dev` channel of one backend.
+fn two_versions(release: ExecOutcome, dev: ExecOutcome) -> Vec<Disagreement> {
+    let (words, inputs) = add_request(true);
+    let constants = BTreeMap::new();
+    let request =
+        ExecRequest { module: &words, entry_point: Some("add"), inputs: &inputs, graph_constants: &constants };
+    let reference = Executor::default().execute(&request).expect("answers");
+    let old = Version { inner: Fixed::backend(release), name: "backend", channel: None, version: "backend 0.11.0" };
+    let new = Version {
+        inner: Fixed::backend(dev),
+        name: "backend@dev",
+        channel: Some("dev"),
+        version: "backend 0.12.0.dev20261024",
+    };
+    let obs = Observations {
+        request: Some(request),
+        reference: Some(reference),
+        executions: vec![
+            ExecAnswer { oracle: &old, outcome: old.execute(&request) },
+            ExecAnswer { oracle: &new, outcome: new.execute(&request) },
+        ],
+        operators: vec![TosaOp::Add],
+        ..Observations::default()
+    };
+    judge(&Expectation::Valid, &obs)
+}
+
+#[test]
+fn two_versions_of_one_tool_disagreeing_are_a_regression_or_a_fix() {
+    let right = ExecOutcome::Outputs(vec![i32s(&[11, 22, 33, 44])]);
+    let crash = ExecOutcome::Abnormal { how: Abnormal::Signal(11), detail: "boom".into() };
+    let wrong = ExecOutcome::Outputs(vec![i32s(&[11, 22, 33, 45])]);
+    // Newer wrong, older right: the newer one's own finding becomes a regression naming both versions.
+    let ds = two_versions(right.clone(), crash.clone());
+    assert_eq!(kinds(&ds), [Kind::Regression], "{ds:#?}");
+    assert_eq!(ds[0].oracles, ["backend@dev", "backend"]);
+    assert_eq!(
+        (ds[0].severity, ds[0].discriminator.as_deref()),
+        (Severity::High, Some("crash, killed by signal 11 (SIGSEGV)"))
+    );
+    assert!(ds[0].detail.contains("0.12.0.dev20261024") && ds[0].detail.contains("0.11.0"), "{}", ds[0].detail);
+    assert_eq!(kinds(&two_versions(right.clone(), wrong.clone())), [Kind::Regression]);
+    // Older wrong, newer right: the release's finding stays, and the fix is one of its own.
+    let ds = two_versions(wrong.clone(), right.clone());
+    assert_eq!(kinds(&ds), [Kind::WrongOutput, Kind::Fix], "{ds:#?}");
+    assert_eq!(
+        (ds[1].oracles.clone(), ds[1].severity),
+        (vec!["backend".to_string(), "backend@dev".into()], Severity::Low)
+    );
+    // Both wrong, or both right: nothing between the versions.
+    assert_eq!(kinds(&two_versions(crash.clone(), wrong.clone())), [Kind::Crash, Kind::WrongOutput]);
+    assert!(two_versions(right.clone(), right.clone()).is_empty());
+    // A version that cannot run the case says nothing about the other.
+    let unsupported = ExecOutcome::Refused { kind: Refusal::Unsupported, reason: "no i32".into() };
+    assert_eq!(kinds(&two_versions(unsupported, crash)), [Kind::Crash]);
 }

@@ -174,7 +174,7 @@ fn run_check(a: CheckArgs) -> anyhow::Result<Outcome> {
         _ => bail!("give one of --validator CMD and --executor CMD"),
     };
     let timeout = Duration::from_secs(a.timeout);
-    let implementation = if registry::NAMES.contains(&spec.as_str()) {
+    let implementation = if registry::is_instance_name(&spec) {
         let config = OracleConfig { timeout, ..OracleConfig::default() };
         let oracle = registry::build(&spec, &config)?;
         let needed = match role {

@@ -67,6 +67,11 @@ pub struct Args {
     /// module as a finding; by default it is a note (undefined behaviour).
     #[arg(long)]
     strict_consumers: bool,
+    /// Turn the adapters' documented work-arounds off (the consumers'
+    /// single entry point, debug info stripped, shared outputs not run), to
+    /// see the bugs they hide.
+    #[arg(long)]
+    no_workarounds: bool,
     /// Print one JSON document on stdout instead of the table.
     #[arg(long)]
     json: bool,
@@ -81,7 +86,8 @@ fn parse_constant(spec: &str) -> anyhow::Result<(u32, PathBuf)> {
 
 /// Runs `diff`.
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
-    let config = oracle_config(&args.oracle_paths, args.timeout)?;
+    let mut config = oracle_config(&args.oracle_paths, args.timeout)?;
+    config.workarounds = !args.no_workarounds;
     let set = OracleSet::build(args.oracles.as_deref(), &config, &BTreeMap::new())?;
     let oracles: Vec<Arc<dyn Oracle>> = set.all();
     if oracles.is_empty() {
@@ -168,24 +174,15 @@ fn table(r: &DiffReport) -> String {
     for d in &r.disagreements {
         // A disagreement charged to no oracle (checker-disagrees-with-reference) says so.
         let who = if d.oracles.is_empty() { "no oracle".to_string() } else { d.oracles.join(",") };
-        let line = format!("{} [{}] {who}: {}", d.kind, d.severity.name(), d.detail);
-        match &d.documented {
-            _ if d.severity == Severity::Note => {
-                let _ = writeln!(t, "  NOTE {line}");
-            }
-            _ if d.oracles.is_empty() => {
-                let _ = writeln!(t, "  UNJUDGED {line}");
-            }
-            Some(doc) if own(&doc.finding) => {
-                let _ = writeln!(t, "  DISAGREE {line} (documented: this finding)");
-            }
-            Some(doc) => {
-                let _ = writeln!(t, "  KNOWN {line} (documented: {})", doc.finding);
-            }
-            None => {
-                let _ = writeln!(t, "  DISAGREE {line}");
-            }
-        }
+        // The label and what documents it come first: details run over several lines.
+        let (label, doc) = match &d.documented {
+            _ if d.severity == Severity::Note => ("NOTE", String::new()),
+            _ if d.oracles.is_empty() => ("UNJUDGED", String::new()),
+            Some(doc) if own(&doc.finding) => ("DISAGREE", " (documented: this finding)".to_string()),
+            Some(doc) => ("KNOWN", format!(" (documented: {})", doc.finding)),
+            None => ("DISAGREE", String::new()),
+        };
+        let _ = writeln!(t, "  {label} {} [{}] {who}{doc}: {}", d.kind, d.severity.name(), d.detail);
     }
     t
 }

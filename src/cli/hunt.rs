@@ -70,7 +70,9 @@ pub struct Args {
     config: Option<PathBuf>,
     /// The oracles to run, comma-separated (in-tree, spirv-val, tosa-ref,
     /// emulation-layer, model-converter, iree); default: every available one;
-    /// `all`: every one, and a missing one is an error.
+    /// `all`: every one, and a missing one is an error. `NAME@CHANNEL` is the
+    /// oracle on an installed channel's tools (`emulation-layer@dev`), and
+    /// `all@CHANNEL` every oracle the channel has a version of.
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
     oracles: Option<Vec<String>>,
     /// Share of cases an expensive oracle runs on, NAME=FRACTION (repeatable);
@@ -78,8 +80,10 @@ pub struct Args {
     #[arg(long = "sample", value_name = "NAME=F", value_parser = parse_sample)]
     samples: Vec<(String, f64)>,
     /// Where an oracle's backend is, NAME=DIR (repeatable): your own build
-    /// of a driver or converter, or another release; also
-    /// SPVGRAPH_ORACLE_PATH_<NAME>.
+    /// of a driver or converter, or another release (a build tree, an install
+    /// tree or a Python site-packages); also SPVGRAPH_ORACLE_PATH_<NAME>.
+    /// NAME@LABEL=DIR adds it as a version of its own beside the release
+    /// (name NAME@LABEL in --oracles), judged against it.
     #[arg(long = "oracle-path", value_name = "NAME=DIR")]
     oracle_paths: Vec<String>,
     /// Time limit of one backend run, in seconds.

@@ -14,6 +14,7 @@ mod report;
 mod roundtrip;
 mod run;
 mod validate;
+mod vulkan_worker;
 
 use clap::{Parser, Subcommand};
 
@@ -79,6 +80,10 @@ enum Command {
     /// tensors, debug info, all 66 TOSA operators); `--oracle spirv-val|both`
     /// runs spirv-val too.
     Validate(validate::Args),
+    /// The `vulkan` oracle's worker process (started by the oracle; it
+    /// speaks a pipe protocol on standard input and output).
+    #[command(hide = true)]
+    VulkanWorker(vulkan_worker::Args),
 }
 
 /// Runs the parsed command.
@@ -97,5 +102,6 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Roundtrip(a) => roundtrip::run(a),
         Command::Run(a) => run::run(a),
         Command::Validate(a) => validate::run(a),
+        Command::VulkanWorker(a) => vulkan_worker::run(a),
     }
 }

@@ -144,6 +144,12 @@ pub struct CheckReport {
     pub seconds: f64,
     /// One entry per case, in name order.
     pub cases: Vec<CaseResult>,
+    /// The implementation's documented discrepancies (their minimal
+    /// modules), when it is an oracle of the registry: the report counts the
+    /// cases that fail as each, so that a run of another version of the tool
+    /// (`emulation-layer@dev`) shows which of them it no longer shows.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub documented: Vec<String>,
 }
 
 /// Runs `options.implementation` on `cases`. An oracle that cannot run here
@@ -166,6 +172,18 @@ pub fn check(cases: &[CorpusCase], options: &CheckOptions) -> anyhow::Result<Che
         profiles: options.profiles.iter().map(|p| p.name().to_string()).collect(),
         seconds: start.elapsed().as_secs_f64(),
         cases: results,
+        documented: match &options.implementation {
+            Implementation::Oracle(o) => {
+                let mut findings: Vec<String> = Vec::new();
+                for k in o.known_discrepancies() {
+                    if !findings.iter().any(|f| f == k.finding) {
+                        findings.push(k.finding.to_string());
+                    }
+                }
+                findings
+            }
+            Implementation::Command(_) => Vec::new(),
+        },
     })
 }
 

@@ -88,6 +88,14 @@ impl CheckReport {
                 let _ = writeln!(s, "  {} {}: {}{doc}", r.status.name(), r.name, r.detail);
             }
         }
+        if !self.documented.is_empty() {
+            let _ = writeln!(s, "\ndocumented discrepancies of {} (cases failing as each):", self.implementation);
+            for finding in &self.documented {
+                let n = self.cases.iter().filter(|r| r.documented.as_deref() == Some(finding.as_str())).count();
+                let seen = if n == 0 { "not seen in this run".to_string() } else { format!("{n} cases") };
+                let _ = writeln!(s, "  {finding}: {seen}");
+            }
+        }
         let t = self.totals();
         let _ = writeln!(
             s,
@@ -236,6 +244,7 @@ mod tests {
                 case("valid/c", "ADD", Status::Skip),
                 case("valid/d", "MUL", Status::Crash),
             ],
+            documented: vec![],
         };
         let x = report.junit();
         assert!(x.contains("tests=\"4\" failures=\"1\" errors=\"1\" skipped=\"1\""), "{x}");
@@ -246,5 +255,25 @@ mod tests {
         assert_eq!((add.cases, add.pass, add.skip), (2, 1, 1));
         let text = report.text();
         assert!(text.contains("rule") && text.contains("Tosa.Operands"), "{text}");
+        assert!(!text.contains("documented discrepancies of"), "a template has none: {text}");
+    }
+
+    #[test]
+    fn each_documented_discrepancy_is_counted_even_when_not_seen() {
+        let mut failing = case("valid/d", "MUL", Status::Fail);
+        failing.documented = Some("corpus/findings/a.spv".into());
+        let report = CheckReport {
+            role: Role::Executor,
+            implementation: "emulation-layer@dev".into(),
+            version: None,
+            profiles: vec![],
+            seconds: 1.0,
+            cases: vec![failing, case("valid/a", "ADD", Status::Pass)],
+            documented: vec!["corpus/findings/a.spv".into(), "corpus/findings/b.spv".into()],
+        };
+        let text = report.text();
+        assert!(text.contains("documented discrepancies of emulation-layer@dev"), "{text}");
+        assert!(text.contains("  corpus/findings/a.spv: 1 cases\n"), "{text}");
+        assert!(text.contains("  corpus/findings/b.spv: not seen in this run\n"), "{text}");
     }
 }

@@ -7,7 +7,7 @@ use super::case::{Answer, CaseOutcome, Pending};
 use super::guard::guard;
 use super::oracles::{OracleSet, Sampled};
 use spvgraph_oracle::judge::{
-    check_production, judge, judge_counted, ExecAnswer, Observations, ObservedAnswer, ProductionAnswer,
+    check_production, judge, judge_counted, ExecAnswer, ObservedAnswer, Observations, ProductionAnswer,
 };
 use spvgraph_oracle::oracle::{ExecOutcome, ExecRequest, Oracle, OracleError, ProduceRequest};
 use std::time::{Duration, Instant};
@@ -21,11 +21,29 @@ pub struct BatchResult {
     pub elapsed: Duration,
 }
 
-/// Runs `pending` through the sampled executor `member` and judges each
-/// case: each valid case's observed form runs in the same batch, and each
+/// One version's outcome per request of a batch, with its wall time.
+fn run_batch(oracle: &dyn Oracle, requests: &[ExecRequest<'_>]) -> (Vec<Result<ExecOutcome, OracleError>>, Duration) {
+    let name = oracle.name().to_string();
+    let start = Instant::now();
+    let outcomes = match guard("backend", || oracle.execute_batch(requests)) {
+        Ok(o) if o.len() == requests.len() => o,
+        Ok(o) => {
+            let e = format!("{name} answered {} requests of a batch of {}", o.len(), requests.len());
+            requests.iter().map(|_| Err(OracleError::Failed { oracle: name.clone(), reason: e.clone() })).collect()
+        }
+        Err(c) => {
+            let e = format!("the {name} adapter panicked at {}: {}", c.location, c.message);
+            requests.iter().map(|_| Err(OracleError::Failed { oracle: name.clone(), reason: e.clone() })).collect()
+        }
+    };
+    (outcomes, start.elapsed())
+}
+
+/// Runs `pending` through the sampled executor `member` (every version of
+/// it, on the same requests) and judges each case with all their answers:
+/// each valid case's observed form runs in the same batch, and each
 /// operator is judged on its own from the values it shows.
 pub fn run_executor(member: &Sampled, oracles: &OracleSet, pending: Vec<Pending>) -> BatchResult {
-    let name = member.oracle.name().to_string();
     let mut requests: Vec<ExecRequest<'_>> = pending.iter().map(|p| p.request.request()).collect();
     // Where each case's observed form is in the batch.
     let mut observed_at: Vec<Option<usize>> = Vec::with_capacity(pending.len());
@@ -38,40 +56,39 @@ pub fn run_executor(member: &Sampled, oracles: &OracleSet, pending: Vec<Pending>
             Err(_) => observed_at.push(None),
         }
     }
-    let start = Instant::now();
-    let outcomes = match guard("backend", || member.oracle.execute_batch(&requests)) {
-        Ok(o) if o.len() == requests.len() => o,
-        Ok(o) => {
-            let e = format!("{name} answered {} requests of a batch of {}", o.len(), requests.len());
-            requests.iter().map(|_| Err(OracleError::Failed { oracle: name.clone(), reason: e.clone() })).collect()
-        }
-        Err(c) => {
-            let e = format!("the {name} adapter panicked at {}: {}", c.location, c.message);
-            requests.iter().map(|_| Err(OracleError::Failed { oracle: name.clone(), reason: e.clone() })).collect()
-        }
-    };
-    let elapsed = start.elapsed();
-    let share = elapsed / pending.len().max(1) as u32;
-    let mut outcomes: Vec<Option<Result<ExecOutcome, OracleError>>> = outcomes.into_iter().map(Some).collect();
+    let versions: Vec<&dyn Oracle> = member.versions().map(|o| o.as_ref()).collect();
+    let mut runs: Vec<Vec<Option<Result<ExecOutcome, OracleError>>>> = Vec::new();
+    let mut shares = Vec::new();
+    let mut elapsed = Duration::ZERO;
+    for o in &versions {
+        let (outcomes, took) = run_batch(*o, &requests);
+        runs.push(outcomes.into_iter().map(Some).collect());
+        shares.push((o.name().to_string(), took / pending.len().max(1) as u32));
+        elapsed += took;
+    }
     let mut cases = Vec::with_capacity(pending.len());
     for (k, p) in pending.iter().enumerate() {
-        let outcome = outcomes.get_mut(k).and_then(Option::take).unwrap_or_else(|| {
-            Err(OracleError::Failed { oracle: name.clone(), reason: "no outcome for the request".into() })
-        });
-        let observed = match (&p.observed, observed_at.get(k).copied().flatten()) {
-            (Ok(o), Some(at)) => {
-                outcomes.get_mut(at).and_then(Option::take).map(|outcome| ObservedAnswer { form: &o.form, outcome })
-            }
-            _ => None,
-        };
         let mut case = p.case.clone();
         case.disagreements.clear();
-        case.answers.push((name.clone(), Answer::of_outcome(&outcome)));
-        case.durations = vec![(name.clone(), share)];
+        let mut executions = Vec::new();
+        for (o, run) in versions.iter().zip(runs.iter_mut()) {
+            let outcome = run.get_mut(k).and_then(Option::take).unwrap_or_else(|| {
+                Err(OracleError::Failed { oracle: o.name().to_string(), reason: "no answer for this request".into() })
+            });
+            let observed = match (&p.observed, observed_at.get(k).copied().flatten()) {
+                (Ok(form), Some(at)) => {
+                    run.get_mut(at).and_then(Option::take).map(|outcome| ObservedAnswer { form: &form.form, outcome })
+                }
+                _ => None,
+            };
+            case.answers.push((o.name().to_string(), Answer::of_outcome(&outcome)));
+            executions.push(ExecAnswer { oracle: *o, outcome, observed });
+        }
+        case.durations = shares.clone();
         let observations = Observations {
             request: Some(p.request.request()),
             reference: p.reference.clone(),
-            executions: vec![ExecAnswer { oracle: member.oracle.as_ref(), outcome, observed }],
+            executions,
             referee: oracles.referee.as_deref(),
             operators: case.operators.clone(),
             strict_consumers: oracles.strict_consumers,
@@ -96,21 +113,22 @@ pub fn run_executor(member: &Sampled, oracles: &OracleSet, pending: Vec<Pending>
 /// validator accepts it, its outputs on the in-tree executor (interfaces
 /// mapped back to the case's) against the case's own.
 pub fn run_producer(member: &Sampled, oracles: &OracleSet, pending: Vec<Pending>) -> BatchResult {
-    let name = member.oracle.name().to_string();
     let start = Instant::now();
     let mut cases = Vec::with_capacity(pending.len());
     for p in &pending {
         let Some(mlir) = &p.mlir else { continue };
-        let case_start = Instant::now();
         let mut case = p.case.clone();
         case.disagreements.clear();
         case.durations.clear();
         let request = p.request.request();
-        let productions: Vec<ProductionAnswer<'_>> = [false, true]
-            .into_iter()
-            .map(|debug_info| {
+        let mut productions: Vec<ProductionAnswer<'_>> = Vec::new();
+        // Every version of the producer, on the same MLIR.
+        for producer in member.versions() {
+            let name = producer.name().to_string();
+            let case_start = Instant::now();
+            for debug_info in [false, true] {
                 let ask = ProduceRequest { mlir, debug_info };
-                let outcome = match guard("producer", || member.oracle.produce(&ask)) {
+                let outcome = match guard("producer", || producer.produce(&ask)) {
                     Ok(o) => o,
                     Err(c) => Err(OracleError::Failed {
                         oracle: name.clone(),
@@ -120,10 +138,10 @@ pub fn run_producer(member: &Sampled, oracles: &OracleSet, pending: Vec<Pending>
                 let label = if debug_info { format!("{name} (debug info)") } else { name.clone() };
                 case.answers.push((label, Answer::of_production(&outcome)));
                 let validators: Vec<&dyn Oracle> = oracles.validators.iter().map(|v| v.as_ref()).collect();
-                check_production(member.oracle.as_ref(), &validators, &request, debug_info, outcome)
-            })
-            .collect();
-        case.durations.push((name.clone(), case_start.elapsed()));
+                productions.push(check_production(producer.as_ref(), &validators, &request, debug_info, outcome));
+            }
+            case.durations.push((name, case_start.elapsed()));
+        }
         let observations = Observations {
             request: Some(request),
             reference: p.reference.clone(),

@@ -163,7 +163,9 @@ impl Shared<'_> {
             batch::run_executor(&q.member, self.hunter.oracles, batch)
         };
         for case in &result.cases {
-            stats.add_backend(case, if q.producer { 2 } else { 1 });
+            // One answer per version of the tool (a producer's: without and with debug info).
+            let versions = q.member.versions().count();
+            stats.add_backend(case, versions * if q.producer { 2 } else { 1 });
             self.record(case);
             self.completion.batch_ran(case.index);
         }
@@ -260,7 +262,7 @@ pub fn run(options: &HuntOptions, progress: &dyn Progress) -> anyhow::Result<Hun
         .map(|(m, producer)| Queue { member: m.clone(), producer, waiting: Mutex::new(Vec::new()) })
         .collect();
     let samples: BTreeMap<String, f64> =
-        queues.iter().map(|q| (q.member.oracle.name().to_string(), q.member.sample)).collect();
+        queues.iter().flat_map(|q| q.member.versions().map(|o| (o.name().to_string(), q.member.sample))).collect();
     let shared = Shared {
         hunter: Hunter {
             config: &options.config,

@@ -71,6 +71,19 @@ pub fn check_command(slug: &str, case: &CaseOutcome, d: &Disagreement, context: 
                 argv.extend(["--entry".into(), e.clone()]);
             }
         }
+        // Both versions of the tool, with whatever judges a backend's or a producer's answer.
+        Kind::Regression | Kind::Fix => {
+            let mut oracles = vec![IN_TREE.to_string()];
+            oracles.extend(d.oracles.iter().cloned());
+            oracles.extend(context.validators.iter().cloned());
+            oracles.extend(context.referee.clone());
+            let mut seen = std::collections::BTreeSet::new();
+            oracles.retain(|o| seen.insert(o.clone()));
+            argv.extend(["diff".into(), spv, "--oracles".into(), oracles.join(",")]);
+            if let Some(e) = &case.entry {
+                argv.extend(["--entry".into(), e.clone()]);
+            }
+        }
         _ => {
             let both = context.validators.iter().any(|v| v == spvgraph_oracle::registry::SPIRV_VAL);
             argv.extend(["validate".into(), "--oracle".into(), if both { "both" } else { "in-tree" }.into()]);

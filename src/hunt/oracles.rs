@@ -14,6 +14,10 @@ use std::sync::Arc;
 pub struct Sampled {
     /// The oracle.
     pub oracle: Arc<dyn Oracle>,
+    /// Other versions of the same tool (channel instances such as
+    /// `emulation-layer@dev`): they run the same cases in the same batch, so
+    /// that the judgement sees both versions' answers (the release differential).
+    pub channels: Vec<Arc<dyn Oracle>>,
     /// Share of cases, from 0 to 1.
     pub sample: f64,
     /// Requests per batch.
@@ -22,13 +26,24 @@ pub struct Sampled {
 
 impl Sampled {
     /// Whether case `seed` is in this oracle's sample: decided by the seed
-    /// and the oracle's name alone, so a finding reproduces at any `--jobs`.
+    /// and the oracle's tool alone (every version of a tool takes the same
+    /// cases), so a finding reproduces at any `--jobs`.
     pub fn takes(&self, seed: u64) -> bool {
         if self.sample >= 1.0 {
             return true;
         }
-        let h = fnv1a(&[seed.to_le_bytes().as_slice(), self.oracle.name().as_bytes()].concat());
+        let h = fnv1a(&[seed.to_le_bytes().as_slice(), self.oracle.tool().as_bytes()].concat());
         ((h >> 11) as f64) / ((1u64 << 53) as f64) < self.sample
+    }
+
+    /// The oracle and its other versions, in that order.
+    pub fn versions(&self) -> impl Iterator<Item = &Arc<dyn Oracle>> {
+        std::iter::once(&self.oracle).chain(&self.channels)
+    }
+
+    /// Whether `name` is one of its versions.
+    pub fn has(&self, name: &str) -> bool {
+        self.versions().any(|o| o.name() == name)
     }
 }
 
@@ -79,12 +94,10 @@ impl OracleSet {
         samples: &BTreeMap<String, f64>,
     ) -> Result<OracleSet, SetupError> {
         let explicit = names.is_some();
-        let every = || registry::NAMES.iter().map(|s| s.to_string()).collect();
-        // `all` names every oracle of the registry explicitly: each must be available.
+        // `all` (and `all@CHANNEL`) names every oracle explicitly: each must be available.
         let list: Vec<String> = match names {
-            Some([one]) if one == "all" => every(),
-            Some(n) => n.to_vec(),
-            None => every(),
+            Some(n) => registry::expand(n, config)?,
+            None => registry::NAMES.iter().map(|s| s.to_string()).collect(),
         };
         let mut set = OracleSet::default();
         for name in &list {
@@ -100,8 +113,15 @@ impl OracleSet {
                 continue;
             }
             let caps = oracle.capabilities();
+            // A version of a tool already in the campaign joins its member.
+            let mut members = set.executors.iter_mut().chain(set.producers.iter_mut());
+            if let Some(m) = members.find(|m| m.oracle.tool() == oracle.tool()) {
+                m.channels.push(oracle.clone());
+                continue;
+            }
             let sampled = |o: &Arc<dyn Oracle>| Sampled {
                 oracle: o.clone(),
+                channels: Vec::new(),
                 sample: samples.get(o.name()).copied().unwrap_or_else(|| o.default_sample()),
                 batch: o.preferred_batch().max(1),
             };
@@ -124,6 +144,11 @@ impl OracleSet {
                 return Err(SetupError::Sample(format!("{name}={f}: the share must be from 0 to 1")));
             }
             let known = set.executors.iter().chain(&set.producers).any(|s| s.oracle.name() == name);
+            if !known && set.executors.iter().chain(&set.producers).any(|s| s.has(name)) {
+                return Err(SetupError::Sample(format!(
+                    "{name}={f}: every version of a tool runs the same cases; set the release's share"
+                )));
+            }
             if !known {
                 return Err(SetupError::Sample(format!(
                     "{name}={f}: {name} is not a sampled oracle of this hunt (sampled: {})",
@@ -145,7 +170,7 @@ impl OracleSet {
 
     /// The names of the sampled oracles.
     pub fn sampled_names(&self) -> Vec<String> {
-        self.executors.iter().chain(&self.producers).map(|s| s.oracle.name().to_string()).collect()
+        self.executors.iter().chain(&self.producers).flat_map(|s| s.versions()).map(|o| o.name().to_string()).collect()
     }
 
     /// Every oracle in the campaign, once each, in registry order.
@@ -155,15 +180,17 @@ impl OracleSet {
             .validators
             .iter()
             .cloned()
-            .chain(self.executors.iter().map(|s| s.oracle.clone()))
-            .chain(self.producers.iter().map(|s| s.oracle.clone()))
+            .chain(self.executors.iter().flat_map(|s| s.versions().cloned()))
+            .chain(self.producers.iter().flat_map(|s| s.versions().cloned()))
             .chain(self.referee.clone());
         for o in every {
             if !out.iter().any(|x| x.name() == o.name()) {
                 out.push(o);
             }
         }
-        out.sort_by_key(|o| registry::NAMES.iter().position(|n| *n == o.name()).unwrap_or(usize::MAX));
+        out.sort_by_key(|o| {
+            (registry::NAMES.iter().position(|n| *n == o.tool()).unwrap_or(usize::MAX), o.channel().is_some())
+        });
         out
     }
 
@@ -190,12 +217,12 @@ mod tests {
     #[test]
     fn sampling_is_decided_by_seed_and_name_and_has_the_asked_share() {
         let o: Arc<dyn Oracle> = Arc::new(registry::InTree::default());
-        let s = Sampled { oracle: o.clone(), sample: 0.1, batch: 1 };
+        let s = Sampled { oracle: o.clone(), channels: Vec::new(), sample: 0.1, batch: 1 };
         let taken = (0..100_000u64).filter(|&seed| s.takes(seed)).count();
         assert!((9_000..11_000).contains(&taken), "{taken}");
         assert_eq!(s.takes(42), s.takes(42));
-        assert!(Sampled { oracle: o.clone(), sample: 1.0, batch: 1 }.takes(7));
-        assert!(!Sampled { oracle: o, sample: 0.0, batch: 1 }.takes(7));
+        assert!(Sampled { oracle: o.clone(), channels: Vec::new(), sample: 1.0, batch: 1 }.takes(7));
+        assert!(!Sampled { oracle: o, channels: Vec::new(), sample: 0.0, batch: 1 }.takes(7));
     }
 
     #[test]

@@ -164,7 +164,7 @@ pub fn judge_again(
     };
     hunter.check(&mut out, &words);
     let mut found = std::mem::take(&mut out.disagreements);
-    let takes = |m: &Sampled| executors.iter().any(|n| n == m.oracle.name()) && m.takes(original.seed);
+    let takes = |m: &Sampled| executors.iter().any(|n| m.has(n)) && m.takes(original.seed);
     let oracles = hunter.oracles;
     let members: Vec<(&Sampled, bool)> = (oracles.executors.iter().map(|m| (m, false)))
         .chain(oracles.producers.iter().map(|m| (m, true)))
@@ -400,10 +400,17 @@ pub fn stored_case(path: &Path) -> anyhow::Result<StoredFinding> {
 /// registry knows), to judge it again with.
 pub fn answered_oracles(stored: &StoredFinding) -> Vec<String> {
     let answered = stored.manifest["finding"]["answers"].as_object();
-    spvgraph_oracle::registry::NAMES
-        .iter()
-        .filter(|n| answered.is_some_and(|a| a.contains_key(**n)) || stored.oracles.iter().any(|o| o == *n))
-        .map(|n| n.to_string())
+    let mut names: Vec<String> = spvgraph_oracle::registry::NAMES.iter().map(|n| n.to_string()).collect();
+    // Channel instances (`emulation-layer@dev`) answered under their own names.
+    let instances = answered.into_iter().flat_map(|a| a.keys()).chain(&stored.oracles);
+    for n in instances.filter(|n| n.contains(spvgraph_oracle::registry::CHANNEL_SEPARATOR)) {
+        if spvgraph_oracle::registry::is_instance_name(n) && !names.contains(n) {
+            names.push(n.clone());
+        }
+    }
+    names
+        .into_iter()
+        .filter(|n| answered.is_some_and(|a| a.contains_key(n)) || stored.oracles.iter().any(|o| o == n))
         .collect()
 }
 

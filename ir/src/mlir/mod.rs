@@ -3,8 +3,16 @@
 //! --tosa-serialize`).
 //!
 //! [`module_to_mlir`] prints the graph of one `OpGraphEntryPointARM` as a
-//! single `func.func` of `tosa.*` operations, in the TOSA 1.0 dialect syntax
-//! of the pinned `tosa-opt`. Every operator is printed from the catalogue
+//! single `func.func` of TOSA 1.0 operations in MLIR's **generic form with
+//! properties** (`%0 = "tosa.transpose"(%arg0) <{perms = array<i32: 0, 2,
+//! 1>}> : (tensor<4x3x3xi1>) -> tensor<4x3x3xi1>`). The TOSA dialect's custom
+//! assembly format changes between LLVM releases (model-converter 0.12's
+//! wants `perms`, `values`, `scale32` where 0.11's and tosa-opt 2026.8's take
+//! an attribute dictionary), while the generic form is read by every
+//! generation: tosa-opt, model-converter 0.11 and 0.12, and IREE (through
+//! `tosa-opt --mlir-print-op-generic`). The function itself (`func.func`,
+//! `return`) keeps its custom form, which has not changed, so the text stays
+//! readable in a bug report. Every operator is printed from the catalogue
 //! ([`crate::tosa`]): [`TosaOp::mlir_name`](crate::tosa::TosaOp::mlir_name)
 //! is the operation, and each operand's [`MlirRepr`](crate::tosa::MlirRepr)
 //! says whether it becomes an attribute (named after the grammar operand, in
@@ -26,7 +34,7 @@
 //!   `OpGraphConstantARM` with its data from the `graph_constants` map, keyed
 //!   by GraphConstantID) becomes one `"tosa.const"` with a `dense<...>` value,
 //!   emitted just before its first use. `shape_t` operands become
-//!   `tosa.const_shape` values typed `!tosa.shape<N>`.
+//!   `"tosa.const_shape"` values typed `!tosa.shape<N>`.
 //! * **Values print exactly**: integers as signed decimals of their width
 //!   (i48 must fit in 48 bits), finite floats as the shortest decimal that
 //!   reads back bit-exact, NaN and infinities as hexadecimal bit patterns,
@@ -36,16 +44,17 @@
 //!   specialization constants; their default value is printed, since MLIR has
 //!   no specialization. Composite specialization constants are refused.
 //! * **FFT2D/RFFT2D** return a struct in SPIR-V; in MLIR they are two-result
-//!   operations (`%5:2 = tosa.fft2d ...`) and `OpCompositeExtract` member 0/1
+//!   operations (`%5:2 = "tosa.fft2d"(...)`) and `OpCompositeExtract` member 0/1
 //!   reads `%5#0`/`%5#1`.
 //! * **ARGMAX of a rank-1 tensor** is rank 0 in TOSA, which SPIR-V writes as
 //!   shape `[1]`; the MLIR verifier wants rank 0, so the printer emits the
-//!   argmax with a `tensor<i32>` result followed by a `tosa.reshape` to the
+//!   argmax with a `tensor<i32>` result followed by a `"tosa.reshape"` to the
 //!   SPIR-V result type. This is the only operation the printer adds.
 //! * `NonSemantic.Graph.DebugInfo` instructions (and `OpLine`/`OpNoLine`) in
 //!   the body are skipped; any other non-TOSA instruction is an error.
-//! * Enum attributes use the keyword form (`nan_mode = PROPAGATE`): the pinned
-//!   `tosa-opt` silently drops the string form.
+//! * Enum attributes use the generic attribute form (`nan_mode =
+//!   #tosa.nan_mode<PROPAGATE>`): the bare keyword is custom syntax, and the
+//!   pinned `tosa-opt` silently drops the string form.
 
 mod error;
 mod literal;

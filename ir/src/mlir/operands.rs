@@ -115,7 +115,7 @@ impl<'a, 'm> Printer<'a, 'm> {
         let list: Vec<String> = values.iter().map(|v| v.to_string()).collect();
         let _ = writeln!(
             self.body,
-            "  {name} = tosa.const_shape {{values = dense<[{}]> : tensor<{n}xindex>}} : () -> !tosa.shape<{n}>",
+            "  {name} = \"tosa.const_shape\"() <{{values = dense<[{}]> : tensor<{n}xindex>}}> : () -> !tosa.shape<{n}>",
             list.join(", ")
         );
         name
@@ -155,7 +155,7 @@ impl<'a, 'm> Printer<'a, 'm> {
             }
             MlirAttr::Enum(k) => {
                 let v = self.scalar_u32(o, id)?;
-                match mlir_enum_attr(k, v, MlirEnumStyle::Keyword) {
+                match mlir_enum_attr(k, v, MlirEnumStyle::Generic) {
                     Some(s) => s,
                     None => return self.fail(bad_enum(o, k, v)),
                 }

@@ -332,10 +332,7 @@ impl<'a, 'm> Printer<'a, 'm> {
                 MlirRepr::ConstShape => operands.push(self.const_shape(o, arg)?),
             }
         }
-        let names: Vec<&str> = operands.iter().map(|o| o.name.as_str()).collect();
-        let types: Vec<&str> = operands.iter().map(|o| o.ty.as_str()).collect();
-        let attr_dict = if attrs.is_empty() { String::new() } else { format!(" {{{}}}", attrs.join(", ")) };
-        let head = format!("{} {}{attr_dict} : ({})", op.mlir_name(), names.join(", "), types.join(", "));
+        let head = generic_head(op.mlir_name(), &operands, &attrs);
         match spec.result.kind {
             ResultKind::Tensor => {
                 let out = self.lift(tensor_ty(self.a, ty, &format!("{op} result {result}")))?;
@@ -349,7 +346,7 @@ impl<'a, 'm> Printer<'a, 'm> {
                     let reshaped = self.fresh();
                     let _ = writeln!(
                         self.body,
-                        "  {reshaped} = tosa.reshape {name}, {shape} : ({scalar}, !tosa.shape<{}>) -> {}",
+                        "  {reshaped} = \"tosa.reshape\"({name}, {shape}) : ({scalar}, !tosa.shape<{}>) -> {}",
                         out.shape.len(),
                         out.mlir()
                     );
@@ -386,6 +383,17 @@ impl<'a, 'm> Printer<'a, 'm> {
             _ => self.fail(MlirErrorKind::BadStructResult { op, ty }),
         }
     }
+}
+
+/// The generic form of an operation up to its result types:
+/// `"tosa.transpose"(%arg0) <{perms = array<i32: 0, 2, 1>}> : (tensor<...>)`.
+/// Every generation of the TOSA dialect parses it (the custom assembly
+/// formats differ between them), so every producer reads the same text.
+fn generic_head(op: &str, operands: &[Operand], properties: &[String]) -> String {
+    let names: Vec<&str> = operands.iter().map(|o| o.name.as_str()).collect();
+    let types: Vec<&str> = operands.iter().map(|o| o.ty.as_str()).collect();
+    let props = if properties.is_empty() { String::new() } else { format!(" <{{{}}}>", properties.join(", ")) };
+    format!("\"{op}\"({}){props} : ({})", names.join(", "), types.join(", "))
 }
 
 /// `@name` when the entry-point name is a bare MLIR identifier, else a quoted

@@ -266,9 +266,10 @@ impl RoundingMode {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MlirEnumStyle {
     /// The custom-assembly keyword form of current LLVM (`nan_mode = PROPAGATE`),
-    /// accepted by the `tosa-opt` this project pins.
+    /// accepted by the `tosa-opt` this project pins inside custom syntax only.
     Keyword,
-    /// The generic attribute form (`nan_mode = #tosa.nan_mode<PROPAGATE>`).
+    /// The generic attribute form (`nan_mode = #tosa.nan_mode<PROPAGATE>`),
+    /// what [`crate::mlir`] prints: every TOSA dialect generation reads it.
     Generic,
     /// The string form of older LLVM releases (`nan_mode = "PROPAGATE"`). The
     /// pinned `tosa-opt` silently drops such attributes, so avoid it there.

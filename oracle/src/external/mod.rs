@@ -1,5 +1,6 @@
 //! Adapters for the external oracles, each behind [`crate::oracle::Oracle`].
 
+pub mod consumer;
 pub mod emulation_layer;
 pub mod iree;
 pub mod known;
@@ -9,3 +10,4 @@ pub mod raw;
 pub mod spirv_val;
 pub mod tosa_reference;
 pub mod translate;
+pub mod vulkan;

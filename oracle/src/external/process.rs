@@ -212,15 +212,29 @@ pub fn run(mut cmd: Command, dir: &Path, limits: &Limits) -> Result<ProcessRun, 
     let peak_rss_bytes = if peak_rss_exact { maxrss } else { polled_peak };
     let ended = match (killed, status) {
         (Some(a), _) => Ended::Abnormal(a),
-        (None, Some(s)) => match (s.code(), s.signal()) {
-            (Some(c), _) => Ended::Exited(c),
-            (None, Some(_)) if allocation_failed(&stderr) => Ended::Abnormal(Abnormal::OutOfMemory),
-            (None, Some(sig)) => Ended::Abnormal(Abnormal::Signal(sig)),
-            (None, None) => Ended::Abnormal(Abnormal::Signal(0)),
-        },
+        (None, Some(s)) => ended(s, &stderr),
         (None, None) => Ended::Abnormal(Abnormal::Signal(0)),
     };
     Ok(ProcessRun { ended, stdout, stderr, elapsed, peak_rss_bytes, peak_rss_exact })
+}
+
+/// How a process that exited with `status`, after writing `stderr`, ended:
+/// its exit code, or the signal that killed it (a C++ `std::bad_alloc`
+/// abort counts as running out of memory). Shared by the one-shot runner
+/// and the persistent workers.
+pub fn ended(status: ExitStatus, stderr: &[u8]) -> Ended {
+    match (status.code(), status.signal()) {
+        (Some(c), _) => Ended::Exited(c),
+        (None, Some(_)) if allocation_failed(stderr) => Ended::Abnormal(Abnormal::OutOfMemory),
+        (None, Some(sig)) => Ended::Abnormal(Abnormal::Signal(sig)),
+        (None, None) => Ended::Abnormal(Abnormal::Signal(0)),
+    }
+}
+
+/// The resident set size of process `pid` now (`VmRSS`), in bytes; 0 when
+/// it cannot be read. What the memory limit is checked against.
+pub fn resident_bytes(pid: u32) -> u64 {
+    memory_of(pid).resident
 }
 
 /// Waits for a child to end, at most a given time: on a pidfd when the

@@ -59,6 +59,12 @@ pub enum Kind {
     ProducerInvalidOutput,
     /// The producer emitted a module that computes something else.
     ProducerWrongSemantics,
+    // ---- two versions of one tool ----
+    /// The newer version of a tool (a channel: a pre-release, a user's build)
+    /// is wrong where the older one (the release) is right.
+    Regression,
+    /// The older version of a tool is wrong where the newer one is right.
+    Fix,
 }
 
 /// How much a disagreement matters to the people who ship the implementation.
@@ -94,7 +100,7 @@ impl Severity {
 
 impl Kind {
     /// Every kind, in report order.
-    pub const ALL: [Kind; 21] = [
+    pub const ALL: [Kind; 23] = [
         Kind::RejectsValid,
         Kind::MissesRule,
         Kind::WrongRule,
@@ -116,6 +122,8 @@ impl Kind {
         Kind::ProducerRejects,
         Kind::ProducerInvalidOutput,
         Kind::ProducerWrongSemantics,
+        Kind::Regression,
+        Kind::Fix,
     ];
 
     /// The stable kebab-case name used in signatures, slugs and summaries.
@@ -142,6 +150,8 @@ impl Kind {
             Kind::ProducerRejects => "producer-rejects",
             Kind::ProducerInvalidOutput => "producer-invalid-output",
             Kind::ProducerWrongSemantics => "producer-wrong-semantics",
+            Kind::Regression => "regression",
+            Kind::Fix => "fix",
         }
     }
 
@@ -179,6 +189,8 @@ impl Kind {
             Kind::ProducerRejects => "the producer refused valid TOSA",
             Kind::ProducerInvalidOutput => "the producer emitted a module that breaks a validity rule",
             Kind::ProducerWrongSemantics => "the producer emitted a module that computes something else",
+            Kind::Regression => "the newer version of a tool is wrong where the older one is right",
+            Kind::Fix => "the older version of a tool is wrong where the newer one is right",
         }
     }
 
@@ -193,7 +205,8 @@ impl Kind {
             | Kind::ObservedFormDiffers
             | Kind::ProducerCrash
             | Kind::ProducerWrongSemantics
-            | Kind::ProducerInvalidOutput => Severity::High,
+            | Kind::ProducerInvalidOutput
+            | Kind::Regression => Severity::High,
             Kind::RejectsValid
             | Kind::MissesRule
             | Kind::WrongRule
@@ -204,9 +217,11 @@ impl Kind {
             | Kind::OutOfMemory
             | Kind::RefusedValid
             | Kind::ProducerRejects => Severity::Medium,
-            Kind::Stricter | Kind::OracleError | Kind::AcceptsInvalid | Kind::CheckerDisagreesWithReference => {
-                Severity::Low
-            }
+            Kind::Stricter
+            | Kind::OracleError
+            | Kind::AcceptsInvalid
+            | Kind::CheckerDisagreesWithReference
+            | Kind::Fix => Severity::Low,
         }
     }
 }

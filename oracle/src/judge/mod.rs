@@ -27,11 +27,13 @@
 //! such modules are [`Severity::Note`], not findings, unless
 //! [`Observations::strict_consumers`] asks for them.
 //! | valid TOSA | the producer crashes / refuses / emits an invalid module / one that computes something else | `producer-crash` / `producer-rejects` / `producer-invalid-output` / `producer-wrong-semantics` |
+//! | any | of two versions of one tool ([`Oracle::tool`], [`Oracle::channel`]), the newer / the older is wrong and the other right | `regression` / `fix` |
 
 mod execution;
 mod kind;
 mod local;
 mod production;
+mod release;
 mod signature;
 mod validity;
 
@@ -71,6 +73,8 @@ pub enum Expectation {
     Invalid {
         /// The rules broken, as far as known.
         rules: Vec<RuleId>,
+        /// How it was broken, when known (a corpus finding's manifest says).
+        mutator: Option<String>,
     },
 }
 
@@ -80,7 +84,7 @@ impl Expectation {
         match self {
             Expectation::Valid => None,
             Expectation::Breaks { rule, .. } => Some(*rule),
-            Expectation::Invalid { rules } => rules.first().copied(),
+            Expectation::Invalid { rules, .. } => rules.first().copied(),
         }
     }
 
@@ -95,8 +99,8 @@ impl Expectation {
     /// The near-valid mutator that broke it, when known.
     pub fn mutator(&self) -> Option<&str> {
         match self {
-            Expectation::Breaks { mutator, .. } => mutator.as_deref(),
-            Expectation::Valid | Expectation::Invalid { .. } => None,
+            Expectation::Breaks { mutator, .. } | Expectation::Invalid { mutator, .. } => mutator.as_deref(),
+            Expectation::Valid => None,
         }
     }
 }
@@ -342,6 +346,7 @@ pub fn judge_counted(expectation: &Expectation, observations: &Observations<'_>)
             document(d, expectation, observations, &with_operands);
         }
     }
+    release::judge(&mut out, observations);
     Judgement { disagreements: out, coverage }
 }
 
@@ -353,14 +358,24 @@ fn document(d: &mut Disagreement, expectation: &Expectation, observations: &Obse
     let mutator = expectation.mutator();
     // A producer's invalid output is its own documented bug, or else a
     // validator's documented rejection of a valid module.
-    let candidates: Vec<(&str, Kind)> = match (d.kind, d.oracles.as_slice()) {
-        (Kind::ProducerInvalidOutput, [producer, validator, ..]) => {
-            vec![(producer.as_str(), d.kind), (validator.as_str(), Kind::RejectsValid)]
-        }
+    // The validator's rejection is about the produced module: its features
+    // (debug info after the graph, say) are the ones a row names.
+    let produced_features = || -> FeatureSet {
+        let produced = observations.productions.iter().filter_map(|p| match &p.outcome {
+            Ok(crate::oracle::ProduceOutcome::Module { words, .. }) => Some(features::detect_words(words, None)),
+            _ => None,
+        });
+        produced.flatten().chain(features.iter().copied()).collect()
+    };
+    let candidates: Vec<(&str, Kind, FeatureSet)> = match (d.kind, d.oracles.as_slice()) {
+        (Kind::ProducerInvalidOutput, [producer, validator, ..]) => vec![
+            (producer.as_str(), d.kind, features.clone()),
+            (validator.as_str(), Kind::RejectsValid, produced_features()),
+        ],
         // A wrong output of the plain form is a wrong output: a documented
         // cause of wrong outputs explains it too.
-        (Kind::ObservedFormDiffers, [first, ..]) => vec![(first.as_str(), Kind::WrongOutput)],
-        (kind, [first, ..]) => vec![(first.as_str(), kind)],
+        (Kind::ObservedFormDiffers, [first, ..]) => vec![(first.as_str(), Kind::WrongOutput, features.clone())],
+        (kind, [first, ..]) => vec![(first.as_str(), kind, features.clone())],
         (_, []) => return,
     };
     let produced_validity = observations.productions.iter().flat_map(|p| p.validity.iter().map(|a| a.oracle));
@@ -371,7 +386,7 @@ fn document(d: &mut Disagreement, expectation: &Expectation, observations: &Obse
         .chain(observations.executions.iter().map(|a| a.oracle))
         .chain(observations.productions.iter().map(|p| p.producer))
         .chain(produced_validity);
-    for (oracle_name, kind) in candidates {
+    for (oracle_name, kind, features) in candidates {
         for o in oracles.clone().filter(|o| o.name() == oracle_name) {
             let hit = o.known_discrepancies().iter().find(|k| {
                 k.names_something()
@@ -380,8 +395,13 @@ fn document(d: &mut Disagreement, expectation: &Expectation, observations: &Obse
                     && k.rule.is_none_or(|r| Some(r) == d.rule)
                     && k.mutator.is_none_or(|m| Some(m) == mutator)
                     && k.operator.is_none_or(|op| d.operators.contains(&op))
-                    && k.message
-                        .is_none_or(|m| d.message.as_deref().is_some_and(|x| x.contains(m)) || d.detail.contains(m))
+                    && k.message.is_none_or(|m| {
+                        // Rows quote messages as found or as signatures show
+                        // them (digits as N): either matches.
+                        let (m, norm) = (m, normalize(m));
+                        let holds = |x: &str| x.contains(m) || normalize(x).contains(&norm);
+                        d.message.as_deref().is_some_and(holds) || holds(&d.detail)
+                    })
             });
             if let Some(k) = hit {
                 d.documented = Some(Documented::of(k));

@@ -92,7 +92,7 @@ pub(super) fn judge(expectation: &Expectation, answer: &ValidityAnswer<'_>) -> O
                 _ => None,
             }
         }
-        Expectation::Invalid { rules } => {
+        Expectation::Invalid { rules, mutator } => {
             // Which rules a validator names is not judged here: only that a
             // validator which checks one of the known rules rejects.
             let Verdict::Valid = verdict else { return None };
@@ -101,8 +101,13 @@ pub(super) fn judge(expectation: &Expectation, answer: &ValidityAnswer<'_>) -> O
                 .copied()
                 .find(|&r| matches!(answer.oracle.rule_claim(r), RuleClaim::Exact | RuleClaim::Rejects))?;
             Some(
-                Disagreement::new(Kind::MissesRule, name, format!("{name} accepts an invalid module breaking {rule}"))
-                    .with_rule(Some(rule)),
+                Disagreement::new(
+                    Kind::MissesRule,
+                    name,
+                    format!("{name} accepts an invalid module breaking {rule}{}", how(mutator)),
+                )
+                .with_rule(Some(rule))
+                .with_discriminator(mutator.as_ref().map(|m| format!("mutator {m}"))),
             )
         }
     }

@@ -30,8 +30,9 @@
 //! resources (before any pipeline) is the harness's, an [`OracleError`].
 //!
 //! Before the layer sees a module, the adapter applies the [`Workarounds`]
-//! for two documented layer bugs that would otherwise hide everything else
-//! (see [`EmulationLayer::known_discrepancies`]).
+//! for documented layer bugs that would otherwise hide everything else
+//! (see [`EmulationLayer::known_discrepancies`]), through the code the
+//! `vulkan` oracle uses too ([`crate::external::consumer`]).
 //!
 //! A user's own build: `--oracle-path emulation-layer=DIR` (or
 //! `SPVGRAPH_ORACLE_PATH_EMULATION_LAYER=DIR`), where `DIR` holds the two
@@ -41,16 +42,17 @@
 //! executable and a Vulkan driver manifest (a `.json` with an `ICD` object),
 //! found anywhere under `DIR`. What `DIR` lacks comes from `ci/setup-oracles`.
 
-mod prepare;
 mod run;
 pub mod scenario;
 mod setup;
 
-pub use prepare::{prepare, Preparation, Prepared, RequestError, Slot, Workaround, Workarounds};
+pub use crate::external::consumer::env::{embedded_version, GRAPH_LAYER, INSTANCE_LAYERS, TENSOR_LAYER};
+pub use crate::external::consumer::{Preparation, Prepared, RequestError, Slot, Workaround, Workarounds};
 pub use run::{Phase, RunStats, RunnerLog};
-pub use setup::{embedded_version, Setup, GRAPH_LAYER, INSTANCE_LAYERS, TENSOR_LAYER};
+pub use setup::Setup;
 
 use crate::attribution::{Owner, Status};
+use crate::external::consumer::TensorArrays;
 use crate::features::Feature;
 use crate::oracle::{Capability, ExecOutcome, ExecRequest, KnownDiscrepancy, Oracle, OracleError, Standalone};
 use run::{Job, Runner};
@@ -59,6 +61,18 @@ use spvgraph_ir::tosa::TosaOp;
 use std::path::Path;
 use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
+
+/// Prepares a request for the scenario runner, which cannot bind tensor
+/// arrays: [`crate::external::consumer::prepare`] with that limit.
+pub fn prepare(request: &ExecRequest<'_>, workarounds: Workarounds) -> Result<Preparation, RequestError> {
+    crate::external::consumer::prepare(request, workarounds, RUNNER_ARRAYS)
+}
+
+/// Why tensor-array interfaces are unsupported here.
+const RUNNER_ARRAYS: TensorArrays = TensorArrays::Unbindable(
+    "scenario-runner cannot bind tensor arrays (its bindings have no array element; every resource is \
+     arrayElement 0): the graph has a tensor-array input or output",
+);
 
 /// The oracle's registry name.
 pub const NAME: &str = crate::registry::EMULATION_LAYER;
@@ -177,12 +191,12 @@ impl EmulationLayer {
     fn compute_version(&self) -> Option<String> {
         let setup = self.setup.as_ref().ok()?;
         let package = |t: Tool| self.tools.package_version(t);
-        let layer = match &setup.user_dir {
-            None => package(Tool::VkLayerPath)?,
-            Some(_) => {
-                let v = embedded_version(&setup.layer_libraries[0]).unwrap_or_else(|| "(version unknown)".into());
-                format!("ai-ml-emulation-layer-for-vulkan {v} ({})", setup.layer_libraries[0].display())
+        let layer = match (&setup.user_dir, setup.layer_libraries()) {
+            (Some(_), Some([graph, _])) => {
+                let v = embedded_version(graph).unwrap_or_else(|| "(version unknown)".into());
+                format!("ai-ml-emulation-layer-for-vulkan {v} ({})", graph.display())
             }
+            _ => package(Tool::VkLayerPath)?,
         };
         let runner = if setup.user_runner {
             let v = embedded_version(&setup.runner).unwrap_or_else(|| "(version unknown)".into());
@@ -190,10 +204,11 @@ impl EmulationLayer {
         } else {
             package(Tool::ScenarioRunner).unwrap_or_else(|| format!("scenario-runner {}", setup.runner.display()))
         };
-        let driver = if setup.user_icd {
-            format!("Vulkan driver {}", setup.icd.display())
+        let icds = || setup.env.icds.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(":");
+        let driver = if setup.env.user_icd {
+            format!("Vulkan driver {}", icds())
         } else {
-            package(Tool::VkIcd).unwrap_or_else(|| format!("Vulkan driver {}", setup.icd.display()))
+            package(Tool::VkIcd).unwrap_or_else(|| format!("Vulkan driver {}", icds()))
         };
         Some(format!("{layer}, {runner}, {driver}"))
     }
@@ -330,6 +345,12 @@ const CTC_WHY: &str = "a scalar compile-time-constant operand (MUL shift, zero p
 const NULL_ROW_WHY: &str = "a tensor constant with an OpConstantNull row is misread (silently wrong values): the null \
     row is read as one element, so later elements shift and the end is left unwritten (zeros or, from run to run, \
     other values); integer and bool constants alike";
+
+/// The documented discrepancies that are the layer's own, whichever way it
+/// is driven: every one reproduces through the Vulkan API too
+/// (`oracle/tests/emulation_layer_findings.rs`), so the `vulkan` oracle
+/// documents them when it runs on the layers.
+pub const LAYER_KNOWN: &[KnownDiscrepancy] = KNOWN;
 
 /// The layer's documented discrepancies, each with a minimal module under
 /// `corpus/findings/` (checked by `oracle/tests/emulation_layer_findings.rs`).

@@ -10,10 +10,10 @@
 //! on one graph: the group is halved (time-outs are retried one graph per
 //! process, since halving a hung group would wait for the hang again).
 
-use super::prepare::Prepared;
 use super::scenario::{self, Entry, OUTPUT_DIR};
-use super::setup::{Setup, INSTANCE_LAYERS};
+use super::setup::Setup;
 use crate::compliance::ReferenceTensor;
+use crate::external::consumer::Prepared;
 use crate::external::process::{self, Ended, Limits, ProcessRun, ScratchDir};
 use crate::external::tosa_reference;
 use crate::oracle::{Abnormal, ExecOutcome, OracleError, Refusal};
@@ -185,13 +185,13 @@ impl Runner<'_> {
     /// The runner's command line for a scenario file, in the scenario's directory.
     pub fn command(&self, scenario: &std::path::Path) -> Command {
         let mut cmd = Command::new(&self.setup.runner);
-        cmd.arg("--scenario")
-            .arg(scenario.file_name().unwrap_or(scenario.as_os_str()))
-            .args(["--output", OUTPUT_DIR, "--log-level", "debug"])
-            .env("VK_LAYER_PATH", &self.setup.layer_path)
-            .env("VK_INSTANCE_LAYERS", INSTANCE_LAYERS)
-            .env("VK_ICD_FILENAMES", &self.setup.icd)
-            .env("VK_DRIVER_FILES", &self.setup.icd);
+        cmd.arg("--scenario").arg(scenario.file_name().unwrap_or(scenario.as_os_str())).args([
+            "--output",
+            OUTPUT_DIR,
+            "--log-level",
+            "debug",
+        ]);
+        self.setup.env.apply(&mut cmd);
         cmd
     }
 }

@@ -17,7 +17,7 @@
 //!   position of each in the command's `graph_constants` list is the
 //!   GraphConstantID the pipeline gives it, so unused positions are filled.
 
-use super::prepare::Prepared;
+use crate::external::consumer::Prepared;
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::tensor::TensorData;
 use std::path::{Path, PathBuf};
@@ -168,15 +168,15 @@ pub fn write(dir: &Path, entries: &[Entry<'_>]) -> Result<Written, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::prepare::{Prepared, Slot};
     use super::*;
+    use crate::external::consumer::{Prepared, Slot};
     use crate::external::process::ScratchDir;
     use std::collections::BTreeMap;
 
     #[test]
     fn a_scenario_binds_every_interface_variable_and_numbers_constants() {
         let dir = ScratchDir::new("emulation-layer-test").expect("scratch");
-        let slot = |set, binding, elem| Slot { set, binding, elem, shape: vec![2, 3] };
+        let slot = |set, binding, elem| Slot { set, binding, element: None, elem, shape: vec![2, 3] };
         let mut constants = BTreeMap::new();
         constants.insert(2, TensorData::zeros(ElemType::Bf16, &[4]));
         let p = Prepared {

@@ -1,107 +1,43 @@
-//! Where the scenario runner, the two emulation layers, the Vulkan driver and
-//! the loader are: the provisioned tools (`ci/setup-oracles`), or a user's
-//! own build under a directory (`--oracle-path emulation-layer=DIR`).
-//!
-//! The Debian 12 loader (1.3.239) ignores the order of `VK_INSTANCE_LAYERS`
-//! and stacks layers in discovery order, and the Graph layer only works above
-//! the Tensor layer. So each layer gets a directory of its own holding one
-//! manifest with an absolute `library_path`, and `VK_LAYER_PATH` lists the
-//! Graph directory first (as `ci/setup-oracles` does for the provisioned
-//! layers).
+//! Where the scenario runner is, with the Vulkan environment it runs in
+//! ([`crate::external::consumer::env`]): the provisioned tools
+//! (`ci/setup-oracles`), or a user's own build under a directory
+//! (`--oracle-path emulation-layer=DIR`).
 
-use crate::external::process::ScratchDir;
+use crate::external::consumer::env::{self, Found, VulkanEnv};
 use spvgraph_ir::tools::{Tool, Tools};
-use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-
-/// The Graph layer's name.
-pub const GRAPH_LAYER: &str = "VK_LAYER_ML_Graph_Emulation";
-/// The Tensor layer's name.
-pub const TENSOR_LAYER: &str = "VK_LAYER_ML_Tensor_Emulation";
-/// `VK_INSTANCE_LAYERS` for the two layers, Graph above Tensor.
-pub const INSTANCE_LAYERS: &str = "VK_LAYER_ML_Graph_Emulation:VK_LAYER_ML_Tensor_Emulation";
 
 /// Everything a run needs, found.
 #[derive(Clone, Debug)]
 pub struct Setup {
     /// The `scenario-runner` executable.
     pub runner: PathBuf,
-    /// `VK_LAYER_PATH`: the Graph layer's directory, then the Tensor layer's.
-    pub layer_path: OsString,
-    /// The layer libraries, Graph then Tensor.
-    pub layer_libraries: [PathBuf; 2],
-    /// `VK_ICD_FILENAMES`: the Vulkan driver's manifest.
-    pub icd: PathBuf,
-    /// Where the runner came from: `Some(dir)` when it is the user's.
+    /// The layers (always present here) and the driver.
+    pub env: VulkanEnv,
+    /// Where the layers came from: `Some(dir)` when they are the user's.
     pub user_dir: Option<PathBuf>,
     /// Whether the runner is the user's (rather than the provisioned one).
     pub user_runner: bool,
-    /// Whether the driver manifest is the user's.
-    pub user_icd: bool,
-    /// Manifests written for a user's layers; kept alive with the setup.
-    _manifests: Option<Arc<ScratchDir>>,
+}
+
+impl Setup {
+    /// The layer libraries, Graph then Tensor.
+    pub fn layer_libraries(&self) -> Option<&[PathBuf; 2]> {
+        self.env.layers.as_ref().map(|l| &l.libraries)
+    }
 }
 
 /// The provisioned tools: `Tool::ScenarioRunner`, `Tool::VkLayerPath`,
 /// `Tool::VkIcd`. On failure, one line per missing piece.
 pub fn provisioned(tools: &Tools) -> Result<Setup, Vec<String>> {
-    let mut missing = Vec::new();
     let runner = tools.get(Tool::ScenarioRunner).map(Path::to_path_buf).map_err(|e| e.to_string());
-    let layers = tools
-        .get(Tool::VkLayerPath)
-        .map_err(|e| e.to_string())
-        .and_then(|p| provisioned_layers(&p.as_os_str().to_string_lossy()));
-    let icd =
-        tools.get(Tool::VkIcd).map(Path::to_path_buf).map_err(|e| format!("{e} (Debian package mesa-vulkan-drivers)"));
-    let runner = runner.map_err(|e| missing.push(e)).ok();
-    let layers = layers.map_err(|e| missing.push(e)).ok();
-    let icd = icd.map_err(|e| missing.push(e)).ok();
-    if let Err(e) = vulkan_loader() {
-        missing.push(e);
-    }
-    match (runner, layers, icd) {
-        (Some(runner), Some((layer_path, layer_libraries)), Some(icd)) if missing.is_empty() => Ok(Setup {
-            runner,
-            layer_path,
-            layer_libraries,
-            icd,
-            user_dir: None,
-            user_runner: false,
-            user_icd: false,
-            _manifests: None,
-        }),
-        _ => Err(missing),
-    }
-}
-
-/// Checks that each directory of a provisioned `VK_LAYER_PATH` holds a
-/// manifest whose library exists, and that both layers are there.
-fn provisioned_layers(layer_path: &str) -> Result<(OsString, [PathBuf; 2]), String> {
-    let mut graph = None;
-    let mut tensor = None;
-    for dir in layer_path.split(':').filter(|d| !d.is_empty()) {
-        let Ok(entries) = std::fs::read_dir(dir) else { continue };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if let Some(m) = read_manifest(&path) {
-                let lib = m.library(&path);
-                match m.name.as_str() {
-                    GRAPH_LAYER if lib.is_file() => graph = Some(lib),
-                    TENSOR_LAYER if lib.is_file() => tensor = Some(lib),
-                    _ => {}
-                }
-            }
-        }
-    }
-    match (graph, tensor) {
-        (Some(g), Some(t)) => Ok((OsString::from(layer_path), [g, t])),
-        (g, _) => {
-            let which = if g.is_none() { GRAPH_LAYER } else { TENSOR_LAYER };
-            Err(format!(
-                "{which}: no manifest with an existing library under VK_LAYER_PATH {layer_path} \
-                 (ai-ml-emulation-layer-for-vulkan: run ci/setup-oracles)"
-            ))
+    let env = env::provisioned(tools);
+    match (runner, env) {
+        (Ok(runner), Ok(env)) => Ok(Setup { runner, env, user_dir: None, user_runner: false }),
+        (runner, env) => {
+            let mut missing: Vec<String> = runner.err().into_iter().collect();
+            missing.extend(env.err().unwrap_or_default());
+            Err(missing)
         }
     }
 }
@@ -122,303 +58,37 @@ pub fn from_dir(tools: &Tools, dir: &Path) -> Result<Setup, Vec<String>> {
             .map_err(|e| missing.push(format!("no scenario-runner under {} and {e}", dir.display())))
             .ok(),
     };
-    let icd = match &found.icd {
-        Some(i) => Some(i.clone()),
-        None => tools
-            .get(Tool::VkIcd)
-            .map(Path::to_path_buf)
-            .map_err(|e| missing.push(format!("{e} (Debian package mesa-vulkan-drivers)")))
-            .ok(),
+    let icds = match found.icds.first() {
+        Some(i) => Some(vec![i.clone()]),
+        None => env::provisioned_icd(tools).map(|i| vec![i]).map_err(|e| missing.push(e)).ok(),
     };
-    let templates = tools.get(Tool::VkLayerPath).ok().map(|p| p.as_os_str().to_string_lossy().into_owned());
-    let mut layers = Vec::new();
-    for (name, file) in [(GRAPH_LAYER, "libVkLayer_Graph.so"), (TENSOR_LAYER, "libVkLayer_Tensor.so")] {
-        match found.layer(name, file, templates.as_deref()) {
-            Some(l) => layers.push(l),
-            None => missing.push(format!(
-                "{name}: neither a manifest with an existing library nor {file} under {}",
-                dir.display()
-            )),
+    let layers = match env::user_layers(&found, tools, dir) {
+        Ok(Some(l)) => Some(l),
+        Ok(None) => {
+            for (name, file) in [(env::GRAPH_LAYER, "libVkLayer_Graph.so"), (env::TENSOR_LAYER, "libVkLayer_Tensor.so")]
+            {
+                missing.push(format!(
+                    "{name}: neither a manifest with an existing library nor {file} under {}",
+                    dir.display()
+                ));
+            }
+            None
         }
-    }
-    if let Err(e) = vulkan_loader() {
+        Err(e) => {
+            missing.extend(e);
+            None
+        }
+    };
+    if let Err(e) = env::loader() {
         missing.push(e);
     }
-    let (Some(runner), Some(icd), [graph, tensor]) = (runner, icd, layers.as_slice()) else {
-        return Err(missing);
-    };
-    if !missing.is_empty() {
-        return Err(missing);
-    }
-    let scratch = ScratchDir::new("emulation-layer-manifests").map_err(|e| vec![e.to_string()])?;
-    let mut dirs = Vec::new();
-    for (sub, layer) in [("1_graph", graph), ("2_tensor", tensor)] {
-        let d = scratch.join(sub);
-        let text = serde_json::to_string_pretty(&layer.manifest).map_err(|e| vec![e.to_string()])?;
-        std::fs::create_dir_all(&d)
-            .and_then(|()| std::fs::write(d.join("layer.json"), text))
-            .map_err(|e| vec![format!("{}: cannot write a layer manifest: {e}", d.display())])?;
-        dirs.push(d.into_os_string());
-    }
-    let mut layer_path = OsString::new();
-    layer_path.push(&dirs[0]);
-    layer_path.push(":");
-    layer_path.push(&dirs[1]);
-    Ok(Setup {
-        runner,
-        layer_path,
-        layer_libraries: [graph.library.clone(), tensor.library.clone()],
-        icd,
-        user_dir: Some(dir.to_path_buf()),
-        user_runner: found.runner.is_some(),
-        user_icd: found.icd.is_some(),
-        _manifests: Some(Arc::new(scratch)),
-    })
-}
-
-/// The Vulkan loader the runner links against.
-fn vulkan_loader() -> Result<(), String> {
-    const DIRS: [&str; 6] =
-        ["/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib", "/lib64", "/lib"];
-    let mut dirs: Vec<PathBuf> =
-        std::env::var_os("LD_LIBRARY_PATH").map(|v| std::env::split_paths(&v).collect()).unwrap_or_default();
-    dirs.extend(DIRS.iter().map(PathBuf::from));
-    if dirs.iter().any(|d| d.join("libvulkan.so.1").exists()) {
-        Ok(())
-    } else {
-        Err("the Vulkan loader libvulkan.so.1 is not installed (Debian package libvulkan1)".into())
-    }
-}
-
-/// A layer manifest: its name, `library_path` and whole document.
-struct Manifest {
-    name: String,
-    library_path: String,
-    doc: serde_json::Value,
-}
-
-impl Manifest {
-    /// The library, resolved against the manifest's directory.
-    fn library(&self, manifest: &Path) -> PathBuf {
-        let lib = Path::new(&self.library_path);
-        if lib.is_absolute() {
-            lib.to_path_buf()
-        } else {
-            manifest.parent().unwrap_or(Path::new(".")).join(lib)
-        }
-    }
-}
-
-/// Reads `path` as a layer manifest, if it is one.
-fn read_manifest(path: &Path) -> Option<Manifest> {
-    if path.extension().and_then(|e| e.to_str()) != Some("json") {
-        return None;
-    }
-    let doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()?;
-    let layer = doc.get("layer")?;
-    let name = layer.get("name")?.as_str()?.to_string();
-    let library_path = layer.get("library_path")?.as_str()?.to_string();
-    Some(Manifest { name, library_path, doc })
-}
-
-/// A layer of a user's build, ready to be written out.
-struct UserLayer {
-    library: PathBuf,
-    manifest: serde_json::Value,
-}
-
-/// What a search of a user's directory found.
-#[derive(Default)]
-struct Found {
-    manifests: Vec<(PathBuf, Manifest)>,
-    libraries: Vec<PathBuf>,
-    runner: Option<PathBuf>,
-    icd: Option<PathBuf>,
-}
-
-impl Found {
-    /// How deep and how wide the search goes: a build or install tree is
-    /// searched, not a whole file system.
-    const MAX_DEPTH: usize = 8;
-    const MAX_ENTRIES: usize = 50_000;
-
-    fn search(dir: &Path) -> Found {
-        let mut found = Found::default();
-        let mut stack = vec![(dir.to_path_buf(), 0usize)];
-        let mut seen = 0usize;
-        while let Some((d, depth)) = stack.pop() {
-            let Ok(entries) = std::fs::read_dir(&d) else { continue };
-            let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
-            entries.sort();
-            for path in entries {
-                seen += 1;
-                if seen > Self::MAX_ENTRIES {
-                    return found;
-                }
-                let Ok(meta) = std::fs::symlink_metadata(&path) else { continue };
-                if meta.is_dir() {
-                    if depth < Self::MAX_DEPTH {
-                        stack.push((path, depth + 1));
-                    }
-                    continue;
-                }
-                let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-                match name {
-                    "libVkLayer_Graph.so" | "libVkLayer_Tensor.so" => found.libraries.push(path.clone()),
-                    "scenario-runner" if found.runner.is_none() && is_elf(&path) => found.runner = Some(path.clone()),
-                    _ if name.ends_with(".json") => {
-                        if let Some(m) = read_manifest(&path) {
-                            found.manifests.push((path.clone(), m));
-                        } else if found.icd.is_none() && is_icd_manifest(&path) {
-                            found.icd = Some(path.clone());
-                        }
-                    }
-                    _ => {}
-                }
-            }
-        }
-        found
-    }
-
-    /// The layer `name`: its manifest under the directory (library resolved
-    /// against the manifest, else found by file name), or its library alone
-    /// with the provisioned manifest (or a minimal one) pointing at it.
-    fn layer(&self, name: &str, file: &str, templates: Option<&str>) -> Option<UserLayer> {
-        let by_name = || self.libraries.iter().find(|l| l.file_name().and_then(|n| n.to_str()) == Some(file)).cloned();
-        let from_manifest = self.manifests.iter().filter(|(_, m)| m.name == name).find_map(|(path, m)| {
-            let lib = m.library(path);
-            let lib = if lib.is_file() { lib } else { by_name()? };
-            Some((lib, m.doc.clone()))
-        });
-        let (library, mut doc) = match from_manifest {
-            Some(x) => x,
-            None => {
-                let library = by_name()?;
-                (library, template(name, templates))
-            }
-        };
-        let absolute = std::fs::canonicalize(&library).unwrap_or(library);
-        if let Some(layer) = doc.get_mut("layer").and_then(|l| l.as_object_mut()) {
-            layer.insert("library_path".into(), serde_json::Value::String(absolute.display().to_string()));
-        }
-        Some(UserLayer { library: absolute, manifest: doc })
-    }
-}
-
-/// The provisioned manifest of layer `name`, or a minimal one.
-fn template(name: &str, templates: Option<&str>) -> serde_json::Value {
-    for dir in templates.unwrap_or("").split(':').filter(|d| !d.is_empty()) {
-        let Ok(entries) = std::fs::read_dir(dir) else { continue };
-        for entry in entries.flatten() {
-            if let Some(m) = read_manifest(&entry.path()) {
-                if m.name == name {
-                    return m.doc;
-                }
-            }
-        }
-    }
-    serde_json::json!({
-        "file_format_version": "1.0.0",
-        "layer": {
-            "name": name,
-            "type": "INSTANCE",
-            "library_path": "",
-            "api_version": "1.3.0",
-            "implementation_version": "1",
-            "description": name,
-        }
-    })
-}
-
-fn is_elf(path: &Path) -> bool {
-    use std::io::Read;
-    let mut magic = [0u8; 4];
-    std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut magic)).is_ok() && &magic == b"\x7fELF"
-}
-
-fn is_icd_manifest(path: &Path) -> bool {
-    std::fs::read_to_string(path)
-        .ok()
-        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
-        .is_some_and(|doc| doc.get("ICD").and_then(|i| i.get("library_path")).is_some())
-}
-
-/// The version a build of the emulation layer or of the scenario runner
-/// embeds in its binary: the `"version": "X"` of the JSON it prints for
-/// `--version`, followed by its `"revision"`.
-pub fn embedded_version(binary: &Path) -> Option<String> {
-    let bytes = std::fs::read(binary).ok()?;
-    let key = b"\"version\": \"";
-    let mut from = 0;
-    while let Some(at) = find(&bytes[from..], key).map(|i| i + from) {
-        let start = at + key.len();
-        let end = start + bytes[start..].iter().take(64).position(|&b| b == b'"')?;
-        // The closing quote, a comma, white space, then the revision key.
-        let after = bytes.get(end + 1..).unwrap_or(&[]);
-        let after = after.strip_prefix(b",").unwrap_or(&[]);
-        let next = after.iter().position(|b| !b.is_ascii_whitespace()).map_or(&[][..], |i| &after[i..]);
-        if next.starts_with(b"\"revision\"") {
-            return String::from_utf8(bytes[start..end].to_vec()).ok();
-        }
-        from = start;
-    }
-    None
-}
-
-fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
-    haystack.windows(needle.len()).position(|w| w == needle)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn embedded_versions_are_read_from_the_json_blob() {
-        let dir = ScratchDir::new("emulation-layer-test").expect("scratch");
-        let p = dir.join("lib.so");
-        std::fs::write(&p, b"\0\0junk \"version\": \"9\" more\0  \"version\": \"0.11.0\",\n  \"revision\": \"x\"")
-            .expect("w");
-        assert_eq!(embedded_version(&p).as_deref(), Some("0.11.0"));
-        std::fs::write(&p, b"nothing here").expect("w");
-        assert_eq!(embedded_version(&p), None);
-    }
-
-    #[test]
-    fn a_user_directory_with_only_libraries_gets_manifests() {
-        let dir = ScratchDir::new("emulation-layer-test").expect("scratch");
-        let lib = dir.join("build/lib");
-        std::fs::create_dir_all(&lib).expect("mkdir");
-        std::fs::write(lib.join("libVkLayer_Graph.so"), b"\x7fELF").expect("w");
-        std::fs::write(lib.join("libVkLayer_Tensor.so"), b"\x7fELF").expect("w");
-        let found = Found::search(dir.path());
-        let g = found.layer(GRAPH_LAYER, "libVkLayer_Graph.so", None).expect("graph layer");
-        assert!(g.library.ends_with("libVkLayer_Graph.so"));
-        assert_eq!(g.manifest["layer"]["name"], GRAPH_LAYER);
-        assert_eq!(g.manifest["layer"]["library_path"], g.library.display().to_string());
-        assert!(found.layer(TENSOR_LAYER, "libVkLayer_Tensor.so", None).is_some());
-        assert!(found.runner.is_none() && found.icd.is_none());
-    }
-
-    #[test]
-    fn a_user_manifest_is_resolved_against_its_directory() {
-        let dir = ScratchDir::new("emulation-layer-test").expect("scratch");
-        let share = dir.join("share/vulkan/explicit_layer.d");
-        let lib = dir.join("lib");
-        std::fs::create_dir_all(&share).expect("mkdir");
-        std::fs::create_dir_all(&lib).expect("mkdir");
-        std::fs::write(lib.join("libVkLayer_Tensor.so"), b"\x7fELF").expect("w");
-        let doc = serde_json::json!({"file_format_version": "1.0.0",
-            "layer": {"name": TENSOR_LAYER, "type": "INSTANCE", "library_path": "libVkLayer_Tensor.so",
-                      "device_extensions": [{"name": "VK_ARM_tensors"}]}});
-        std::fs::write(share.join("VkLayer_Tensor.json"), doc.to_string()).expect("w");
-        let icd = serde_json::json!({"file_format_version": "1.0.0", "ICD": {"library_path": "x.so"}});
-        std::fs::write(dir.join("my_icd.json"), icd.to_string()).expect("w");
-        let found = Found::search(dir.path());
-        let t = found.layer(TENSOR_LAYER, "libVkLayer_Tensor.so", None).expect("found by file name");
-        assert!(t.library.ends_with("lib/libVkLayer_Tensor.so"), "{}", t.library.display());
-        assert_eq!(t.manifest["layer"]["device_extensions"][0]["name"], "VK_ARM_tensors");
-        assert!(found.layer(GRAPH_LAYER, "libVkLayer_Graph.so", None).is_none());
-        assert!(found.icd.is_some_and(|p| p.ends_with("my_icd.json")));
+    match (runner, icds, layers) {
+        (Some(runner), Some(icds), Some(layers)) if missing.is_empty() => Ok(Setup {
+            runner,
+            env: VulkanEnv { layers: Some(layers), icds, user_icd: !found.icds.is_empty() },
+            user_dir: Some(dir.to_path_buf()),
+            user_runner: found.runner.is_some(),
+        }),
+        _ => Err(missing),
     }
 }

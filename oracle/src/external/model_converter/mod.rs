@@ -87,10 +87,12 @@ impl ModelConverter {
     }
 
     /// The registry's constructor. Without `dir`, the provisioned
-    /// `model-converter` and `vgf_dump`. With `dir` (`--oracle-path
-    /// model-converter=DIR`, a user's own build or another release),
-    /// `model-converter` from `DIR` or `DIR/bin`, and `vgf_dump` from there
-    /// too when present (else the provisioned one).
+    /// `model-converter` and `vgf_dump` (of the channel `tools` belongs to).
+    /// With `dir` (`--oracle-path model-converter=DIR`, a user's own build or
+    /// another release), `model-converter` found under `DIR` (`DIR`, `DIR/bin`,
+    /// or anywhere below, as in a `site-packages` of either wheel layout:
+    /// [`spvgraph_ir::tools::find_executable`]), and `vgf_dump` from there too
+    /// when present (else the provisioned one).
     pub fn from_config(tools: &Tools, dir: Option<&Path>) -> ModelConverter {
         let limits = Limits { timeout: Self::DEFAULT_TIMEOUT, ..Limits::default() };
         let provisioned = |t: Tool| tools.get(t).map(Path::to_path_buf).map_err(|e| e.to_string());
@@ -109,9 +111,9 @@ impl ModelConverter {
                 version,
             };
         };
-        let find = |name: &str| [dir.join(name), dir.join("bin").join(name)].into_iter().find(|p| p.is_file());
+        let find = |name: &str| spvgraph_ir::tools::find_executable(dir, name);
         let found = match find("model-converter") {
-            None => Err(format!("{}: no model-converter there (nor in bin/)", dir.display())),
+            None => Err(format!("{}: no model-converter there (nor in bin/, nor an executable below)", dir.display())),
             Some(converter) => match find("vgf_dump").map_or_else(|| provisioned(Tool::VgfDump), Ok) {
                 Ok(vgf_dump) => Ok(ConverterTools { converter, vgf_dump }),
                 Err(e) => Err(format!("{}: no vgf_dump there, and {e}", dir.display())),

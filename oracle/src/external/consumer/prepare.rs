@@ -1,84 +1,48 @@
-//! From an [`ExecRequest`] to what the scenario runner needs: the module to
-//! load (after the documented work-arounds), the entry point, one tensor
-//! resource per interface variable at its DescriptorSet/Binding, and one
-//! graph-constant resource per GraphConstantID.
+//! From an [`ExecRequest`] to what a Vulkan consumer needs: the module to
+//! load (after the documented [`Workarounds`]), the entry point, one tensor
+//! resource per interface variable (per element of a tensor array) at its
+//! DescriptorSet/Binding, and one graph constant per GraphConstantID. Both
+//! consumer oracles prepare their requests here, so they run the same
+//! module with the same bindings.
 
+use super::workarounds::{rewrite, shares_an_output, Workaround, Workarounds, SHARED_OUTPUT_REFUSAL};
 use crate::exec::{self, Interface};
 use crate::oracle::{ExecRequest, Refusal, ValidateOptions};
 use crate::validate::Validator;
 use spvgraph_ir::analysis::Analysis;
 use spvgraph_ir::elem::ElemType;
-use spvgraph_ir::inst::{ExtSet, Id, Inst};
+use spvgraph_ir::inst::{Id, Inst};
 use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::Module;
 use std::collections::{BTreeMap, HashSet};
-use std::fmt;
 
-/// Changes the adapter makes to a module before the layer sees it, because
-/// the layer (0.11) mishandles something valid that is not what the run is
-/// about. Each is a documented discrepancy with a finding of its own.
-///
-/// They apply only to modules the in-tree validator accepts (Vulkan 1.3,
-/// every profile): a module that breaks a rule goes to the layer exactly as
-/// given, so that no work-around repairs the break (removing debug
-/// information would repair every `debuginfo.*` break) and what the layer
-/// does with an invalid module is reported as it is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Workarounds {
-    /// Keep only the requested `OpGraphEntryPointARM`: the layer ignores the
-    /// pipeline's entry-point name and builds every entry point's graph,
-    /// binding all of their interface variables to the one pipeline's
-    /// resources (`emulation-layer-ignores-entry-point`).
-    pub single_entry_point: bool,
-    /// Remove `NonSemantic.Graph.DebugInfo` (its import and instructions):
-    /// the layer refuses any module importing it
-    /// (`emulation-layer-rejects-debuginfo`). Non-semantic instructions have
-    /// no meaning for execution, so the outputs are those of the module.
-    pub strip_debug_info: bool,
-    /// Do not run a graph that sets one value as several outputs (it is
-    /// `unsupported`): the layer writes only the last of those outputs and
-    /// leaves the others as they were (`emulation-layer-shared-output`).
-    pub skip_shared_outputs: bool,
-}
-
-impl Workarounds {
-    /// Every work-around on (the default).
-    pub const ALL: Workarounds =
-        Workarounds { single_entry_point: true, strip_debug_info: true, skip_shared_outputs: true };
-    /// None: the module goes to the layer exactly as given.
-    pub const NONE: Workarounds =
-        Workarounds { single_entry_point: false, strip_debug_info: false, skip_shared_outputs: false };
-}
-
-impl Default for Workarounds {
-    fn default() -> Self {
-        Workarounds::ALL
-    }
-}
-
-/// One tensor resource bound to an interface variable.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One tensor resource bound to an interface variable (or to one element of
+/// a tensor-array interface variable).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Slot {
     /// DescriptorSet.
     pub set: u32,
     /// Binding.
     pub binding: u32,
+    /// The array element (`arrayElement`, the ElementIndex) when the
+    /// interface variable is a tensor array.
+    pub element: Option<u32>,
     /// Element type.
     pub elem: ElemType,
     /// Shape.
     pub shape: Vec<usize>,
 }
 
-/// A graph ready to be put in a scenario.
+/// A graph ready to be run by a consumer.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Prepared {
-    /// The module the layer gets.
+    /// The module the consumer gets.
     pub words: Vec<u32>,
     /// The entry point's name.
     pub entry: String,
-    /// Inputs in InputIndex order.
+    /// Inputs in InputIndex order (tensor arrays expanded in ElementIndex order).
     pub inputs: Vec<Slot>,
-    /// Outputs in OutputIndex order.
+    /// Outputs in OutputIndex order (tensor arrays expanded in ElementIndex order).
     pub outputs: Vec<Slot>,
     /// Graph-constant data by GraphConstantID: every graph constant the
     /// module declares (the layer resolves all of them).
@@ -87,22 +51,14 @@ pub struct Prepared {
     pub applied: Vec<Workaround>,
 }
 
-/// A work-around applied to one module.
+/// Whether a consumer can bind the elements of a tensor-array interface.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Workaround {
-    /// Other graph entry points removed.
-    OtherEntryPointsRemoved,
-    /// NonSemantic.Graph.DebugInfo removed.
-    DebugInfoRemoved,
-}
-
-impl fmt::Display for Workaround {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Workaround::OtherEntryPointsRemoved => "the other graph entry points were removed",
-            Workaround::DebugInfoRemoved => "NonSemantic.Graph.DebugInfo was removed",
-        })
-    }
+pub enum TensorArrays {
+    /// Each element is bound on its own (`arrayElement`).
+    Bound,
+    /// The consumer cannot bind them: such graphs are refused as
+    /// unsupported, with this reason.
+    Unbindable(&'static str),
 }
 
 /// What became of a request.
@@ -110,7 +66,7 @@ impl fmt::Display for Workaround {
 pub enum Preparation {
     /// Ready to run.
     Ready(Box<Prepared>),
-    /// Cannot be run through the scenario runner; the outcome is this refusal.
+    /// Cannot be given to the consumer; the outcome is this refusal.
     Refused(Refusal, String),
 }
 
@@ -122,58 +78,51 @@ fn unsupported(reason: impl Into<String>) -> Result<Preparation, RequestError> {
     Ok(Preparation::Refused(Refusal::Unsupported, reason.into()))
 }
 
-/// Prepares `request`. Modules the runner cannot be given a scenario for
-/// (they do not decode, the entry point or an interface type cannot be
-/// read, an interface is a tensor array) are refused as unsupported, with
-/// the reason; inputs or graph constants that do not fit the module are a
-/// [`RequestError`].
-pub fn prepare(request: &ExecRequest<'_>, workarounds: Workarounds) -> Result<Preparation, RequestError> {
+/// Prepares `request`. Modules no consumer can be given (they do not
+/// decode, the entry point or an interface type cannot be read, an
+/// interface is a tensor array the consumer cannot bind) are refused as
+/// unsupported, with the reason; inputs or graph constants that do not fit
+/// the module are a [`RequestError`].
+pub fn prepare(
+    request: &ExecRequest<'_>,
+    workarounds: Workarounds,
+    arrays: TensorArrays,
+) -> Result<Preparation, RequestError> {
     let module = match Module::decode_words(request.module) {
         Ok(m) => m,
-        Err(e) => return unsupported(format!("no scenario can be written: the module does not decode: {e}")),
+        Err(e) => return unsupported(format!("nothing can be bound: the module does not decode: {e}")),
     };
     let iface = match exec::interface(&module, request.entry_point) {
         Ok(i) => i,
-        Err(e) => return unsupported(format!("no scenario can be written: {e}")),
+        Err(e) => return unsupported(format!("nothing can be bound: {e}")),
     };
     let Some(entry) = iface.entry_point.clone() else {
-        return unsupported("no scenario can be written: the module has no OpGraphEntryPointARM");
+        return unsupported("nothing can be bound: the module has no OpGraphEntryPointARM");
     };
     let a = Analysis::new(&module);
-    let (inputs, outputs) = match bindings(&a, &entry, &iface) {
+    let (inputs, outputs) = match bindings(&a, &entry, &iface, arrays) {
         Ok(b) => b,
         Err(reason) => return unsupported(reason),
     };
-    check_inputs(&inputs, request.inputs)?;
     if let Some(reason) = conflicting_graph_constant_ids(&a) {
         return unsupported(reason);
     }
-    let constants = constants(&a, &iface, request.graph_constants)?;
-    let workarounds =
-        if workarounds == Workarounds::NONE || !is_valid(&module) { Workarounds::NONE } else { workarounds };
+    let valid = is_valid(&module);
+    // Other data that does not fit an invalid module (a near-valid mutation
+    // changed a type) cannot be bound either: nothing to run, no harness error.
+    let constants =
+        match check_inputs(&inputs, request.inputs).and_then(|()| constants(&a, &iface, request.graph_constants)) {
+            Ok(c) => c,
+            Err(e) if !valid => return unsupported(format!("nothing can be bound to this invalid module: {}", e.0)),
+            Err(e) => return Err(e),
+        };
+    let workarounds = if workarounds == Workarounds::NONE || !valid { Workarounds::NONE } else { workarounds };
     if workarounds.skip_shared_outputs && shares_an_output(&a, &entry) {
-        return unsupported(
-            "one value is set as several graph outputs, of which the layer writes only the last \
-             (documented: corpus/findings/emulation-layer-shared-output.spv)",
-        );
+        return unsupported(SHARED_OUTPUT_REFUSAL);
     }
     let (words, applied) = rewrite(&module, &a, &entry, workarounds)
         .map_err(|e| RequestError(format!("the module cannot be re-encoded after the work-arounds: {e}")))?;
     Ok(Preparation::Ready(Box::new(Prepared { words, entry, inputs, outputs, constants, applied })))
-}
-
-/// Whether the graph of entry point `entry` sets one value as several outputs.
-fn shares_an_output(a: &Analysis<'_>, entry: &str) -> bool {
-    let graph = a.graph_entry_points.iter().find_map(|&i| match a.module.insts.get(i) {
-        Some(Inst::GraphEntryPoint { graph, name, .. }) if name == entry => Some(*graph),
-        _ => None,
-    });
-    let Some(view) = graph.and_then(|g| a.graph(g)) else { return false };
-    let mut seen = std::collections::BTreeSet::new();
-    view.outputs.iter().any(|&i| match a.module.insts.get(i) {
-        Some(Inst::GraphSetOutput { value, .. }) => !seen.insert(*value),
-        _ => false,
-    })
 }
 
 /// Whether the in-tree validator accepts the module (Vulkan 1.3, every profile).
@@ -181,14 +130,20 @@ fn is_valid(module: &Module) -> bool {
     Validator::new(ValidateOptions::default()).check(module).is_valid()
 }
 
-/// The DescriptorSet/Binding of every interface variable of `entry`.
-fn bindings(a: &Analysis<'_>, entry: &str, iface: &Interface) -> Result<(Vec<Slot>, Vec<Slot>), String> {
-    if iface.inputs.iter().chain(&iface.outputs).any(|p| p.element.is_some()) {
-        // VkDataGraphPipelineResourceInfoARM::arrayElement is always 0 in
-        // scenario-runner 0.11 and its bindings have no array element.
-        return Err("scenario-runner cannot bind tensor arrays (its bindings have no array element; \
-                    every resource is arrayElement 0): the graph has a tensor-array input or output"
-            .into());
+/// The DescriptorSet/Binding (and array element) of every input and output
+/// of `entry`: interface variable `k` is graph input `k`, then the outputs
+/// follow; each element of a tensor array is bound at its variable's
+/// binding with its ElementIndex as array element.
+fn bindings(
+    a: &Analysis<'_>,
+    entry: &str,
+    iface: &Interface,
+    arrays: TensorArrays,
+) -> Result<(Vec<Slot>, Vec<Slot>), String> {
+    if let TensorArrays::Unbindable(why) = arrays {
+        if iface.inputs.iter().chain(&iface.outputs).any(|p| p.element.is_some()) {
+            return Err(why.to_string());
+        }
     }
     let vars = a
         .graph_entry_points
@@ -198,28 +153,31 @@ fn bindings(a: &Analysis<'_>, entry: &str, iface: &Interface) -> Result<(Vec<Slo
             _ => None,
         })
         .ok_or_else(|| format!("no OpGraphEntryPointARM named {entry:?}"))?;
-    let ports: Vec<_> = iface.inputs.iter().chain(&iface.outputs).collect();
-    if vars.len() != ports.len() {
+    let count = |ports: &[exec::Port]| ports.iter().map(|p| p.index as usize + 1).max().unwrap_or(0);
+    let (n_in, n_out) = (count(&iface.inputs), count(&iface.outputs));
+    if vars.len() != n_in + n_out {
         return Err(format!(
-            "no scenario can be written: entry point {entry:?} lists {} interface variables for {} graph inputs and outputs",
+            "nothing can be bound: entry point {entry:?} lists {} interface variables for {} graph inputs and {} outputs",
             vars.len(),
-            ports.len()
+            n_in,
+            n_out
         ));
     }
-    let mut slots = Vec::with_capacity(vars.len());
-    for (var, port) in vars.iter().zip(ports) {
-        let literal = |d: spirv::Decoration| a.decoration(*var, d).and_then(|l| l.first().copied());
+    let slot = |var: spvgraph_ir::Id, port: &exec::Port| -> Result<Slot, String> {
+        let literal = |d: spirv::Decoration| a.decoration(var, d).and_then(|l| l.first().copied());
         let (Some(set), Some(binding)) =
             (literal(spirv::Decoration::DescriptorSet), literal(spirv::Decoration::Binding))
         else {
             return Err(format!(
-                "no scenario can be written: interface variable {var} has no DescriptorSet and Binding decorations"
+                "nothing can be bound: interface variable {var} has no DescriptorSet and Binding decorations"
             ));
         };
-        slots.push(Slot { set, binding, elem: port.elem, shape: port.shape.clone() });
-    }
-    let outputs = slots.split_off(iface.inputs.len());
-    Ok((slots, outputs))
+        Ok(Slot { set, binding, element: port.element, elem: port.elem, shape: port.shape.clone() })
+    };
+    let inputs = iface.inputs.iter().map(|p| slot(vars[p.index as usize], p)).collect::<Result<Vec<_>, _>>()?;
+    let outputs =
+        iface.outputs.iter().map(|p| slot(vars[n_in + p.index as usize], p)).collect::<Result<Vec<_>, _>>()?;
+    Ok((inputs, outputs))
 }
 
 fn check_inputs(slots: &[Slot], inputs: &[TensorData]) -> Result<(), RequestError> {
@@ -250,8 +208,8 @@ fn conflicting_graph_constant_ids(a: &Analysis<'_>) -> Option<String> {
         match seen.get(id) {
             Some(first) if first != ty => {
                 return Some(format!(
-                    "no scenario can be written: GraphConstantID {id} is declared with two types ({first} and {ty}), \
-                     and a scenario binds one tensor per ID"
+                    "nothing can be bound: GraphConstantID {id} is declared with two types ({first} and {ty}), \
+                     and a consumer binds one tensor per ID"
                 ))
             }
             Some(_) => {}
@@ -303,56 +261,11 @@ fn constants(
     Ok(out)
 }
 
-/// Applies the work-arounds that concern this module.
-fn rewrite(
-    module: &Module,
-    a: &Analysis<'_>,
-    entry: &str,
-    w: Workarounds,
-) -> Result<(Vec<u32>, Vec<Workaround>), spvgraph_ir::module::EncodeError> {
-    let mut applied = Vec::new();
-    let several_entry_points = a.graph_entry_points.len() > 1;
-    let debug_sets: HashSet<Id> =
-        a.sets.iter().filter(|(_, s)| **s == ExtSet::GraphDebugInfo).map(|(id, _)| *id).collect();
-    let drop_entries = w.single_entry_point && several_entry_points;
-    let drop_debug = w.strip_debug_info && !debug_sets.is_empty();
-    if !drop_entries && !drop_debug {
-        return Ok((module.encode_words()?, applied));
-    }
-    if drop_entries {
-        applied.push(Workaround::OtherEntryPointsRemoved);
-    }
-    if drop_debug {
-        applied.push(Workaround::DebugInfoRemoved);
-    }
-    let mut removed: HashSet<Id> = HashSet::new();
-    let mut kept = Vec::with_capacity(module.insts.len());
-    for inst in &module.insts {
-        let drop = match inst {
-            Inst::GraphEntryPoint { name, .. } => drop_entries && name != entry,
-            Inst::ExtInstImport { result, .. } => drop_debug && debug_sets.contains(result),
-            Inst::GraphDebug { set, .. } | Inst::ExtInst { set, .. } => drop_debug && debug_sets.contains(set),
-            _ => false,
-        };
-        if drop {
-            removed.extend(inst.result_id());
-        } else {
-            kept.push(inst.clone());
-        }
-    }
-    // Names and decorations of removed results go with them.
-    kept.retain(|inst| match inst {
-        Inst::Name { target, .. } | Inst::Decorate { target, .. } => !removed.contains(target),
-        _ => true,
-    });
-    let out = Module { insts: kept, ..module.clone() };
-    Ok((out.encode_words()?, applied))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use spvgraph_ir::builder::ModuleBuilder;
+    use spvgraph_ir::inst::ExtSet;
     use spvgraph_ir::tosa::TosaOp;
 
     /// Two entry points on one ABS graph (sets 0 and 1), a debug-info
@@ -390,7 +303,9 @@ mod tests {
     fn bindings_come_from_the_chosen_entry_point() {
         let words = two_entry_points().encode_words().expect("encodes");
         let inputs = [TensorData::zeros(ElemType::I32, &[4])];
-        let Ok(Preparation::Ready(p)) = prepare(&request(&words, Some("second"), &inputs), Workarounds::ALL) else {
+        let Ok(Preparation::Ready(p)) =
+            prepare(&request(&words, Some("second"), &inputs), Workarounds::ALL, TensorArrays::Bound)
+        else {
             panic!("ready")
         };
         assert_eq!(p.entry, "second");
@@ -414,7 +329,9 @@ mod tests {
         m.insts.insert(at, dup);
         let words = m.encode_words().expect("encodes");
         let inputs = [TensorData::zeros(ElemType::I32, &[4])];
-        let Ok(Preparation::Ready(p)) = prepare(&request(&words, Some("second"), &inputs), Workarounds::ALL) else {
+        let Ok(Preparation::Ready(p)) =
+            prepare(&request(&words, Some("second"), &inputs), Workarounds::ALL, TensorArrays::Bound)
+        else {
             panic!("ready")
         };
         assert_eq!(p.words, words);
@@ -422,10 +339,24 @@ mod tests {
     }
 
     #[test]
+    fn data_that_does_not_fit_an_invalid_module_is_unsupported_not_an_error() {
+        let mut m = two_entry_points();
+        let at = m.insts.iter().position(|i| matches!(i, Inst::MemoryModel { .. })).expect("memory model");
+        let dup = m.insts[at].clone();
+        m.insts.insert(at, dup);
+        let words = m.encode_words().expect("encodes");
+        let wrong = [TensorData::zeros(ElemType::I8, &[4])];
+        let r = prepare(&request(&words, None, &wrong), Workarounds::ALL, TensorArrays::Bound).expect("answers");
+        assert!(matches!(r, Preparation::Refused(Refusal::Unsupported, ref r) if r.contains("input 0")), "{r:?}");
+    }
+
+    #[test]
     fn without_workarounds_the_module_is_untouched() {
         let words = two_entry_points().encode_words().expect("encodes");
         let inputs = [TensorData::zeros(ElemType::I32, &[4])];
-        let Ok(Preparation::Ready(p)) = prepare(&request(&words, None, &inputs), Workarounds::NONE) else {
+        let Ok(Preparation::Ready(p)) =
+            prepare(&request(&words, None, &inputs), Workarounds::NONE, TensorArrays::Bound)
+        else {
             panic!("ready")
         };
         assert_eq!(p.words, words);
@@ -437,30 +368,43 @@ mod tests {
     fn bad_requests_and_unbindable_modules_are_told_apart() {
         let words = two_entry_points().encode_words().expect("encodes");
         let wrong = [TensorData::zeros(ElemType::I8, &[4])];
-        let e = prepare(&request(&words, None, &wrong), Workarounds::ALL).expect_err("wrong input type");
+        let e = prepare(&request(&words, None, &wrong), Workarounds::ALL, TensorArrays::Bound)
+            .expect_err("wrong input type");
         assert!(e.0.contains("input 0"), "{e:?}");
-        let missing = prepare(&request(&words, Some("third"), &wrong), Workarounds::ALL).expect("answers");
+        let missing =
+            prepare(&request(&words, Some("third"), &wrong), Workarounds::ALL, TensorArrays::Bound).expect("answers");
         assert!(matches!(missing, Preparation::Refused(Refusal::Unsupported, ref r) if r.contains("third")));
         let garbage = [1u32, 2, 3];
-        let r = prepare(&request(&garbage, None, &[]), Workarounds::ALL).expect("answers");
+        let r = prepare(&request(&garbage, None, &[]), Workarounds::ALL, TensorArrays::Bound).expect("answers");
         assert!(matches!(r, Preparation::Refused(Refusal::Unsupported, ref r) if r.contains("does not decode")));
     }
 
     #[test]
-    fn tensor_arrays_cannot_be_bound() {
+    fn tensor_array_elements_are_bound_at_their_variable_or_refused() {
         let mut b = ModuleBuilder::new();
         let t = b.type_tensor(ElemType::I32, Some(&[4]));
         let arr = b.type_array(t, 2);
-        let gty = b.type_graph(&[arr], &[t]);
-        let vars = vec![b.interface_variable(arr, 0, 0), b.interface_variable(t, 0, 1)];
+        let gty = b.type_graph(&[t, arr], &[arr]);
+        let vars =
+            vec![b.interface_variable(t, 0, 3), b.interface_variable(arr, 1, 0), b.interface_variable(arr, 0, 7)];
         let g = b.begin_graph(gty);
         b.graph_entry_point(g, "main", vars);
-        let x = b.graph_input(t, 0, Some(1));
-        b.graph_output(x, 0, None);
+        let x = b.graph_input(t, 0, None);
+        let y = b.graph_input(t, 1, Some(1));
+        b.graph_output(x, 0, Some(0));
+        b.graph_output(y, 0, Some(1));
         b.end_graph();
         let words = b.finish().encode_words().expect("encodes");
-        let inputs = [TensorData::zeros(ElemType::I32, &[4]), TensorData::zeros(ElemType::I32, &[4])];
-        let r = prepare(&request(&words, None, &inputs), Workarounds::ALL).expect("answers");
-        assert!(matches!(r, Preparation::Refused(Refusal::Unsupported, ref r) if r.contains("tensor arrays")));
+        let inputs = vec![TensorData::zeros(ElemType::I32, &[4]); 3];
+        let r = prepare(&request(&words, None, &inputs), Workarounds::ALL, TensorArrays::Unbindable("no arrays here"))
+            .expect("answers");
+        assert!(matches!(r, Preparation::Refused(Refusal::Unsupported, ref r) if r == "no arrays here"));
+        let Ok(Preparation::Ready(p)) = prepare(&request(&words, None, &inputs), Workarounds::ALL, TensorArrays::Bound)
+        else {
+            panic!("ready")
+        };
+        let at = |s: &Slot| (s.set, s.binding, s.element);
+        assert_eq!(p.inputs.iter().map(at).collect::<Vec<_>>(), [(0, 3, None), (1, 0, Some(0)), (1, 0, Some(1))]);
+        assert_eq!(p.outputs.iter().map(at).collect::<Vec<_>>(), [(0, 7, Some(0)), (0, 7, Some(1))]);
     }
 }

@@ -1,0 +1,410 @@
+//! The oracle's side of the worker processes: which executable serves the
+//! protocol ([`WorkerCommand`]), starting a worker with the Vulkan
+//! environment, one exchange under the time and memory limits, and a pool
+//! of idle workers, so that concurrent callers each get one and a worker
+//! that crashed, hung or lost its device is replaced by a new one for the
+//! next request.
+
+use super::protocol::{self, read_message, write_message, DeviceReport, FromWorker, ProtocolError, ToWorker};
+use crate::external::consumer::env::VulkanEnv;
+use crate::external::process::{self, Ended, Limits};
+use crate::oracle::Abnormal;
+use std::ffi::OsString;
+use std::io::{BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// The variable naming the executable that serves the worker protocol (it
+/// is run as `PROGRAM vulkan-worker`).
+pub const WORKER_VARIABLE: &str = "SPVGRAPH_VULKAN_WORKER";
+
+/// How to start a worker: an executable that serves the protocol, and its
+/// arguments.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WorkerCommand {
+    /// The executable.
+    pub program: PathBuf,
+    /// Its arguments.
+    pub args: Vec<OsString>,
+}
+
+impl WorkerCommand {
+    /// `PROGRAM vulkan-worker`: an `spvgraph` executable.
+    pub fn spvgraph(program: impl Into<PathBuf>) -> WorkerCommand {
+        WorkerCommand { program: program.into(), args: vec![OsString::from("vulkan-worker")] }
+    }
+
+    /// The worker of this installation: `$SPVGRAPH_VULKAN_WORKER`, else the
+    /// running executable when it is `spvgraph`, else the `spvgraph` cargo
+    /// built next to the running executable (a test or an example in
+    /// `target/<profile>/deps` or `target/<profile>/examples`).
+    pub fn discover() -> Result<WorkerCommand, String> {
+        if let Some(p) = std::env::var_os(WORKER_VARIABLE) {
+            let p = PathBuf::from(p);
+            return if p.is_file() {
+                Ok(WorkerCommand::spvgraph(p))
+            } else {
+                Err(format!("{WORKER_VARIABLE}={}: no such file", p.display()))
+            };
+        }
+        let exe = std::env::current_exe().map_err(|e| format!("cannot find the running executable: {e}"))?;
+        Self::beside(&exe).ok_or_else(|| {
+            format!(
+                "no spvgraph executable to run the worker beside {} (build it: cargo build --release --bin spvgraph; \
+                 or set {WORKER_VARIABLE})",
+                exe.display()
+            )
+        })
+    }
+
+    /// `exe` itself when it is `spvgraph`, else `spvgraph` in its directory
+    /// or the one above.
+    fn beside(exe: &Path) -> Option<WorkerCommand> {
+        if exe.file_name().is_some_and(|n| n == "spvgraph") {
+            return Some(WorkerCommand::spvgraph(exe));
+        }
+        let dir = exe.parent()?;
+        [Some(dir), dir.parent()]
+            .into_iter()
+            .flatten()
+            .map(|d| d.join("spvgraph"))
+            .find(|p| p.is_file())
+            .map(WorkerCommand::spvgraph)
+    }
+}
+
+/// The last bytes a worker wrote to standard error, and how many in all.
+#[derive(Default)]
+struct Tail {
+    bytes: Vec<u8>,
+    total: u64,
+}
+
+impl Tail {
+    const KEEP: usize = 64 << 10;
+
+    fn push(&mut self, chunk: &[u8]) {
+        self.bytes.extend_from_slice(chunk);
+        self.total += chunk.len() as u64;
+        if self.bytes.len() > Self::KEEP {
+            let cut = self.bytes.len() - Self::KEEP;
+            self.bytes.drain(..cut);
+        }
+    }
+
+    /// What was written after the first `since` bytes (as much as is kept).
+    fn since(&self, since: u64) -> String {
+        let new = usize::try_from(self.total.saturating_sub(since)).unwrap_or(usize::MAX).min(self.bytes.len());
+        String::from_utf8_lossy(&self.bytes[self.bytes.len() - new..]).into_owned()
+    }
+}
+
+type Message = Result<(FromWorker, Vec<Vec<u8>>), ProtocolError>;
+
+/// One worker process.
+pub(super) struct Worker {
+    child: Child,
+    stdin: BufWriter<ChildStdin>,
+    replies: Receiver<Message>,
+    stderr: Arc<Mutex<Tail>>,
+    /// The device it holds.
+    pub(super) report: DeviceReport,
+    /// Graphs it ran.
+    pub(super) served: u64,
+}
+
+/// How an exchange with a worker ended.
+pub(super) enum Exchange {
+    /// The worker answered; it is still usable unless it said the device was lost.
+    Reply {
+        /// The answer.
+        message: FromWorker,
+        /// Its blobs.
+        blobs: Vec<Vec<u8>>,
+        /// What the worker printed on standard error meanwhile.
+        stderr: String,
+    },
+    /// The worker died, hung or went over the memory limit; it is gone.
+    Ended {
+        /// How.
+        how: Ended,
+        /// What it printed last.
+        stderr: String,
+    },
+}
+
+/// Why no worker could be started.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum StartError {
+    /// The executable could not be run, or said no device can be set up:
+    /// the oracle is unavailable.
+    Unavailable(String),
+    /// It started and then died or hung before it was ready.
+    Died(String),
+}
+
+impl Worker {
+    /// Starts a worker and waits (at most `limits.timeout`) for its device.
+    pub(super) fn start(
+        command: &WorkerCommand,
+        env: &VulkanEnv,
+        device: Option<&str>,
+        limits: &Limits,
+    ) -> Result<Worker, StartError> {
+        let mut cmd = Command::new(&command.program);
+        cmd.args(&command.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+        env.apply(&mut cmd);
+        let mut child = cmd
+            .spawn()
+            .map_err(|e| StartError::Unavailable(format!("cannot start {}: {e}", command.program.display())))?;
+        let (Some(stdin), Some(mut stdout), Some(mut err)) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        else {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(StartError::Unavailable("the worker's pipes could not be opened".into()));
+        };
+        let (tx, replies) = mpsc::channel::<Message>();
+        std::thread::spawn(move || loop {
+            let m = read_message::<FromWorker>(&mut stdout);
+            let done = m.is_err();
+            if tx.send(m).is_err() || done {
+                return;
+            }
+        });
+        let stderr = Arc::new(Mutex::new(Tail::default()));
+        let sink = stderr.clone();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = err.read(&mut buf) {
+                if n == 0 {
+                    return;
+                }
+                if let Ok(mut t) = sink.lock() {
+                    t.push(&buf[..n]);
+                }
+            }
+        });
+        let mut worker =
+            Worker { child, stdin: BufWriter::new(stdin), replies, stderr, report: DeviceReport::default(), served: 0 };
+        let hello = ToWorker::Hello { protocol: protocol::VERSION, device: device.map(str::to_string) };
+        // The memory limit is for graphs: a device that needs more than it
+        // to start is told apart by the first graph's outcome.
+        let setup = Limits { timeout: limits.timeout, memory_bytes: None };
+        match worker.exchange(&hello, &[], &setup) {
+            Exchange::Reply { message: FromWorker::Ready(report), .. } if report.protocol == protocol::VERSION => {
+                worker.report = report;
+                Ok(worker)
+            }
+            Exchange::Reply { message: FromWorker::Ready(report), .. } => Err(StartError::Unavailable(format!(
+                "{} speaks protocol {}, this build {} (rebuild it)",
+                command.program.display(),
+                report.protocol,
+                protocol::VERSION
+            ))),
+            Exchange::Reply { message: FromWorker::SetupFailed { message, .. }, stderr, .. } => {
+                let said = process::tail_of(&stderr, 6);
+                let said = if said.is_empty() { String::new() } else { format!(" ({said})") };
+                Err(StartError::Unavailable(format!("{message}{said}")))
+            }
+            Exchange::Reply { message, .. } => Err(StartError::Died(format!("answered the hello with {message:?}"))),
+            Exchange::Ended { how: Ended::Exited(code), stderr } => Err(StartError::Unavailable(format!(
+                "{} {} exited with status {code} before it was ready: {}",
+                command.program.display(),
+                command.args.iter().map(|a| a.to_string_lossy()).collect::<Vec<_>>().join(" "),
+                process::tail_of(&stderr, 8)
+            ))),
+            Exchange::Ended { how: Ended::Abnormal(a), stderr } => {
+                Err(StartError::Died(format!("{a} while setting up the device: {}", process::tail_of(&stderr, 8))))
+            }
+        }
+    }
+
+    /// The worker's process id.
+    pub(super) fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Its resident memory now.
+    pub(super) fn resident_bytes(&self) -> u64 {
+        process::resident_bytes(self.pid())
+    }
+
+    /// Sends `message` and waits for the answer under `limits`. A worker
+    /// that dies, stays silent past the time limit or grows past the memory
+    /// limit is killed and reaped: [`Exchange::Ended`].
+    pub(super) fn exchange(&mut self, message: &ToWorker, blobs: &[&[u8]], limits: &Limits) -> Exchange {
+        let mark = self.stderr.lock().map(|t| t.total).unwrap_or(0);
+        let start = Instant::now();
+        // A worker that died already breaks the pipe: what it said is read below.
+        let sent = write_message(&mut self.stdin, message, blobs).is_ok();
+        let mut nap = Duration::from_micros(200);
+        let mut killed: Option<Abnormal> = None;
+        loop {
+            if sent && killed.is_none() {
+                match self.replies.recv_timeout(nap) {
+                    Ok(Ok((message, blobs))) => {
+                        return Exchange::Reply { message, blobs, stderr: self.stderr_since(mark) }
+                    }
+                    Ok(Err(ProtocolError::Closed)) | Err(RecvTimeoutError::Disconnected) => {}
+                    Ok(Err(e)) => {
+                        // Garbage on the protocol's pipe: the worker cannot
+                        // be trusted any more.
+                        let _ = self.child.kill();
+                        let _ = self.child.wait();
+                        let stderr = format!("{}\nthe worker's answer was unreadable: {e}", self.stderr_since(mark));
+                        return Exchange::Ended { how: Ended::Exited(-1), stderr };
+                    }
+                    Err(RecvTimeoutError::Timeout) => {
+                        nap = (nap * 2).min(Duration::from_millis(10));
+                        let over = limits.memory_bytes.is_some_and(|m| self.resident_bytes() > m);
+                        if over || start.elapsed() >= limits.timeout {
+                            killed = Some(if over { Abnormal::OutOfMemory } else { Abnormal::Timeout });
+                            let _ = self.child.kill();
+                        }
+                        continue;
+                    }
+                }
+            }
+            // The pipe closed or the worker was killed: reap it.
+            let status = self.child.wait();
+            // Let the stderr reader drain what the worker wrote last.
+            std::thread::sleep(Duration::from_millis(20));
+            let stderr = self.stderr_since(mark);
+            let how = match (killed, status) {
+                (Some(a), _) => Ended::Abnormal(a),
+                (None, Ok(s)) => process::ended(s, stderr.as_bytes()),
+                (None, Err(_)) => Ended::Abnormal(Abnormal::Signal(0)),
+            };
+            return Exchange::Ended { how, stderr };
+        }
+    }
+
+    fn stderr_since(&self, mark: u64) -> String {
+        self.stderr.lock().map(|t| t.since(mark)).unwrap_or_default()
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        // Closing stdin ends a healthy worker; one that does not end soon
+        // is killed.
+        let _ = self.stdin.flush();
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+        }
+        let _ = self.child.wait();
+    }
+}
+
+/// What the workers of one oracle cost so far.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct WorkerStats {
+    /// Workers started (the first, and every restart).
+    pub started: u64,
+    /// Workers that crashed, hung, went over the memory limit or lost their
+    /// device while running a graph, and were replaced.
+    pub lost: u64,
+    /// Workers retired while healthy because their memory grew past half
+    /// the limit.
+    pub recycled: u64,
+    /// Graphs run.
+    pub graphs: u64,
+    /// Wall-clock time in exchanges with workers (starting them included).
+    pub busy: Duration,
+    /// Highest resident set size of one worker seen after a graph, in bytes.
+    pub peak_rss_bytes: u64,
+}
+
+/// Idle workers, and the counters.
+#[derive(Default)]
+pub(super) struct Pool {
+    idle: Mutex<Vec<Worker>>,
+    stats: Mutex<WorkerStats>,
+}
+
+impl Pool {
+    /// An idle worker, or a new one.
+    pub(super) fn take(
+        &self,
+        command: &WorkerCommand,
+        env: &VulkanEnv,
+        device: Option<&str>,
+        limits: &Limits,
+    ) -> Result<Worker, StartError> {
+        if let Some(w) = self.idle.lock().ok().and_then(|mut v| v.pop()) {
+            return Ok(w);
+        }
+        let start = Instant::now();
+        let w = Worker::start(command, env, device, limits);
+        self.count(|s| {
+            s.started += 1;
+            s.busy += start.elapsed();
+        });
+        w
+    }
+
+    /// Returns a healthy worker to the pool, unless its memory grew past
+    /// half of `limits` (then it is retired: a slow leak must not end as an
+    /// out-of-memory finding against an innocent graph).
+    pub(super) fn give_back(&self, mut w: Worker, limits: &Limits) {
+        w.served += 1;
+        let rss = w.resident_bytes();
+        let retire = limits.memory_bytes.is_some_and(|m| rss > m / 2);
+        self.count(|s| {
+            s.peak_rss_bytes = s.peak_rss_bytes.max(rss);
+            s.recycled += u64::from(retire);
+        });
+        if !retire {
+            if let Ok(mut v) = self.idle.lock() {
+                v.push(w);
+            }
+        }
+    }
+
+    /// Updates the counters.
+    pub(super) fn count(&self, f: impl FnOnce(&mut WorkerStats)) {
+        if let Ok(mut s) = self.stats.lock() {
+            f(&mut s);
+        }
+    }
+
+    /// The counters.
+    pub(super) fn stats(&self) -> WorkerStats {
+        self.stats.lock().map(|s| *s).unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_worker_is_found_beside_the_running_executable() {
+        let dir = crate::external::process::ScratchDir::new("vulkan-worker-test").expect("scratch");
+        let deps = dir.join("deps");
+        std::fs::create_dir_all(&deps).expect("mkdir");
+        assert_eq!(WorkerCommand::beside(&deps.join("vulkan-abc")), None);
+        std::fs::write(dir.join("spvgraph"), b"").expect("w");
+        let found = WorkerCommand::beside(&deps.join("vulkan-abc")).expect("one level up");
+        assert_eq!(found.program, dir.join("spvgraph"));
+        assert_eq!(found.args, [OsString::from("vulkan-worker")]);
+        let itself = WorkerCommand::beside(&dir.join("spvgraph")).expect("itself");
+        assert_eq!(itself.program, dir.join("spvgraph"));
+    }
+
+    #[test]
+    fn the_stderr_tail_keeps_what_came_after_a_mark() {
+        let mut t = Tail::default();
+        t.push(b"before\n");
+        let mark = t.total;
+        t.push(b"after\n");
+        assert_eq!(t.since(mark), "after\n");
+        t.push(&vec![b'x'; Tail::KEEP + 10]);
+        assert_eq!(t.bytes.len(), Tail::KEEP);
+        assert_eq!(t.since(mark).len(), Tail::KEEP);
+    }
+}
