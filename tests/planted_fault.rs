@@ -210,7 +210,7 @@ fn the_hunt_finds_the_planted_operator_and_reduces_the_case_to_it() {
     let planted: Arc<dyn Oracle> = Arc::new(PlantedFault { op: TosaOp::Add });
     let oracles = OracleSet {
         validators: vec![Arc::new(InTree::default())],
-        executors: vec![Sampled { oracle: planted, sample: 1.0, batch: 2 }],
+        executors: vec![Sampled { oracle: planted, channels: Vec::new(), sample: 1.0, batch: 2 }],
         referee: referee(),
         ..OracleSet::default()
     };

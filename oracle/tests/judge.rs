@@ -692,8 +692,8 @@ fn two_versions(release: ExecOutcome, dev: ExecOutcome) -> Vec<Disagreement> {
         request: Some(request),
         reference: Some(reference),
         executions: vec![
-            ExecAnswer { oracle: &old, outcome: old.execute(&request) },
-            ExecAnswer { oracle: &new, outcome: new.execute(&request) },
+            ExecAnswer { oracle: &old, outcome: old.execute(&request), observed: None },
+            ExecAnswer { oracle: &new, outcome: new.execute(&request), observed: None },
         ],
         operators: vec![TosaOp::Add],
         ..Observations::default()
