@@ -257,10 +257,16 @@ fn first_positions(a: &Analysis<'_>, types: &[Id]) -> (Vec<usize>, usize) {
     (first, next)
 }
 
+/// Struct members of TOSA results as `(node, member index, member type)`.
+type Members = Vec<(Id, u32, Id)>;
+
+/// The first `OpCompositeExtract` of each struct member, by `(node, member index)`.
+type FirstExtracts = BTreeMap<(Id, u32), Id>;
+
 /// The struct members of a TOSA result that no `OpCompositeExtract` in
 /// `body` reads, as `(node, member index, member type)`; and the first
 /// extract of each member that has one, by `(node, member index)`.
-fn extracts(a: &Analysis<'_>, body: &[usize]) -> (Vec<(Id, u32, Id)>, BTreeMap<(Id, u32), Id>) {
+fn extracts(a: &Analysis<'_>, body: &[usize]) -> (Members, FirstExtracts) {
     let mut firsts: BTreeMap<(Id, u32), Id> = BTreeMap::new();
     for &i in body {
         if let Some(Inst::CompositeExtract { result, composite, indices, .. }) = a.module.insts.get(i) {
@@ -573,11 +579,9 @@ pub fn local_form(module: &Module, entry: Option<&str>, leave_out: &BTreeSet<Id>
                     _ => outputs.push(LocalOutput { value: *result, node: *result, op: *op, member: None, order }),
                 }
             }
-            Some(inst @ Inst::CompositeExtract { composite, .. }) => {
-                // Extracts of results left out have nothing to read.
-                if !leave_out.contains(composite) {
-                    body.push(inst.clone());
-                }
+            // Extracts of results left out have nothing to read.
+            Some(inst @ Inst::CompositeExtract { composite, .. }) if !leave_out.contains(composite) => {
+                body.push(inst.clone());
             }
             // Non-semantic instructions (debug information) say nothing about values.
             _ => {}

@@ -7,7 +7,7 @@ use super::case::{Answer, CaseOutcome, Pending};
 use super::guard::guard;
 use super::oracles::{OracleSet, Sampled};
 use spvgraph_oracle::judge::{
-    check_production, judge, judge_counted, ExecAnswer, ObservedAnswer, Observations, ProductionAnswer,
+    check_production, judge, judge_counted, ExecAnswer, Observations, ObservedAnswer, ProductionAnswer,
 };
 use spvgraph_oracle::oracle::{ExecOutcome, ExecRequest, Oracle, OracleError, ProduceRequest};
 use std::time::{Duration, Instant};
