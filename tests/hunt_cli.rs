@@ -266,9 +266,19 @@ fn findings_are_written_reduced_next_to_the_original() {
     let (code, _, err) = run(bin().arg("validate").arg(on.join(format!("{}.spv", slug_of(&on)))));
     assert_eq!(code, 0, "{err}");
 
+    // The report says how far each finding was reduced.
+    let report = |dir: &Path| {
+        let (code, _, err) = run(bin().arg("report").arg(dir));
+        assert_eq!(code, 0, "{err}");
+        std::fs::read_to_string(dir.join("report.md")).expect("report.md")
+    };
+    let nodes = format!("{} nodes (from {})", u(&r["nodes"]["reduced"]), u(&r["nodes"]["original"]));
+    assert!(report(&d.join("on")).contains(&nodes), "{nodes}");
+
     // --no-reduce writes the case as found, and no original beside it.
     let (code, s, err) = hunt(&d.join("off"), &[&args[..], &["--no-reduce"]].concat());
     assert_eq!(code, 1, "{err}");
+    assert!(report(&d.join("off")).contains("as found (not reduced)"));
     let off = finding_dir(&s, "panic");
     assert!(manifest(&off)["reduction"].is_null());
     assert!(!off.join(format!("{}.orig.spv", slug_of(&off))).exists());

@@ -680,7 +680,7 @@ mod tests {
     fn default_is_valid_and_uses_every_operator() {
         let c = Config::default();
         assert_eq!(c.validate(), Ok(()));
-        assert_eq!(c.usable_ops().len(), 66);
+        assert_eq!(c.usable_ops().len(), TosaOp::COUNT);
     }
 
     #[test]

@@ -37,28 +37,63 @@ use crate::oracle::{KnownDiscrepancy, ProduceOutcome, ProduceRequest};
 use crate::validate::Validator;
 use spvgraph_ir::rules::RuleId;
 use spvgraph_ir::tools::{ChannelUnavailable, Tools};
+mod conformance;
+pub use conformance::{conformance, Conformance};
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// The in-tree oracles: the validator and the reference executor.
-pub const IN_TREE: &str = "in-tree";
-/// spirv-val (SPIRV-Tools), in process when the library is there.
-pub const SPIRV_VAL: &str = "spirv-val";
-/// The TOSA reference model (tosa-tools).
-pub const TOSA_REF: &str = "tosa-ref";
-/// Arm's ML emulation layer for Vulkan through the scenario runner, on lavapipe.
-pub const EMULATION_LAYER: &str = "emulation-layer";
-/// A Vulkan driver with VK_ARM_data_graph through the API (by default the
-/// emulation layer on lavapipe), in a persistent worker process.
-pub const VULKAN: &str = "vulkan";
-/// model-converter (MLIR's SPIR-V serializer), a producer.
-pub const MODEL_CONVERTER: &str = "model-converter";
-/// IREE (a second TOSA compiler), on the CPU.
-pub const IREE: &str = "iree";
+/// Declares the registry's oracles once: the [`OracleName`] enum, a name
+/// constant per oracle and [`NAMES`], so that an oracle added here must be
+/// given a build arm ([`build_on`] matches the enum exhaustively).
+macro_rules! oracles {
+    ($( $(#[$doc:meta])* $variant:ident = $constant:ident, $name:literal; )*) => {
+        /// An oracle of the registry.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum OracleName {
+            $( $(#[$doc])* $variant, )*
+        }
 
-/// Every oracle name, in the order reports list them.
-pub const NAMES: &[&str] = &[IN_TREE, SPIRV_VAL, TOSA_REF, EMULATION_LAYER, VULKAN, MODEL_CONVERTER, IREE];
+        $( $(#[$doc])* pub const $constant: &str = $name; )*
+
+        impl OracleName {
+            /// Every oracle, in the order reports list them.
+            pub const ALL: [OracleName; [$($name,)*].len()] = [$(OracleName::$variant,)*];
+
+            /// Its name on the command line and in reports.
+            pub const fn name(self) -> &'static str {
+                match self { $(OracleName::$variant => $name,)* }
+            }
+
+            /// The oracle called `name`.
+            pub fn from_name(name: &str) -> Option<OracleName> {
+                OracleName::ALL.into_iter().find(|o| o.name() == name)
+            }
+        }
+
+        /// Every oracle name, in the order reports list them.
+        pub const NAMES: &[&str] = &[$($name,)*];
+    };
+}
+
+oracles! {
+    /// The in-tree oracles: the validator and the reference executor.
+    InTree = IN_TREE, "in-tree";
+    /// spirv-val (SPIRV-Tools), in process when the library is there.
+    SpirvVal = SPIRV_VAL, "spirv-val";
+    /// The TOSA reference model (tosa-tools).
+    TosaRef = TOSA_REF, "tosa-ref";
+    /// Arm's ML emulation layer for Vulkan through the scenario runner, on lavapipe.
+    EmulationLayer = EMULATION_LAYER, "emulation-layer";
+    /// A Vulkan driver with VK_ARM_data_graph through the API (by default the
+    /// emulation layer on lavapipe), in a persistent worker process.
+    Vulkan = VULKAN, "vulkan";
+    /// model-converter (MLIR's SPIR-V serializer), a producer.
+    ModelConverter = MODEL_CONVERTER, "model-converter";
+    /// IREE (a second TOSA compiler), on the CPU.
+    Iree = IREE, "iree";
+}
 
 /// How to build the oracles.
 #[derive(Clone, Debug)]
@@ -165,12 +200,12 @@ pub fn split_name(name: &str) -> (&str, Option<&str>) {
     }
 }
 
-fn check_name(name: &str) -> Result<&'static str, RegistryError> {
-    NAMES.iter().copied().find(|n| *n == name).ok_or_else(|| RegistryError::Unknown(name.to_string()))
+fn check_name(name: &str) -> Result<OracleName, RegistryError> {
+    OracleName::from_name(name).ok_or_else(|| RegistryError::Unknown(name.to_string()))
 }
 
 /// Checks an instance name (`NAME` or `NAME@CHANNEL`); returns the oracle's name.
-fn check_instance(name: &str) -> Result<&'static str, RegistryError> {
+fn check_instance(name: &str) -> Result<OracleName, RegistryError> {
     match split_name(name) {
         (tool, None) => check_name(tool),
         (tool, Some(channel)) if is_label(channel) => check_name(tool),
@@ -195,7 +230,7 @@ pub fn is_instance_name(name: &str) -> bool {
 pub fn build(name: &str, config: &OracleConfig) -> Result<Box<dyn Oracle>, RegistryError> {
     let tool = check_instance(name)?;
     let Some(channel) = split_name(name).1 else {
-        return Ok(build_on(tool, &config.tools, config.path(tool), config));
+        return Ok(build_on(tool, &config.tools, config.path(tool.name()), config));
     };
     let dir = config.path(name);
     let tools = match (config.tools.channel(channel), dir) {
@@ -209,28 +244,28 @@ pub fn build(name: &str, config: &OracleConfig) -> Result<Box<dyn Oracle>, Regis
         let release = build_on(tool, &config.tools, None, config);
         if inner.available().is_ok() && release.available().is_ok() && inner.version() == release.version() {
             return Err(RegistryError::NoChannel {
-                name: tool.to_string(),
+                name: tool.name().to_string(),
                 channel: channel.to_string(),
                 version: inner.version().unwrap_or_else(|| "the same tools".into()),
             });
         }
     }
-    Ok(Box::new(OnChannel { inner, name: name.to_string(), tool, channel: channel.to_string() }))
+    Ok(Box::new(OnChannel { inner, name: name.to_string(), tool: tool.name(), channel: channel.to_string() }))
 }
 
 /// Builds oracle `name` on `tools`, with the user's directory `dir`.
-fn build_on(name: &'static str, tools: &Tools, dir: Option<&Path>, config: &OracleConfig) -> Box<dyn Oracle> {
+fn build_on(name: OracleName, tools: &Tools, dir: Option<&Path>, config: &OracleConfig) -> Box<dyn Oracle> {
     match name {
-        IN_TREE => Box::new(InTree::default()),
-        SPIRV_VAL => Box::new(SpirvVal::from_config(tools, dir)),
-        TOSA_REF => Box::new(TosaReferenceModel::from_config(tools, dir).with_timeout(config.timeout)),
-        EMULATION_LAYER => Box::new(
+        OracleName::InTree => Box::new(InTree::default()),
+        OracleName::SpirvVal => Box::new(SpirvVal::from_config(tools, dir)),
+        OracleName::TosaRef => Box::new(TosaReferenceModel::from_config(tools, dir).with_timeout(config.timeout)),
+        OracleName::EmulationLayer => Box::new(
             EmulationLayer::from_config(tools, dir)
                 .with_timeout(config.timeout)
                 .with_memory_limit(config.memory_bytes)
                 .with_workarounds(Workarounds::enabled(config.workarounds)),
         ),
-        VULKAN => Box::new(
+        OracleName::Vulkan => Box::new(
             Vulkan::from_config(tools, dir)
                 .with_limits(crate::external::process::Limits {
                     timeout: config.timeout,
@@ -238,17 +273,16 @@ fn build_on(name: &'static str, tools: &Tools, dir: Option<&Path>, config: &Orac
                 })
                 .with_workarounds(config.workarounds),
         ),
-        MODEL_CONVERTER => {
+        OracleName::ModelConverter => {
             Box::new(ModelConverter::from_config(tools, dir).with_limits(crate::external::process::Limits {
                 timeout: config.timeout,
                 memory_bytes: config.memory_bytes,
             }))
         }
-        IREE => Box::new(Iree::from_config(tools, dir).with_limits(crate::external::process::Limits {
+        OracleName::Iree => Box::new(Iree::from_config(tools, dir).with_limits(crate::external::process::Limits {
             timeout: config.timeout,
             memory_bytes: config.memory_bytes,
         })),
-        _ => Box::new(NotBuiltIn { name }),
     }
 }
 
@@ -381,25 +415,6 @@ pub fn build_all(config: &OracleConfig) -> Vec<Box<dyn Oracle>> {
     NAMES.iter().filter_map(|n| build(n, config).ok()).collect()
 }
 
-/// An oracle whose adapter is not part of this build.
-struct NotBuiltIn {
-    name: &'static str,
-}
-
-impl Oracle for NotBuiltIn {
-    fn name(&self) -> &str {
-        self.name
-    }
-
-    fn capabilities(&self) -> &'static [Capability] {
-        &[]
-    }
-
-    fn available(&self) -> Result<(), OracleError> {
-        Err(OracleError::Unavailable { oracle: self.name.to_string(), reason: "no adapter in this build".into() })
-    }
-}
-
 /// The in-tree oracles behind one name: the validator answers validity,
 /// the reference executor runs graphs.
 #[derive(Clone, Copy, Debug, Default)]
@@ -456,6 +471,24 @@ impl Oracle for InTree {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every oracle of the registry keeps the contract; one that cannot run
+    /// here says why (and fails the test under `CI=true`).
+    #[test]
+    fn every_oracle_keeps_the_registry_contract() {
+        let config = OracleConfig::default();
+        for o in OracleName::ALL {
+            let oracle = build(o.name(), &config).unwrap_or_else(|e| panic!("{}: {e}", o.name()));
+            match conformance(oracle.as_ref()) {
+                Ok(Conformance::Passed { checked }) => eprintln!("{}: {checked:?} conform", o.name()),
+                Ok(Conformance::Unavailable(why)) if !Tools::required() => eprintln!("skipping {}: {why}", o.name()),
+                Ok(Conformance::Unavailable(why)) => {
+                    panic!("{} is required (CI=true) and unavailable: {why}", o.name())
+                }
+                Err(e) => panic!("{e}"),
+            }
+        }
+    }
 
     #[test]
     fn every_name_builds_and_unknown_names_are_refused() {

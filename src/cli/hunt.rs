@@ -110,10 +110,20 @@ pub struct Args {
     /// Write findings as found, without reducing them.
     #[arg(long)]
     no_reduce: bool,
-    /// Per new finding: how long the reducer may shrink its case, in seconds
-    /// (the original is kept next to it as STEM.orig.*).
+    /// Per new finding of a validator or the round-trip: how long the
+    /// reducer may shrink its case, in seconds (the original is kept next to
+    /// it as STEM.orig.*). Findings are reduced in the background while the
+    /// hunt goes on; the queued ones finish after the last case.
     #[arg(long, value_name = "S", default_value_t = 30.0, value_parser = parse_seconds)]
     reduce_time: f64,
+    /// Per new finding of a sampled backend or producer (every judgement runs
+    /// it: IREE compiles about 2 cases/s): the reducer's budget, in seconds.
+    #[arg(long, value_name = "S", default_value_t = 180.0, value_parser = parse_seconds)]
+    reduce_time_slow: f64,
+    /// How long the reductions still queued after the last case may go on,
+    /// in seconds; findings whose turn comes later stay as found.
+    #[arg(long, value_name = "S", default_value_t = 180.0, value_parser = parse_seconds)]
+    reduce_tail: f64,
     /// Testing aid: make the in-tree validator panic on the case with this seed.
     #[arg(long, hide = true, value_name = "SEED")]
     inject_panic: Vec<u64>,
@@ -353,8 +363,12 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         oracles,
         inject_panic: args.inject_panic.clone(),
         observe: !args.no_observed_form,
-        reduce: (!args.no_reduce)
-            .then(|| FindingReduction { time_limit: Duration::from_secs_f64(args.reduce_time), jobs }),
+        reduce: (!args.no_reduce).then(|| FindingReduction {
+            time_limit: Duration::from_secs_f64(args.reduce_time),
+            slow_time_limit: Duration::from_secs_f64(args.reduce_time_slow),
+            jobs,
+            tail: Duration::from_secs_f64(args.reduce_tail),
+        }),
     };
     let (seed, start, count, run_id) =
         if args.resume { resume_point(&args, &options_plan(&options))? } else { (args.seed, 0, args.count, run_id()) };

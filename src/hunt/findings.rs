@@ -44,6 +44,22 @@ impl Finding {
         self.finding()["occurrences"].as_u64().unwrap_or(1)
     }
 
+    /// How far its case was reduced, in words: the reduced size in
+    /// graph nodes, and whether the reducer's time ran out first (then the
+    /// case may not be minimal); "as found" when it was not reduced.
+    pub fn reduction(&self) -> String {
+        let r = &self.manifest["reduction"];
+        let Some(nodes) = r["nodes"]["reduced"].as_u64() else {
+            return "as found (not reduced)".into();
+        };
+        let from = r["nodes"]["original"].as_u64().map(|n| format!(" (from {n})")).unwrap_or_default();
+        if r["time_limit_reached"] == Value::Bool(true) {
+            format!("{nodes} nodes{from}, time limit reached: maybe not minimal")
+        } else {
+            format!("{nodes} nodes{from}")
+        }
+    }
+
     /// The seed of its case.
     pub fn seed(&self) -> u64 {
         self.finding()["seed"].as_u64().unwrap_or(u64::MAX)

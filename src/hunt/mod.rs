@@ -34,6 +34,7 @@ use oracles::OracleSet;
 use serde_json::Value;
 use spvgraph_generator::Config;
 use spvgraph_ir::rules::RuleId;
+use spvgraph_oracle::judge::Disagreement;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -129,20 +130,44 @@ struct Shared<'a> {
     deadline: Option<Instant>,
     progress: &'a dyn Progress,
     reduce: Option<&'a reduce_finding::FindingReduction>,
+    /// Findings waiting for the background reducer (case, disagreement).
+    reductions: Mutex<Option<std::sync::mpsc::Sender<(CaseOutcome, Disagreement)>>>,
+    /// Set when the cases are done: the end of the reductions' tail.
+    reductions_until: std::sync::OnceLock<Instant>,
     completion: progress::Completion,
 }
 
 impl Shared<'_> {
+    /// Records a case's disagreements; each finding written as found goes
+    /// to the background reducer, so the hunt goes on meanwhile.
     fn record(&self, case: &CaseOutcome) {
-        let reduce = self.reduce.map(|settings| {
-            move |case: &CaseOutcome, d: &spvgraph_oracle::judge::Disagreement| {
-                reduce_finding::reduce(&self.hunter, settings, case, d, &|line| self.progress.note(&line))
-            }
-        });
         for d in &case.disagreements {
-            let reduce = reduce.as_ref().map(|r| r as &store::Reduce<'_>);
-            if let Recorded::New(path, documented) = self.store.record(case, d, reduce) {
-                self.progress.finding(case.seed, &d.signature().key(), &path, documented);
+            let written = match self.store.record(case, d) {
+                Recorded::New(path, documented) => {
+                    self.progress.finding(case.seed, &d.signature().key(), &path, documented);
+                    true
+                }
+                Recorded::Smaller => true,
+                Recorded::Again | Recorded::Note => false,
+            };
+            if written && self.reduce.is_some() {
+                if let Some(tx) = self.reductions.lock().ok().and_then(|q| q.clone()) {
+                    let _ = tx.send((case.clone(), d.clone()));
+                }
+            }
+        }
+    }
+
+    /// The background reducer: reduces each finding it is sent, within its
+    /// own budget, and writes the reduced case next to the original, until
+    /// the queue is closed and empty.
+    fn reducer(&self, jobs: std::sync::mpsc::Receiver<(CaseOutcome, Disagreement)>) {
+        let Some(settings) = self.reduce else { return };
+        for (case, d) in jobs {
+            let note = |line: String| self.progress.note(&line);
+            let until = self.reductions_until.get().copied();
+            if let Some(r) = reduce_finding::reduce(&self.hunter, settings, &case, &d, until, &note) {
+                self.store.reduced(&case, &d, &r);
             }
         }
     }
@@ -281,8 +306,16 @@ pub fn run(options: &HuntOptions, progress: &dyn Progress) -> anyhow::Result<Hun
         deadline: options.time.map(|t| start + t),
         progress,
         reduce: options.reduce.as_ref(),
+        reductions: Mutex::new(None),
+        reductions_until: std::sync::OnceLock::new(),
         completion: progress::Completion::new(options.start),
     };
+    let (to_reducer, reducer_jobs) = std::sync::mpsc::channel();
+    if options.reduce.is_some() {
+        if let Ok(mut q) = shared.reductions.lock() {
+            *q = Some(to_reducer);
+        }
+    }
     let plan = plan_digest(options);
     let mark = |finished: bool| progress::Progress {
         seed: options.seed,
@@ -297,15 +330,42 @@ pub fn run(options: &HuntOptions, progress: &dyn Progress) -> anyhow::Result<Hun
         errors.push(format!("{e:#}"));
     }
     let mut stats = Stats::default();
+    // The case loop's time (the summary's rate), without the reductions' tail.
+    let mut cases_elapsed = None;
     std::thread::scope(|s| -> anyhow::Result<()> {
+        let reducer = std::thread::Builder::new()
+            .name("hunt-reducer".to_string())
+            .stack_size(64 << 20)
+            .spawn_scoped(s, || shared.reducer(reducer_jobs))
+            .map_err(|e| anyhow::anyhow!("cannot start the reducer thread: {e}"))?;
+        let tick = || {
+            let totals = store.totals();
+            progress.tick(
+                shared.done.load(Ordering::Relaxed),
+                totals.values().map(|t| t.occurrences).sum(),
+                totals.values().map(|t| t.signatures).sum(),
+            );
+        };
+        // Without a sender the reducer thread ends once its queue is empty:
+        // closed when the cases are done, or when a worker cannot start.
+        let close_queue = || {
+            if let Ok(mut q) = shared.reductions.lock() {
+                q.take();
+            }
+        };
         let mut handles = Vec::new();
         for k in 0..options.jobs.max(1) {
-            let h = std::thread::Builder::new()
+            let spawned = std::thread::Builder::new()
                 .name(format!("hunt-{k}"))
                 .stack_size(64 << 20)
-                .spawn_scoped(s, || worker(&shared))
-                .map_err(|e| anyhow::anyhow!("cannot start a worker thread: {e}"))?;
-            handles.push(h);
+                .spawn_scoped(s, || worker(&shared));
+            match spawned {
+                Ok(h) => handles.push(h),
+                Err(e) => {
+                    close_queue();
+                    return Err(anyhow::anyhow!("cannot start a worker thread: {e}"));
+                }
+            }
         }
         let mut saved = Instant::now();
         while !handles.iter().all(|h| h.is_finished()) {
@@ -315,12 +375,7 @@ pub fn run(options: &HuntOptions, progress: &dyn Progress) -> anyhow::Result<Hun
                 let _ = mark(false).store(&options.out);
                 saved = Instant::now();
             }
-            let totals = store.totals();
-            progress.tick(
-                shared.done.load(Ordering::Relaxed),
-                totals.values().map(|t| t.occurrences).sum(),
-                totals.values().map(|t| t.signatures).sum(),
-            );
+            tick();
         }
         for h in handles {
             match h.join() {
@@ -328,9 +383,23 @@ pub fn run(options: &HuntOptions, progress: &dyn Progress) -> anyhow::Result<Hun
                 Err(_) => errors.push("a worker thread panicked outside the guarded components".to_string()),
             }
         }
+        cases_elapsed = Some(start.elapsed());
+        // The cases are done: the reductions queued so far go on for at most
+        // the tail's time, then the summary is written.
+        if let Some(r) = options.reduce.as_ref() {
+            let _ = shared.reductions_until.set(Instant::now() + r.tail);
+        }
+        close_queue();
+        while !reducer.is_finished() {
+            std::thread::sleep(Duration::from_millis(100));
+            tick();
+        }
+        if reducer.join().is_err() {
+            errors.push("the reducer thread panicked outside the guarded components".to_string());
+        }
         Ok(())
     })?;
-    let elapsed = start.elapsed();
+    let elapsed = cases_elapsed.unwrap_or_else(|| start.elapsed());
     store.finish();
     if let Err(e) = mark(errors.is_empty()).store(&options.out) {
         errors.push(format!("{e:#}"));

@@ -25,7 +25,7 @@ use spvgraph_oracle::features::{self, FeatureSet};
 use spvgraph_oracle::judge::{Disagreement, Documented};
 use spvgraph_reducer::{Candidate, Expect, Info};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The manifest fields that describe the case's files and contents (the
 /// rest, such as the seed and the expectation, describe where it came from).
@@ -45,10 +45,39 @@ const CASE_FIELDS: &[&str] = &[
 /// How findings are reduced.
 #[derive(Clone, Debug)]
 pub struct FindingReduction {
-    /// Per finding: stop with the smallest candidate so far after this long.
+    /// Per finding of the validators and the round-trip (fast to judge):
+    /// stop with the smallest candidate so far after this long.
     pub time_limit: Duration,
+    /// Per finding of a sampled backend or producer, whose every judgement
+    /// runs it (IREE compiles at about 2 cases/s): a budget of its own.
+    pub slow_time_limit: Duration,
     /// Predicate calls at once.
     pub jobs: usize,
+    /// How long the reductions still queued may go on after the hunt's last
+    /// case; a finding whose turn comes later stays as found.
+    pub tail: Duration,
+}
+
+impl FindingReduction {
+    /// The budget of the finding of `d`: the slow one when an oracle it
+    /// names is one of the hunt's sampled backends or producers.
+    /// `until` is the end of the hunt's reduction tail, once its cases are
+    /// done: no budget runs past it.
+    pub fn budget(&self, hunter: &Hunter<'_>, d: &Disagreement, until: Option<Instant>) -> Duration {
+        let oracles = hunter.oracles;
+        let mut sampled = oracles.executors.iter().chain(&oracles.producers);
+        let own =
+            if sampled.any(|s| d.oracles.iter().any(|o| s.has(o))) { self.slow_time_limit } else { self.time_limit };
+        capped(own, until, Instant::now())
+    }
+}
+
+/// A budget of `own`, cut at `until` when that is set (zero once it passed).
+fn capped(own: Duration, until: Option<Instant>, now: Instant) -> Duration {
+    match until {
+        Some(end) => own.min(end.saturating_duration_since(now)),
+        None => own,
+    }
 }
 
 /// A finding's case, reduced.
@@ -201,20 +230,26 @@ pub fn reduce(
     settings: &FindingReduction,
     case: &CaseOutcome,
     d: &Disagreement,
+    until: Option<Instant>,
     note: &dyn Fn(String),
 ) -> Option<Reduction> {
     let sig = d.signature();
     let slug = sig.slug();
     let module = module_of(case)?;
     let original = reduce::candidate_from_case(module, case.subject.case()?);
-    note(format!("reducing {slug} (at most {:.0} s)", settings.time_limit.as_secs_f64()));
+    let budget = settings.budget(hunter, d, until);
+    if budget.is_zero() {
+        note(format!("{slug} kept as found: the reductions' time after the last case (--reduce-tail) ran out"));
+        return None;
+    }
+    note(format!("reducing {slug} (at most {:.0} s)", budget.as_secs_f64()));
     let key = sig.key();
     let options = reduce::Options {
         expect: Expect::Same,
         target_env: case.target_env,
         jobs: settings.jobs.max(1),
         seed: 0,
-        time_limit: Some(settings.time_limit),
+        time_limit: Some(budget),
     };
     let interesting =
         |c: &Candidate| judge_again(hunter, case, c, &d.oracles).iter().any(|x| x.signature().key() == key);
@@ -499,8 +534,19 @@ fn remove_case_files(dir: &Path, stem: &str) -> anyhow::Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use super::finding_manifest;
+    use super::{capped, finding_manifest};
     use std::path::Path;
+    use std::time::{Duration, Instant};
+
+    #[test]
+    fn a_budget_never_runs_past_the_reductions_tail() {
+        let now = Instant::now();
+        let own = Duration::from_secs(180);
+        assert_eq!(capped(own, None, now), own);
+        assert_eq!(capped(own, Some(now + Duration::from_secs(20)), now), Duration::from_secs(20));
+        assert_eq!(capped(own, Some(now + Duration::from_secs(999)), now), own);
+        assert_eq!(capped(own, Some(now), now + Duration::from_secs(1)), Duration::ZERO);
+    }
 
     fn scratch(name: &str) -> std::path::PathBuf {
         let d = std::env::temp_dir().join(format!("spvgraph-finding-manifest-{}-{name}", std::process::id()));

@@ -135,6 +135,7 @@ pub fn build(dir: &Path) -> anyhow::Result<Report> {
     let mut sections = vec![overview(&s), new_since(dir, &found, &status_of)];
     sections.extend(groupings(&found));
     sections.push(listing(dir, &found, &status_of));
+    sections.push(notes(&s));
     sections.push(pictures(dir, &found, &status_of, upstream_errors));
     sections.push(throughput(&s));
     sections.push(judged(&s));
@@ -187,19 +188,21 @@ fn finding_row(dir: &Path, f: &Finding, status: String) -> Vec<Cell> {
         Cell::text(f.oracles().join(", ")),
         Cell::text(f.finding()["operator"].as_str().unwrap_or("-")),
         Cell::text(f.occurrences()),
+        Cell::text(f.reduction()),
         Cell { text: f.slug.clone(), link: Some(relative(dir, &md)), ..Cell::default() },
         Cell { text: owner_of(f), link: up.is_file().then(|| relative(dir, &up)), ..Cell::default() },
         Cell::code(format!("cd {} && {}", relative(dir, &f.dir), f.text("reproduce"))),
     ]
 }
 
-const FINDING_COLUMNS: [&str; 9] = [
+const FINDING_COLUMNS: [&str; 10] = [
     "status",
     "severity",
     "kind",
     "oracles",
     "operator",
     "occurrences",
+    "reduced to",
     "finding",
     "belongs to (UPSTREAM.md)",
     "reproduce (from the report's directory)",
@@ -285,6 +288,34 @@ fn listing(dir: &Path, found: &[Finding], status_of: &dyn Fn(&Finding) -> String
         rows: sorted.into_iter().map(|f| finding_row(dir, f, status_of(f))).collect(),
         ..Section::default()
     }
+}
+
+/// What the run saw outside the tools' contracts (the summary's notes).
+fn notes(s: &Value) -> Section {
+    let list = s["notes"]["list"].as_array().cloned().unwrap_or_default();
+    let why = s["notes"]["why"].as_str().unwrap_or(super::summary::NOTES_WHY);
+    let text = vec![if list.is_empty() {
+        "No notes.".to_string()
+    } else {
+        format!("{} note(s), {why}. `--strict-consumers` makes them findings.", list.len())
+    }];
+    let rows: Vec<Vec<Cell>> = list
+        .iter()
+        .map(|n| {
+            vec![
+                Cell::code(n["signature"].as_str().unwrap_or("?")),
+                Cell::text(n["occurrences"].as_u64().unwrap_or(0)),
+                Cell::text(n["seed"].as_u64().map_or_else(|| "?".to_string(), |x| x.to_string())),
+                Cell::text(n["detail"].as_str().unwrap_or("")),
+            ]
+        })
+        .collect();
+    let header = if rows.is_empty() {
+        Vec::new()
+    } else {
+        ["signature", "occurrences", "first seed", "detail"].map(String::from).to_vec()
+    };
+    Section { title: "Notes".into(), text, header, rows, ..Section::default() }
 }
 
 fn throughput(s: &Value) -> Section {

@@ -63,14 +63,15 @@ impl Entry {
     }
 }
 
-/// Reduces the case of a new finding (see [`super::reduce_finding`]).
-pub type Reduce<'a> = dyn Fn(&CaseOutcome, &Disagreement) -> Option<Reduction> + Sync + 'a;
-
 /// What [`Store::record`] concluded.
 pub enum Recorded {
-    /// A signature not seen before (this run or earlier ones): its
-    /// directory, and whether it is a documented discrepancy.
+    /// A signature not seen before (this run or earlier ones), written as
+    /// found: its directory, and whether it is a documented discrepancy.
+    /// Its case is the one to reduce ([`Store::reduced`]).
     New(PathBuf, bool),
+    /// A smaller case of a signature this run found, written in place of the
+    /// larger one: the case to reduce now.
+    Smaller,
     /// Another occurrence.
     Again,
     /// Outside the tool's contract: a note, not a finding.
@@ -243,11 +244,12 @@ impl Store {
         self.entries.lock().map(|e| e.values().filter(|x| x.known).count()).unwrap_or(0)
     }
 
-    /// Records one disagreement of `case`; writes the finding when its
-    /// signature is new, or when this case is smaller than the one on disk.
-    /// With `reduce`, the case is reduced first (outside the lock, so other
-    /// workers go on recording) and written next to its original.
-    pub fn record(&self, case: &CaseOutcome, d: &Disagreement, reduce: Option<&Reduce<'_>>) -> Recorded {
+    /// Records one disagreement of `case`; writes the finding, as found,
+    /// when its signature is new or when this case is smaller than the one
+    /// on disk (so a killed hunt keeps it). Reducing it is the caller's
+    /// choice, in the background: [`Store::reduced`] then writes the reduced
+    /// case next to the original.
+    pub fn record(&self, case: &CaseOutcome, d: &Disagreement) -> Recorded {
         let sig = d.signature();
         let key = sig.key();
         if d.severity == Severity::Note {
@@ -293,26 +295,39 @@ impl Store {
                 }
             }
         };
-        let reduction = reduce.and_then(|r| r(case, d));
-        // The reduced case is matched again: it decides whether the finding is documented.
-        let documented = match reduction.as_ref().and_then(|r| r.rematch.as_ref()) {
+        self.write_claimed(&key, &slug, case, d, None);
+        if new {
+            Recorded::New(self.dir.join(slug), d.documented.is_some())
+        } else {
+            Recorded::Smaller
+        }
+    }
+
+    /// Writes `reduction`, the reduced case of disagreement `d` of `case`,
+    /// next to the case as found, unless a smaller case of the signature
+    /// took the finding meanwhile (its own reduction writes then). The
+    /// reduced case is matched again: it decides whether the finding is
+    /// documented.
+    pub fn reduced(&self, case: &CaseOutcome, d: &Disagreement, reduction: &Reduction) {
+        let sig = d.signature();
+        self.write_claimed(&sig.key(), &sig.slug(), case, d, Some(reduction));
+    }
+
+    /// Writes the finding of signature `key` from `case` (reduced or not),
+    /// when `case` is still the one that holds it.
+    fn write_claimed(&self, key: &str, slug: &str, case: &CaseOutcome, d: &Disagreement, r: Option<&Reduction>) {
+        let documented = match r.and_then(|r| r.rematch.as_ref()) {
             Some(m) => m.documented.clone(),
             None => d.documented.clone(),
         };
-        if let Ok(mut entries) = self.entries.lock() {
-            // A smaller case of the signature may have claimed it meanwhile: it writes instead.
-            if let Some(e) = entries.get_mut(&key).filter(|e| e.index == case.index) {
-                e.documented = documented.is_some();
-                match self.write(&slug, &sig, case, d, reduction.as_ref(), documented.as_ref()) {
-                    Ok(m) => e.manifest = m,
-                    Err(err) => self.error(format!("{slug}: {err:#}")),
-                }
+        let sig = d.signature();
+        let Ok(mut entries) = self.entries.lock() else { return };
+        if let Some(e) = entries.get_mut(key).filter(|e| e.index == case.index) {
+            e.documented = documented.is_some();
+            match self.write(slug, &sig, case, d, r, documented.as_ref()) {
+                Ok(m) => e.manifest = m,
+                Err(err) => self.error(format!("{slug}: {err:#}")),
             }
-        }
-        if new {
-            Recorded::New(self.dir.join(slug), documented.is_some())
-        } else {
-            Recorded::Again
         }
     }
 

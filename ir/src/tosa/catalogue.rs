@@ -528,7 +528,7 @@ const SIN_BOUND: Accuracy = abs_error(AbsErrorSpec {
 const POW_BOUND: Accuracy = Accuracy::AbsError(AbsErrorBound::PerElement);
 
 /// The catalogue, indexed by opcode.
-pub(crate) static SPECS: [OpSpec; 66] = [
+pub(crate) static SPECS: [OpSpec; TosaOp::COUNT] = [
     spec(
         TosaOp::Argmax,
         &[axis(2), NAN_MODE, tensor("input", 0, ANY)],

@@ -16,7 +16,7 @@ fn table_is_indexed_by_opcode() {
 
 /// Row counts per operator, in opcode order, as listed in §4 (RESCALE: the
 /// 12 registry rows split by scale32, minus the 3 invalid i48 + scale32 rows).
-const ROW_COUNTS: [usize; 66] = [
+const ROW_COUNTS: [usize; TosaOp::COUNT] = [
     7, 8, 8, 8, 8, 1, 8, 7, 1, 8, 5, 3, 3, 3, 4, 3, 3, 3, 3, 1, 1, 3, 3, 1, 1, 4, 4, 6, 3, 4, 2, 4, 3, 3, 1, 3, 3, 3,
     3, 1, 6, 3, 3, 3, 7, 4, 4, 4, 1, 1, 6, 6, 3, 4, 9, 9, 9, 9, 9, 9, 9, 8, 8, 7, 46, 21,
 ];

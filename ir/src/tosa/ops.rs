@@ -20,8 +20,12 @@ macro_rules! tosa_ops {
         }
 
         impl TosaOp {
+            /// How many operators the instruction set has: the arrays indexed
+            /// by operator are sized by it, so one added here must be added there.
+            pub const COUNT: usize = [$(stringify!($variant),)*].len();
+
             /// Every operator, in opcode order (`ALL[i].opcode() == i`).
-            pub const ALL: [TosaOp; 66] = [$(TosaOp::$variant,)*];
+            pub const ALL: [TosaOp; TosaOp::COUNT] = [$(TosaOp::$variant,)*];
 
             /// The grammar spelling (`"AVG_POOL2D"`, `"DEPTHWISE_CONV2D"`, ...).
             pub const fn name(self) -> &'static str {
@@ -160,7 +164,7 @@ mod tests {
             assert_eq!(TosaOp::from_name(op.name()), Some(op));
             assert_eq!(TosaOp::from_mlir_name(op.mlir_name()), Some(op));
         }
-        assert_eq!(TosaOp::from_opcode(66), None);
+        assert_eq!(TosaOp::from_opcode(TosaOp::COUNT as u32), None);
         assert_eq!(TosaOp::from_opcode(u32::MAX), None);
         assert_eq!(TosaOp::from_name("argmax"), None);
     }

@@ -16,7 +16,7 @@ impl TosaOp {
 }
 
 /// The whole catalogue, in opcode order.
-pub fn catalogue() -> &'static [OpSpec; 66] {
+pub fn catalogue() -> &'static [OpSpec; TosaOp::COUNT] {
     &SPECS
 }
 

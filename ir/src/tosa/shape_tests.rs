@@ -454,7 +454,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(4000))]
 
     #[test]
-    fn infer_shapes_never_panics(op_index in 0usize..66, seed in any::<u64>()) {
+    fn infer_shapes_never_panics(op_index in 0usize..TosaOp::COUNT, seed in any::<u64>()) {
         let op = TosaOp::ALL[op_index];
         let mut rng = Rng(seed);
         let inputs = random_inputs(op, &mut rng);
@@ -468,7 +468,7 @@ proptest! {
     }
 
     #[test]
-    fn arbitrary_args_never_panic(op_index in 0usize..66, args in proptest::collection::vec(
+    fn arbitrary_args_never_panic(op_index in 0usize..TosaOp::COUNT, args in proptest::collection::vec(
         prop_oneof![
             proptest::collection::vec(any::<u32>(), 0..7).prop_map(ShapeArg::Tensor),
             proptest::collection::vec(any::<i64>(), 0..9).prop_map(ShapeArg::Ints),

@@ -266,7 +266,12 @@ impl Data<'_, '_> {
                 let unsigned = self.scalar(op, args, "output_unsigned")? != 0;
                 ctx = ctx.with_rescale(rounding, unsigned);
             }
-            _ => {}
+            // Judged from the operator and its types alone.
+            Accuracy::Exact
+            | Accuracy::Ulp(_)
+            | Accuracy::AsymmetricUlp { .. }
+            | Accuracy::AbsError(_)
+            | Accuracy::Cast => {}
         }
         Some(ctx)
     }
@@ -300,7 +305,21 @@ impl Data<'_, '_> {
                 self.dim(op, args, "input_real", 1)?,
                 self.dim(op, args, "input_real", 2)?,
             ])?,
-            _ => return None,
+            // Not a dot product: no KS.
+            ShapeRule::Identity
+            | ShapeRule::Broadcast
+            | ShapeRule::Argmax
+            | ShapeRule::Concat
+            | ShapeRule::Pad
+            | ShapeRule::Reshape
+            | ShapeRule::Slice
+            | ShapeRule::Tile
+            | ShapeRule::Transpose
+            | ShapeRule::Gather
+            | ShapeRule::Scatter
+            | ShapeRule::Resize
+            | ShapeRule::Table
+            | ShapeRule::Rescale => return None,
         };
         let acc = match self.scalar(op, args, "acc_type") {
             Some(v) => AccType::from_u32(u32::try_from(v).ok()?)?.elem(),
