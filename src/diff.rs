@@ -8,7 +8,7 @@
 //! files, or, for a module without either, from inputs generated so that the
 //! in-tree executor finds every result defined.
 
-use crate::hunt::case::{graph_operators, Answer};
+use crate::hunt::case::{graph_operators, Answer, Observed};
 use anyhow::{anyhow, bail, Context};
 use serde_json::Value;
 use spvgraph_generator::files::Manifest;
@@ -21,7 +21,8 @@ use spvgraph_ir::Module;
 use spvgraph_oracle::exec::{self, Executor, Port};
 use spvgraph_oracle::forms::run::{answers as form_answers, choose, in_tree_reference, run_cases, CaseRuns, FormCase};
 use spvgraph_oracle::judge::{
-    check_production, judge, Disagreement, ExecAnswer, Expectation, Observations, ProductionAnswer, ValidityAnswer,
+    check_production, judge, judge_counted, Coverage, Disagreement, ExecAnswer, Expectation, Observations,
+    ObservedAnswer, ProductionAnswer, ValidityAnswer,
 };
 use spvgraph_oracle::oracle::{
     Capability, ExecOutcome, Oracle, OracleError, OwnedExecRequest, ProduceOutcome, ProduceRequest, Refusal,
@@ -122,6 +123,9 @@ pub struct DiffReport {
     pub versions: BTreeMap<String, String>,
     /// The disagreements.
     pub disagreements: Vec<Disagreement>,
+    /// What was judged of each backend's run: operators judged on their
+    /// own, and those not judged by reason.
+    pub coverage: Vec<Coverage>,
 }
 
 /// The manifest `STEM.json` next to `file`, if there is one.
@@ -344,6 +348,7 @@ fn produce_from(file: &Path, oracles: &[Arc<dyn Oracle>]) -> anyhow::Result<Resu
         answers,
         versions: BTreeMap::from([(name.clone(), producer.version().unwrap_or_else(|| "unknown".into()))]),
         disagreements,
+        coverage: Vec::new(),
     }))
 }
 
@@ -394,6 +399,7 @@ pub fn diff_module(file: &Path, oracles: &[Arc<dyn Oracle>], given: &DiffInputs)
             .map(|o| (o.name().to_string(), o.version().unwrap_or_else(|| "unknown".into())))
             .collect(),
         disagreements: Vec::new(),
+        coverage: Vec::new(),
     };
     let mut observations =
         Observations { module: Some(&words), strict_consumers: given.strict_consumers, ..Observations::default() };
@@ -467,6 +473,10 @@ pub fn diff_module(file: &Path, oracles: &[Arc<dyn Oracle>], given: &DiffInputs)
         observations.operators = req.entry_point.as_deref().map(|e| graph_operators(module, e)).unwrap_or_default();
         request_owned = Some(req);
     }
+    let observed = match (&module, &request_owned) {
+        (Some(m), Some(req)) => Observed::of(m, req),
+        _ => Err("no module to observe".to_string()),
+    };
     if let Some(req) = &request_owned {
         let request = req.request();
         if expectation == Expectation::Valid {
@@ -486,8 +496,12 @@ pub fn diff_module(file: &Path, oracles: &[Arc<dyn Oracle>], given: &DiffInputs)
         let references: Vec<Option<ExecOutcome>> = forms.iter().map(in_tree_reference).collect();
         let mut all_runs: Vec<(&dyn Oracle, CaseRuns)> = Vec::new();
         for o in &executors {
-            let case = FormCase { request: req, forms: forms.clone(), rescue };
-            let runs = run_cases(&[case], &mut |requests| o.execute_batch(requests))
+            // With a valid case, the observed form goes in the same batch:
+            // every operator is then judged on its own.
+            let form = observed.as_ref().ok().filter(|_| expectation == Expectation::Valid);
+            let observed_request = form.map(|f| OwnedExecRequest { module: f.words.clone(), ..req.clone() });
+            let case = FormCase { request: req, forms: forms.clone(), rescue, observed: observed_request };
+            let mut runs = run_cases(&[case], &mut |requests| o.execute_batch(requests))
                 .pop()
                 .ok_or_else(|| anyhow!("{} gave no answer", o.name()))?;
             let outcome = runs.plain.clone();
@@ -502,7 +516,17 @@ pub fn diff_module(file: &Path, oracles: &[Arc<dyn Oracle>], given: &DiffInputs)
                 let label = format!("{} (rescue: {})", o.name(), r.form.label());
                 report.answers.push((label, Answer::of_outcome(&r.outcome)));
             }
-            observations.executions.push(ExecAnswer { oracle: o.as_ref(), outcome });
+            let observed = match (form, runs.observed.take()) {
+                (Some(f), Some(outcome)) => {
+                    if let Some(dir) = &given.save_outputs {
+                        save_outputs(dir, &format!("{}.observed", o.name()), &outcome)?;
+                    }
+                    report.answers.push((format!("{} (observed form)", o.name()), Answer::of_outcome(&outcome)));
+                    Some(ObservedAnswer { form: &f.form, outcome })
+                }
+                _ => None,
+            };
+            observations.executions.push(ExecAnswer { oracle: o.as_ref(), outcome, observed });
             all_runs.push((o.as_ref(), runs));
         }
         for (o, runs) in &all_runs {
@@ -533,9 +557,11 @@ pub fn diff_module(file: &Path, oracles: &[Arc<dyn Oracle>], given: &DiffInputs)
         observations.request = Some(request);
         observations.referee =
             oracles.iter().find(|o| o.capabilities().contains(&Capability::Reference)).map(|o| o.as_ref());
-        report.disagreements = judge(&expectation, &observations);
+        let judgement = judge_counted(&expectation, &observations);
+        report.disagreements = judgement.disagreements;
+        report.coverage = judgement.coverage;
     } else {
-        report.disagreements = judge(&expectation, &observations);
+        report.disagreements = judge_counted(&expectation, &observations).disagreements;
     }
     Ok(report)
 }

@@ -18,6 +18,7 @@ pub mod inst;
 pub mod mlir;
 pub mod module;
 pub mod npy;
+pub mod observe;
 pub mod opname;
 pub mod rules;
 pub mod samples;

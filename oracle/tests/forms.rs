@@ -212,7 +212,7 @@ fn equivalent_forms_do_not_hide_a_planted_fault() {
         let as_given = Observations {
             request: Some(req.request()),
             reference: Some(reference.clone()),
-            executions: vec![ExecAnswer { oracle: &faulty, outcome: faulty.execute(&req.request()) }],
+            executions: vec![ExecAnswer { oracle: &faulty, outcome: faulty.execute(&req.request()), observed: None }],
             ..Observations::default()
         };
         if !judge(&Expectation::Valid, &as_given).iter().any(|d| d.kind == Kind::WrongOutput) {
@@ -264,7 +264,11 @@ fn a_fault_only_one_form_brings_out_is_a_form_difference_and_equal_forms_are_not
             let observations = Observations {
                 request: Some(req.request()),
                 reference: Some(reference.clone()),
-                executions: vec![ExecAnswer { oracle: backend, outcome: backend.execute(&req.request()) }],
+                executions: vec![ExecAnswer {
+                    oracle: backend,
+                    outcome: backend.execute(&req.request()),
+                    observed: None,
+                }],
                 forms: vec![FormAnswer {
                     oracle: backend,
                     form,

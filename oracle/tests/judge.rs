@@ -209,7 +209,7 @@ fn judge_backend(case: &Case<'_>, outcome: ExecOutcome, referee: Option<&dyn Ora
     let obs = Observations {
         request: Some(request),
         reference: Some(reference),
-        executions: vec![ExecAnswer { oracle: &backend, outcome: backend.execute(&request) }],
+        executions: vec![ExecAnswer::plain(&backend, backend.execute(&request))],
         referee,
         operators: case.operators.clone(),
         strict_consumers: case.strict_consumers,
@@ -699,8 +699,8 @@ fn two_versions(release: ExecOutcome, dev: ExecOutcome) -> Vec<Disagreement> {
         request: Some(request),
         reference: Some(reference),
         executions: vec![
-            ExecAnswer { oracle: &old, outcome: old.execute(&request) },
-            ExecAnswer { oracle: &new, outcome: new.execute(&request) },
+            ExecAnswer { oracle: &old, outcome: old.execute(&request), observed: None },
+            ExecAnswer { oracle: &new, outcome: new.execute(&request), observed: None },
         ],
         operators: vec![TosaOp::Add],
         ..Observations::default()

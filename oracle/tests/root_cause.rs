@@ -64,7 +64,7 @@ fn judged(layer: &EmulationLayer, words: &[u32], inputs: &[TensorData], outcome:
     let observations = Observations {
         request: Some(request),
         reference: Some(reference),
-        executions: vec![ExecAnswer { oracle: layer, outcome: Ok(outcome) }],
+        executions: vec![ExecAnswer::plain(layer, Ok(outcome))],
         referee: referee.available().is_ok().then_some(&referee as &dyn Oracle),
         operators: vec![TosaOp::LogicalLeftShift],
         ..Observations::default()

@@ -168,6 +168,12 @@ fn table(r: &DiffReport) -> String {
         let text = serde_json::to_value(answer).map(|v| summarize(&v)).unwrap_or_default();
         let _ = writeln!(t, "  {name:<22} {text}  [{version}]");
     }
+    for c in &r.coverage {
+        let _ = writeln!(t, "  judged: {c}");
+        for d in &c.details {
+            let _ = writeln!(t, "    unjudged: {d}");
+        }
+    }
     if r.disagreements.is_empty() {
         let _ = writeln!(t, "  every oracle agrees");
     }

@@ -109,6 +109,12 @@ pub struct Args {
     /// without the constructs backends are known to refuse.
     #[arg(long)]
     no_rescue: bool,
+    /// Judge only each case's graph outputs, as hunts did before every
+    /// operator was judged on its own: backends do not run the observed form
+    /// (half the backend runs; outputs computed from approximations stay
+    /// unjudged).
+    #[arg(long)]
+    no_observed_form: bool,
     /// No progress bar and no line per new finding (the summary is still printed).
     #[arg(long)]
     quiet: bool,
@@ -361,6 +367,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         config_from_file: args.config.is_some() || args.profile.is_some(),
         oracles,
         inject_panic: args.inject_panic.clone(),
+        observe: !args.no_observed_form,
         reduce: (!args.no_reduce).then(|| FindingReduction {
             time_limit: Duration::from_secs_f64(args.reduce_time),
             slow_time_limit: Duration::from_secs_f64(args.reduce_time_slow),

@@ -172,6 +172,7 @@ fn run_finding(path: &Path, args: &Args) -> anyhow::Result<Outcome> {
         oracles: &set,
         base_seed: stored.case.seed.wrapping_sub(stored.case.index),
         inject_panic: &args.inject_panic,
+        observe: true,
     };
     let options = reduce::Options {
         expect: Expect::Same,

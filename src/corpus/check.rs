@@ -400,7 +400,7 @@ fn judge_run(
     let observations = Observations {
         request: Some(request.request()),
         reference: Some(ExecOutcome::Outputs(stored.typed.clone())),
-        executions: vec![ExecAnswer { oracle, outcome }],
+        executions: vec![ExecAnswer { oracle, outcome, observed: None }],
         referee: Some(&stored),
         operators: case.manifest.ops.iter().filter_map(|o| TosaOp::from_name(o)).collect(),
         ..Observations::default()

@@ -8,8 +8,10 @@ use super::guard::guard;
 use super::oracles::{OracleSet, Sampled};
 use spvgraph_oracle::features;
 use spvgraph_oracle::forms::run::{adds_documented, answers as form_answers, choose, run_cases, CaseRuns, FormCase};
-use spvgraph_oracle::judge::{check_production, judge, ExecAnswer, Expectation, Observations, ProductionAnswer};
-use spvgraph_oracle::oracle::{ExecOutcome, ExecRequest, Oracle, OracleError, ProduceRequest};
+use spvgraph_oracle::judge::{
+    check_production, judge, judge_counted, ExecAnswer, Expectation, Observations, ObservedAnswer, ProductionAnswer,
+};
+use spvgraph_oracle::oracle::{ExecOutcome, ExecRequest, Oracle, OracleError, OwnedExecRequest, ProduceRequest};
 use std::time::{Duration, Instant};
 
 /// The cases of one batch after the backend ran them, with the backend's
@@ -40,7 +42,9 @@ fn run_batch(oracle: &dyn Oracle, requests: &[ExecRequest<'_>]) -> (Vec<Result<E
 }
 
 /// Runs `pending` through the sampled executor `member` (every version of
-/// it, on the same requests) and judges each case with all their answers.
+/// it, on the same requests) and judges each case with all their answers:
+/// each valid case's observed form runs in the same batch, and each
+/// operator is judged on its own from the values it shows.
 pub fn run_executor(member: &Sampled, oracles: &OracleSet, pending: Vec<Pending>) -> BatchResult {
     let versions: Vec<&dyn Oracle> = member.versions().map(|o| o.as_ref()).collect();
     // Each version runs every case, the forms chosen for it and the rescues
@@ -68,16 +72,21 @@ pub fn run_executor(member: &Sampled, oracles: &OracleSet, pending: Vec<Pending>
         let mut executions = Vec::new();
         let mut per_version: Vec<(&dyn Oracle, CaseRuns)> = Vec::new();
         for (o, run) in versions.iter().zip(runs.iter_mut()) {
-            let runs = run.next().unwrap_or_else(|| CaseRuns {
+            let mut runs = run.next().unwrap_or_else(|| CaseRuns {
                 plain: Err(OracleError::Failed {
                     oracle: o.name().to_string(),
                     reason: "no answer for this request".into(),
                 }),
                 forms: Vec::new(),
                 rescue: None,
+                observed: None,
             });
+            let observed = match (&p.observed, runs.observed.take()) {
+                (Ok(form), Some(outcome)) => Some(ObservedAnswer { form: &form.form, outcome }),
+                _ => None,
+            };
             case.answers.push((o.name().to_string(), Answer::of_outcome(&runs.plain)));
-            executions.push(ExecAnswer { oracle: *o, outcome: runs.plain.clone() });
+            executions.push(ExecAnswer { oracle: *o, outcome: runs.plain.clone(), observed });
             per_version.push((*o, runs));
         }
         // The forms' answers under labels of their own, counted apart.
@@ -102,8 +111,11 @@ pub fn run_executor(member: &Sampled, oracles: &OracleSet, pending: Vec<Pending>
             ..Observations::default()
         };
         let expectation = case.expectation();
-        match guard("judgement", || judge(&expectation, &observations)) {
-            Ok(ds) => case.disagreements = ds,
+        match guard("judgement", || judge_counted(&expectation, &observations)) {
+            Ok(j) => {
+                case.disagreements = j.disagreements;
+                case.coverage = j.coverage;
+            }
             Err(c) => case.disagreements.push(super::case::panic_disagreement(c)),
         }
         cases.push(case);
@@ -114,7 +126,8 @@ pub fn run_executor(member: &Sampled, oracles: &OracleSet, pending: Vec<Pending>
 /// What version `o` runs of `p` besides the case as given: for a valid case
 /// the in-tree executor ran, up to `oracles.forms` equivalent forms chosen
 /// by the case's seed (none that adds a construct `o` is documented to
-/// mishandle), and a rescue when `o` refuses it.
+/// mishandle), a rescue when `o` refuses it, and its observed form (every
+/// intermediate value an output) when the case has one.
 fn form_case<'p>(o: &dyn Oracle, oracles: &OracleSet, p: &'p Pending) -> FormCase<'p> {
     let valid = p.case.expectation() == Expectation::Valid && matches!(p.reference, Some(ExecOutcome::Outputs(_)));
     let forms = if valid && oracles.forms > 0 {
@@ -123,7 +136,8 @@ fn form_case<'p>(o: &dyn Oracle, oracles: &OracleSet, p: &'p Pending) -> FormCas
     } else {
         Vec::new()
     };
-    FormCase { request: &p.request, forms, rescue: valid && oracles.rescue }
+    let observed = p.observed.as_ref().ok().map(|o| OwnedExecRequest { module: o.words.clone(), ..p.request.clone() });
+    FormCase { request: &p.request, forms, rescue: valid && oracles.rescue, observed }
 }
 
 /// Runs each of `pending`'s TOSA MLIR through the sampled producer `member`,

@@ -13,13 +13,14 @@ use spvgraph_generator::{generate_from_seed, Case, Config};
 use spvgraph_ir::elem::Profile;
 use spvgraph_ir::env::TargetEnv;
 use spvgraph_ir::module::first_difference;
+use spvgraph_ir::observe::{observed_form, ObservedForm};
 use spvgraph_ir::rules::RuleId;
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::Module;
 use spvgraph_oracle::exec::Executor;
-use spvgraph_oracle::judge::{judge, Disagreement, Expectation, Kind, Observations, ValidityAnswer};
+use spvgraph_oracle::judge::{judge, Coverage, Disagreement, Expectation, Kind, Observations, ValidityAnswer};
 use spvgraph_oracle::oracle::{
-    ExecOutcome, Oracle, OracleError, OwnedExecRequest, ProduceOutcome, ValidateOptions, Verdict,
+    ExecOutcome, ExecRequest, Oracle, OracleError, OwnedExecRequest, ProduceOutcome, ValidateOptions, Verdict,
 };
 use std::collections::BTreeMap;
 
@@ -201,6 +202,8 @@ pub struct CaseOutcome {
     pub operators: Vec<TosaOp>,
     /// The disagreements.
     pub disagreements: Vec<Disagreement>,
+    /// What was judged of each backend's run (valid cases the backends ran).
+    pub coverage: Vec<Coverage>,
 }
 
 impl CaseOutcome {
@@ -230,6 +233,34 @@ pub struct Pending {
     pub reference: Option<ExecOutcome>,
     /// The case's TOSA MLIR, for producers (valid cases only).
     pub mlir: Option<String>,
+    /// The observed form of the request's graph and its words (valid cases
+    /// only): backends run it too, so that each operator is judged on its
+    /// own. `Err`: why there is none (the judgement falls back to the
+    /// graph's outputs).
+    pub observed: Result<std::sync::Arc<Observed>, String>,
+}
+
+/// A case's observed form, ready to run.
+#[derive(Clone, Debug)]
+pub struct Observed {
+    /// The form.
+    pub form: ObservedForm,
+    /// Its module's words.
+    pub words: Vec<u32>,
+}
+
+impl Observed {
+    /// The observed form of `request`'s graph, or why there is none.
+    pub fn of(module: &Module, request: &OwnedExecRequest) -> Result<Observed, String> {
+        let form = observed_form(module, request.entry_point.as_deref()).map_err(|e| e.to_string())?;
+        let words = form.module.encode_words().map_err(|e| e.to_string())?;
+        Ok(Observed { form, words })
+    }
+
+    /// The request that runs the form on the data of `request`.
+    pub fn request<'a>(&'a self, request: &'a OwnedExecRequest) -> ExecRequest<'a> {
+        ExecRequest { module: &self.words, ..request.request() }
+    }
 }
 
 /// The fixed inputs of every case.
@@ -246,6 +277,9 @@ pub struct Hunter<'a> {
     pub base_seed: u64,
     /// Hunt case seeds at which the in-tree validator is made to panic (tests only).
     pub inject_panic: &'a [u64],
+    /// Whether backends also run each valid case's observed form, so that
+    /// every operator is judged on its own (else only graph outputs are).
+    pub observe: bool,
 }
 
 /// The disagreement a caught panic is.
@@ -298,6 +332,7 @@ impl Hunter<'_> {
             entry: None,
             operators: Vec::new(),
             disagreements: Vec::new(),
+            coverage: Vec::new(),
         };
         match planned_rule {
             None => match guard("generator", || generate_from_seed(seed, self.config)) {
@@ -437,7 +472,12 @@ impl Hunter<'_> {
         } else {
             None
         };
-        Some(Pending { case: out.clone(), request, reference, mlir })
+        let observed = match (valid && any_executor, self.observe) {
+            (true, true) => Observed::of(&case.module, &request).map(std::sync::Arc::new),
+            (true, false) => Err("not asked for (--no-observed-form)".to_string()),
+            (false, _) => Err("not a valid case".to_string()),
+        };
+        Some(Pending { case: out.clone(), request, reference, mlir, observed })
     }
 }
 

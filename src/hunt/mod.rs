@@ -74,6 +74,9 @@ pub struct HuntOptions {
     pub oracles: OracleSet,
     /// Seeds at which the in-tree validator is made to panic (tests only).
     pub inject_panic: Vec<u64>,
+    /// Whether backends also run each valid case's observed form (every
+    /// operator judged on its own); else only graph outputs are judged.
+    pub observe: bool,
     /// Reduce each new signature's case before its finding is written.
     pub reduce: Option<reduce_finding::FindingReduction>,
 }
@@ -297,6 +300,7 @@ pub fn run(options: &HuntOptions, progress: &dyn Progress) -> anyhow::Result<Hun
             oracles: &options.oracles,
             base_seed: options.seed,
             inject_panic: &options.inject_panic,
+            observe: options.observe,
         },
         store: &store,
         queues,

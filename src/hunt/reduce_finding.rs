@@ -417,6 +417,7 @@ pub fn stored_case(path: &Path) -> anyhow::Result<StoredFinding> {
         entry: None,
         operators: Vec::new(),
         disagreements: Vec::new(),
+        coverage: Vec::new(),
     };
     let oracles = f["oracles"].as_array().map(|a| a.iter().filter_map(|o| o.as_str().map(str::to_string)).collect());
     Ok(StoredFinding {

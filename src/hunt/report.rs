@@ -138,6 +138,7 @@ pub fn build(dir: &Path) -> anyhow::Result<Report> {
     sections.push(notes(&s));
     sections.push(pictures(dir, &found, &status_of, upstream_errors));
     sections.push(throughput(&s));
+    sections.push(judged(&s));
     sections.push(coverage(&s));
     Ok(Report { title: format!("spvgraph hunt report: {}", dir.display()), sections })
 }
@@ -349,6 +350,59 @@ fn throughput(s: &Value) -> Section {
         title: "Throughput".into(),
         text,
         header: ["oracle", "share", "cases", "cases per busy second", "answers", "version"].map(String::from).to_vec(),
+        rows,
+        ..Section::default()
+    }
+}
+
+/// What was judged of each backend's runs (the summary's `judged`).
+fn judged(s: &Value) -> Section {
+    let j = &s["judged"];
+    let Some(backends) = j["backends"].as_object() else {
+        return Section {
+            title: "What was judged".into(),
+            text: vec!["Not recorded (a rebuilt summary, or a hunt from before judged operators were counted).".into()],
+            ..Section::default()
+        };
+    };
+    let rows = backends
+        .iter()
+        .map(|(name, b)| {
+            let reasons: Vec<String> = b["unjudged_operators"]
+                .as_object()
+                .into_iter()
+                .flatten()
+                .map(|(why, n)| format!("{n} {why}"))
+                .collect();
+            vec![
+                Cell::text(name),
+                Cell::text(count(&b["cases_sent"])),
+                Cell::text(count(&b["cases_run"])),
+                Cell::text(format!(
+                    "{} ({}%)",
+                    count(&b["cases_judged_at_every_operator"]),
+                    b["judged_at_every_operator_percent"]
+                )),
+                Cell::text(format!("{} of {}", count(&b["operators_judged"]), count(&b["operators"]))),
+                Cell::text(&b["judged_operators_per_minute"]),
+                Cell::text(if reasons.is_empty() { "-".to_string() } else { reasons.join(", ") }),
+            ]
+        })
+        .collect();
+    Section {
+        title: "What was judged".into(),
+        text: vec![j["why"].as_str().unwrap_or_default().to_string()],
+        header: [
+            "backend",
+            "valid cases sent",
+            "run",
+            "judged at every operator",
+            "operators judged",
+            "judged operators per minute",
+            "unjudged operators by reason",
+        ]
+        .map(String::from)
+        .to_vec(),
         rows,
         ..Section::default()
     }

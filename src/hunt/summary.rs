@@ -4,7 +4,7 @@ use super::case::{Answer, CaseOutcome, RoundTrip, Subject};
 use super::store::{KindTotals, Store};
 use serde_json::{json, Value};
 use spvgraph_ir::rules::RuleId;
-use spvgraph_oracle::judge::Kind;
+use spvgraph_oracle::judge::{Coverage, Kind, UnjudgedReason};
 use std::collections::BTreeMap;
 use std::time::Duration;
 
@@ -17,6 +17,68 @@ pub struct OracleTally {
     pub answers: BTreeMap<String, u64>,
     /// Its wall time, summed.
     pub time: Duration,
+}
+
+/// What was judged of one backend's runs over the hunt (valid cases).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct JudgedTally {
+    /// Valid cases sent to it.
+    pub sent: u64,
+    /// Those it gave outputs for (the plain or the observed form).
+    pub ran: u64,
+    /// Those judged at every operator (and every output passed through).
+    pub complete: u64,
+    /// Those whose every graph output was judged (what judging graph
+    /// outputs alone can reach at most).
+    pub outputs_judged: u64,
+    /// Those judged through graph outputs only (the observed form could not
+    /// be made or run): the fallback.
+    pub fallback: u64,
+    /// Operators of the cases sent.
+    pub operators: u64,
+    /// Operators judged.
+    pub judged: u64,
+    /// Operators not judged, by reason.
+    pub unjudged: BTreeMap<UnjudgedReason, u64>,
+}
+
+impl JudgedTally {
+    /// Counts one backend's run of one case.
+    pub fn add(&mut self, c: &Coverage) {
+        self.sent += 1;
+        self.ran += u64::from(c.ran);
+        self.complete += u64::from(c.complete());
+        self.outputs_judged += u64::from(c.ran && c.outputs_judged);
+        self.fallback += u64::from(c.fallback.is_some());
+        self.operators += c.operators as u64;
+        self.judged += c.judged as u64;
+        for (why, n) in &c.unjudged {
+            *self.unjudged.entry(*why).or_default() += *n as u64;
+        }
+    }
+
+    /// Adds another tally.
+    pub fn merge(&mut self, o: &JudgedTally) {
+        self.sent += o.sent;
+        self.ran += o.ran;
+        self.complete += o.complete;
+        self.outputs_judged += o.outputs_judged;
+        self.fallback += o.fallback;
+        self.operators += o.operators;
+        self.judged += o.judged;
+        for (why, n) in &o.unjudged {
+            *self.unjudged.entry(*why).or_default() += n;
+        }
+    }
+
+    /// The share of cases sent judged at every operator, in percent.
+    pub fn complete_percent(&self) -> f64 {
+        if self.sent == 0 {
+            0.0
+        } else {
+            100.0 * self.complete as f64 / self.sent as f64
+        }
+    }
 }
 
 /// Counts over the cases one worker ran.
@@ -40,6 +102,8 @@ pub struct Stats {
     pub disagreements: u64,
     /// Operator × type-row coverage of the valid cases generated.
     pub coverage: spvgraph_generator::Coverage,
+    /// Per backend, what was judged of its runs.
+    pub judged: BTreeMap<String, JudgedTally>,
 }
 
 fn label(a: &Answer) -> &'static str {
@@ -95,6 +159,9 @@ impl Stats {
         for (name, a) in o.answers.iter().rev().take(answers) {
             self.answer(name, a);
         }
+        for c in &o.coverage {
+            self.judged.entry(c.oracle.clone()).or_default().add(c);
+        }
         self.time(o);
         self.disagreements += o.disagreements.len() as u64;
     }
@@ -135,6 +202,9 @@ impl Stats {
         }
         self.disagreements += o.disagreements;
         self.coverage.merge(&o.coverage);
+        for (name, t) in &o.judged {
+            self.judged.entry(name.clone()).or_default().merge(t);
+        }
     }
 }
 
@@ -187,6 +257,11 @@ fn round(x: f64, places: i32) -> f64 {
     let p = 10f64.powi(places);
     (x * p).round() / p
 }
+
+/// What the `judged` part of a summary counts, in its own words.
+pub const JUDGED_WHY: &str = "per backend, over the valid cases it was sent: each operator is judged on its own \
+    (its reference computed from the backend's own values of its operands, shown by its run of the observed form); \
+    a case is judged at every operator when every operator was; unjudged operators are counted by reason";
 
 /// What the notes of a summary are, in its own words.
 pub const NOTES_WHY: &str = "outside the tools' contracts, not findings: what a Vulkan consumer does with an \
@@ -253,6 +328,28 @@ pub fn summary_json(st: &Stats, store: &Store, cx: &SummaryContext<'_>) -> Value
         .iter()
         .map(|(r, c)| (r.name().to_string(), json!({ "cases": c[0], "unavailable": c[1] })))
         .collect();
+    let minutes = secs / 60.0;
+    let judged: serde_json::Map<String, Value> = st
+        .judged
+        .iter()
+        .map(|(name, t)| {
+            let unjudged: serde_json::Map<String, Value> =
+                t.unjudged.iter().map(|(why, n)| (why.name().to_string(), json!(n))).collect();
+            let v = json!({
+                "cases_sent": t.sent,
+                "cases_run": t.ran,
+                "cases_judged_at_every_operator": t.complete,
+                "judged_at_every_operator_percent": round(t.complete_percent(), 1),
+                "cases_with_every_output_judged": t.outputs_judged,
+                "cases_judged_through_outputs_only": t.fallback,
+                "operators": t.operators,
+                "operators_judged": t.judged,
+                "unjudged_operators": unjudged,
+                "judged_operators_per_minute": if minutes > 0.0 { round(t.judged as f64 / minutes, 1) } else { 0.0 },
+            });
+            (name.clone(), v)
+        })
+        .collect();
     let last = (st.cases > 0).then(|| cx.seed.wrapping_add(st.cases - 1));
     json!({
         "cases": st.cases,
@@ -266,6 +363,10 @@ pub fn summary_json(st: &Stats, store: &Store, cx: &SummaryContext<'_>) -> Value
         "near_valid_ratio": cx.near_valid_ratio,
         "near_valid_rules": cx.rules.len(),
         "oracles": oracles,
+        "judged": {
+            "why": JUDGED_WHY,
+            "backends": judged,
+        },
         "unavailable_oracles": cx.unavailable.iter().map(|(n, why)| json!({ "oracle": n, "why": why })).collect::<Vec<_>>(),
         "roundtrip": {
             "identical": st.roundtrip[0],
@@ -334,6 +435,34 @@ pub fn table(st: &Stats, store: &Store, cx: &SummaryContext<'_>) -> String {
     }
     let _ = writeln!(t, "  (cases/s: per second of the oracle's own time)");
     let _ = writeln!(t);
+    if !st.judged.is_empty() {
+        let minutes = secs / 60.0;
+        let _ = writeln!(
+            t,
+            "{:<22}{:>7}{:>7}{:>10}{:>8}{:>11}{:>9}{:>10}  unjudged operators by reason",
+            "judged per backend", "sent", "run", "every op", "share", "operators", "judged", "per min"
+        );
+        for (name, j) in &st.judged {
+            let reasons: Vec<String> = j.unjudged.iter().map(|(why, n)| format!("{n} {why}")).collect();
+            let per_min = if minutes > 0.0 { j.judged as f64 / minutes } else { 0.0 };
+            let _ = writeln!(
+                t,
+                "  {name:<20}{:>7}{:>7}{:>10}{:>7.1}%{:>11}{:>9}{per_min:>10.1}  {}",
+                j.sent,
+                j.ran,
+                j.complete,
+                j.complete_percent(),
+                j.operators,
+                j.judged,
+                if reasons.is_empty() { "-".to_string() } else { reasons.join(", ") }
+            );
+        }
+        let _ = writeln!(
+            t,
+            "  (every op: valid cases judged at every operator, each from the backend's own operand values; per min: operators judged per minute of the hunt)"
+        );
+        let _ = writeln!(t);
+    }
     let totals = store.totals();
     let _ = writeln!(
         t,

@@ -29,6 +29,9 @@ pub struct CaseRuns {
     /// The case again in a form without the constructs backends are known
     /// to refuse, when the case as given was refused or crashed.
     pub rescue: Option<FormRun>,
+    /// The case's observed form (every intermediate value an output), when
+    /// it was asked for ([`FormCase::observed`]).
+    pub observed: Option<Outcome>,
 }
 
 /// Whether an outcome calls for a rescue: the backend refused the case or
@@ -124,6 +127,7 @@ enum Slot {
     Plain(usize),
     Form { case: usize, form: usize, stage: usize },
     Rescue { case: usize },
+    Observed(usize),
 }
 
 /// The state of one form's run.
@@ -143,6 +147,10 @@ pub struct FormCase<'r> {
     /// Whether to run it again in a form without known-refused constructs
     /// ([`rescue`]) when the backend refuses it or dies on it (valid cases only).
     pub rescue: bool,
+    /// The case's observed form (every intermediate value an output, so
+    /// that each operator is judged on its own), run with the case in the
+    /// first round.
+    pub observed: Option<OwnedExecRequest>,
 }
 
 /// Runs every case of `cases` through `run` (a backend's batch call: one
@@ -154,10 +162,14 @@ pub fn run_cases(cases: &[FormCase<'_>], run: &mut BatchRun<'_>) -> Vec<CaseRuns
     let mut progress: Vec<Vec<Progress>> =
         cases.iter().map(|c| c.forms.iter().map(|_| Progress { outputs: Vec::new(), end: None }).collect()).collect();
     let mut rescues: Vec<Option<(Rewritten, Option<Outcome>)>> = vec![None; cases.len()];
+    let mut observed: Vec<Option<Outcome>> = vec![None; cases.len()];
     // Round one: the cases and every first stage.
     let mut owned: Vec<(Slot, OwnedExecRequest)> = Vec::new();
     for (c, case) in cases.iter().enumerate() {
         owned.push((Slot::Plain(c), case.request.clone()));
+        if let Some(r) = &case.observed {
+            owned.push((Slot::Observed(c), r.clone()));
+        }
         for (f, form) in case.forms.iter().enumerate() {
             if let Some(first) = form.fill(0, &[]) {
                 owned.push((Slot::Form { case: c, form: f, stage: 0 }, first));
@@ -185,6 +197,11 @@ pub fn run_cases(cases: &[FormCase<'_>], run: &mut BatchRun<'_>) -> Vec<CaseRuns
                         }
                     }
                     plain[c] = Some(outcome);
+                }
+                Slot::Observed(c) => {
+                    if let Some(slot) = observed.get_mut(c) {
+                        *slot = Some(outcome);
+                    }
                 }
                 Slot::Rescue { case } => {
                     if let Some((_, slot)) = rescues.get_mut(case).and_then(Option::as_mut) {
@@ -251,7 +268,15 @@ pub fn run_cases(cases: &[FormCase<'_>], run: &mut BatchRun<'_>) -> Vec<CaseRuns
             let plain = plain.get(c).cloned().flatten().unwrap_or_else(|| {
                 Err(OracleError::Failed { oracle: "backend".into(), reason: "the case did not run".into() })
             });
-            CaseRuns { plain, forms: runs, rescue }
+            let observed = match (&case.observed, observed.get(c).cloned().flatten()) {
+                (Some(_), Some(outcome)) => Some(outcome),
+                (Some(_), None) => Some(Err(OracleError::Failed {
+                    oracle: "backend".into(),
+                    reason: "the observed form did not run".into(),
+                })),
+                (None, _) => None,
+            };
+            CaseRuns { plain, forms: runs, rescue, observed }
         })
         .collect()
 }

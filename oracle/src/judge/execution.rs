@@ -2,13 +2,15 @@
 //! against the in-tree executor's, with the referee's precise run to name
 //! the culprit when they differ.
 
+use super::local::{candidate_of, Coverage, LocalJudge, OperatorOutcome, OperatorVerdict, UnjudgedReason};
 use super::{Disagreement, ExecAnswer, Expectation, Kind, Observations, Severity};
 use crate::compliance::flush::{flush_request, flushed_in_tree_outputs};
 use crate::compliance::{
     compare, compare_run_each, compare_with_mode, has_computed_weights, inexact_upstream, output_contexts, Agreement,
-    Exemption, Judged, Mode, PreciseOutcome, ReferenceTensor, Unjudged,
+    Exemption, Judged, Mode, OpContext, PreciseOutcome, ReferenceTensor, Unjudged,
 };
 use crate::oracle::{Abnormal, ExecOutcome, ExecRequest, Oracle, OracleError, OwnedExecRequest, Refusal};
+use spvgraph_ir::observe::{LocalOutput, ObservedForm};
 use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::Module;
@@ -49,6 +51,11 @@ impl<'a> Vote<'a> {
     /// The referee's name, when there is one.
     pub(super) fn name(&self) -> Option<&str> {
         self.referee.map(|r| r.name())
+    }
+
+    /// The referee, when there is one.
+    pub(super) fn referee(&self) -> Option<&'a dyn Oracle> {
+        self.referee
     }
 
     /// Uses `outcome` as the referee's normal-mode answer instead of running it again.
@@ -140,6 +147,16 @@ impl<'a> Vote<'a> {
         request: &ExecRequest<'_>,
         answers: &[(&str, &ExecOutcome)],
     ) -> Option<Vec<Result<Agreement, OracleError>>> {
+        let judged = self.verdicts_each(request, answers)?;
+        Some(judged.into_iter().map(|j| j.map(Judged::agreement)).collect())
+    }
+
+    /// [`Vote::verdicts`], output by output.
+    pub(super) fn verdicts_each(
+        &mut self,
+        request: &ExecRequest<'_>,
+        answers: &[(&str, &ExecOutcome)],
+    ) -> Option<Vec<Result<Judged, OracleError>>> {
         let precise = match self.get(request)? {
             Ok(p) => p.clone(),
             Err(_) => return None,
@@ -176,7 +193,7 @@ impl<'a> Vote<'a> {
                 }
             }
         }
-        Some(judged.into_iter().map(|j| j.map(Judged::agreement)).collect())
+        Some(judged)
     }
 }
 
@@ -291,33 +308,69 @@ fn compare_each(
         .zip(candidate)
         .enumerate()
         .map(|(j, (r, c))| {
-            if r.shape() != c.shape() || r.elem() != c.elem() {
-                let detail =
-                    format!("output {j}: {} {:?} where {} {:?} was expected", c.elem(), c.shape(), r.elem(), r.shape());
-                return OutputComparison::Differ { output: j, detail };
-            }
-            let typed = ReferenceTensor::Typed(r.clone());
-            let verdict = match contexts.as_ref().ok().and_then(|cs| cs.get(j)).and_then(Option::as_ref) {
-                Some(ctx) if r.elem().is_float() => compare(ctx, &typed, c, None),
-                _ => compare_with_mode(&Mode::Exact, &typed, c, None),
-            };
-            match verdict {
-                Ok(v) if v.pass => OutputComparison::Agree,
-                Ok(v) => OutputComparison::Differ { output: j, detail: format!("output {j}: {v}") },
-                Err(e) => OutputComparison::Incomparable(format!("output {j}: {e}")),
+            let ctx = contexts.as_ref().ok().and_then(|cs| cs.get(j)).and_then(Option::as_ref);
+            match compare_direct(ctx, r, c) {
+                Direct::Agree => OutputComparison::Agree,
+                Direct::Differ(detail) | Direct::Mismatch(detail) => {
+                    OutputComparison::Differ { output: j, detail: format!("output {j}: {detail}") }
+                }
+                Direct::Incomparable(why) => OutputComparison::Incomparable(format!("output {j}: {why}")),
             }
         })
         .collect())
 }
 
-/// The disagreements of every backend's run.
+/// How a candidate tensor compares with a reference tensor of the same
+/// request taken as exact.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum Direct {
+    /// Compliant (or bit-identical).
+    Agree,
+    /// Outside the rule.
+    Differ(String),
+    /// The rule needs what a typed reference cannot give (a bounds tensor).
+    Incomparable(String),
+    /// Another element type or shape: no rule can accept it.
+    Mismatch(String),
+}
+
+/// Compares `candidate` with `reference` under the rule of `ctx` (the
+/// operator that produced them; none: a value passed through, exact).
+pub(super) fn compare_direct(ctx: Option<&OpContext>, reference: &TensorData, candidate: &TensorData) -> Direct {
+    if reference.shape() != candidate.shape() || reference.elem() != candidate.elem() {
+        return Direct::Mismatch(format!(
+            "{} {:?} where {} {:?} was expected",
+            candidate.elem(),
+            candidate.shape(),
+            reference.elem(),
+            reference.shape()
+        ));
+    }
+    if reference.to_bits() == candidate.to_bits() {
+        return Direct::Agree;
+    }
+    let typed = ReferenceTensor::Typed(reference.clone());
+    let verdict = match ctx {
+        Some(ctx) if reference.elem().is_float() => compare(ctx, &typed, candidate, None),
+        _ => compare_with_mode(&Mode::Exact, &typed, candidate, None),
+    };
+    match verdict {
+        Ok(v) if v.pass => Direct::Agree,
+        Ok(v) => Direct::Differ(v.to_string()),
+        Err(e) => Direct::Incomparable(e.to_string()),
+    }
+}
+
+/// The disagreements of every backend's run, and what was judged of each
+/// backend's run of a valid case.
 pub(super) fn judge(
     expectation: &Expectation,
     observations: &Observations<'_>,
     vote: &mut Vote<'_>,
-) -> Vec<Disagreement> {
-    let Some(request) = &observations.request else { return Vec::new() };
+) -> (Vec<Disagreement>, Vec<Coverage>) {
+    let Some(request) = &observations.request else { return (Vec::new(), Vec::new()) };
     let mut out = Vec::new();
+    let mut coverage = Vec::new();
     // The in-tree executor refusing a valid case is its own bug, unless a
     // pipeline-creation rule (unshaped interfaces: nothing to run) explains it.
     if let (Expectation::Valid, Some(ExecOutcome::Refused { kind: Refusal::Invalid | Refusal::Rejected, reason })) =
@@ -341,29 +394,39 @@ pub(super) fn judge(
         vote.seed_normal(answer.and_then(|a| a.outcome.as_ref().ok()).cloned());
     }
     for answer in &observations.executions {
-        out.extend(judge_one(expectation, observations, request, answer, vote));
+        let (ds, c) = judge_one(expectation, observations, request, answer, vote);
+        out.extend(ds);
+        coverage.extend(c);
     }
-    out
+    (out, coverage)
 }
 
-fn judge_one(
+/// The disagreement a backend's outcome is by itself (an abnormal end, a
+/// refusal, an error, outputs of an invalid module), before any output is
+/// compared; `on` says which form it ran (`None`: the case's own module).
+fn outcome_disagreement(
     expectation: &Expectation,
     observations: &Observations<'_>,
     request: &ExecRequest<'_>,
-    answer: &ExecAnswer<'_>,
-    vote: &mut Vote<'_>,
+    oracle: &dyn Oracle,
+    outcome: &Result<ExecOutcome, OracleError>,
+    on: Option<&str>,
 ) -> Option<Disagreement> {
-    let name = answer.oracle.name();
+    let name = oracle.name();
     let invalid = expectation.rule();
     let is_invalid = expectation.is_invalid();
-    let outcome = match &answer.outcome {
+    let form = on.map(|f| format!(" ({f})")).unwrap_or_default();
+    let outcome = match outcome {
         Ok(o) => o,
         Err(OracleError::Unavailable { .. } | OracleError::Unsupported { .. }) => return None,
         // An invalid module often has no TOSA form to hand a translating
         // backend: that it cannot answer is no finding.
-        Err(_) if is_invalid && !answer.oracle.reads_spirv() => return None,
+        Err(_) if is_invalid && !oracle.reads_spirv() => return None,
         Err(e) => {
-            return Some(Disagreement::new(Kind::OracleError, name, e.to_string()).with_message(Some(e.to_string())))
+            let mut d =
+                Disagreement::new(Kind::OracleError, name, format!("{e}{form}")).with_message(Some(e.to_string()));
+            d.discriminator = on.map(str::to_string);
+            return Some(d);
         }
     };
     let graph_ops = observations.operators.clone();
@@ -374,11 +437,15 @@ fn judge_one(
                 Abnormal::Timeout => Kind::Timeout,
                 Abnormal::OutOfMemory => Kind::OutOfMemory,
             };
-            let on = if is_invalid { "an invalid module" } else { "a valid module" };
-            let mut d = Disagreement::new(kind, name, format!("{name} {how} on {on}: {detail}"))
+            let on_what = if is_invalid { "an invalid module" } else { "a valid module" };
+            let discriminator = match on {
+                Some(f) => format!("{f}, {how}"),
+                None => how.to_string(),
+            };
+            let mut d = Disagreement::new(kind, name, format!("{name} {how} on {on_what}{form}: {detail}"))
                 .with_rule(invalid)
                 .with_operators(graph_ops)
-                .with_discriminator(Some(how.to_string()))
+                .with_discriminator(Some(discriminator))
                 .with_message(last_line(detail));
             // Vulkan leaves invalid SPIR-V undefined: a crash on it is outside
             // the consumer's contract.
@@ -398,35 +465,331 @@ fn judge_one(
                 return None;
             }
             Some(
-                Disagreement::new(Kind::RefusedValid, name, format!("{name} refuses a valid module: {reason}"))
+                Disagreement::new(Kind::RefusedValid, name, format!("{name} refuses a valid module{form}: {reason}"))
                     .with_operators(graph_ops)
+                    .with_discriminator(on.map(str::to_string))
                     .with_message(last_line(reason)),
             )
         }
         ExecOutcome::Outputs(outputs) => {
-            if is_invalid {
-                // A translating backend runs our TOSA translation of the
-                // module, not the module: what it accepts says nothing (the
-                // translation drops dead instructions, where near-valid
-                // mutators put most breaks, and SPIR-V encoding rules).
-                if !answer.oracle.reads_spirv() {
-                    return None;
-                }
-                // Once per rule and backend: no operator or message in the signature.
-                let breaking =
-                    invalid.map_or_else(|| "an invalid module".to_string(), |r| format!("a module breaking {r}"));
-                let mut d = Disagreement::new(
-                    Kind::AcceptsInvalid,
-                    name,
-                    format!("{name} runs {breaking} and produces {} output(s)", outputs.len()),
-                )
-                .with_rule(invalid);
-                d.severity = invalid_module_severity(observations);
-                return Some(d);
+            if !is_invalid {
+                return None;
             }
-            judge_outputs(name, request, observations.reference.as_ref(), outputs, vote, &graph_ops)
+            // A translating backend runs our TOSA translation of the
+            // module, not the module: what it accepts says nothing (the
+            // translation drops dead instructions, where near-valid
+            // mutators put most breaks, and SPIR-V encoding rules).
+            if !oracle.reads_spirv() {
+                return None;
+            }
+            // Once per rule and backend: no operator or message in the signature.
+            let breaking =
+                invalid.map_or_else(|| "an invalid module".to_string(), |r| format!("a module breaking {r}"));
+            let mut d = Disagreement::new(
+                Kind::AcceptsInvalid,
+                name,
+                format!("{name} runs {breaking} and produces {} output(s)", outputs.len()),
+            )
+            .with_rule(invalid);
+            d.severity = invalid_module_severity(observations);
+            Some(d)
         }
     }
+}
+
+/// The name the observed form goes by in disagreements about it.
+const OBSERVED_FORM: &str = "observed form";
+
+fn judge_one(
+    expectation: &Expectation,
+    observations: &Observations<'_>,
+    request: &ExecRequest<'_>,
+    answer: &ExecAnswer<'_>,
+    vote: &mut Vote<'_>,
+) -> (Vec<Disagreement>, Option<Coverage>) {
+    let name = answer.oracle.name();
+    let mut out: Vec<Disagreement> =
+        outcome_disagreement(expectation, observations, request, answer.oracle, &answer.outcome, None)
+            .into_iter()
+            .collect();
+    if expectation.is_invalid() {
+        return (out, None);
+    }
+    let plain = match &answer.outcome {
+        Ok(ExecOutcome::Outputs(o)) => Some(o),
+        _ => None,
+    };
+    // The observed form's run, when it gave as many outputs as the form has.
+    let observed = answer.observed.as_ref().and_then(|o| match &o.outcome {
+        Ok(ExecOutcome::Outputs(v)) if v.len() == o.form.outputs.len() => Some((o.form, v)),
+        _ => None,
+    });
+    if let Some(o) = &answer.observed {
+        // A failure on the observed form alone is the backend's too (the
+        // form is a valid module); one it shares with the plain form is
+        // reported once, for the plain form.
+        let same = match (&o.outcome, &answer.outcome) {
+            (Ok(ExecOutcome::Outputs(_)), _) => true,
+            (Ok(a), Ok(b)) => std::mem::discriminant(a) == std::mem::discriminant(b),
+            (Err(_), Err(_)) => true,
+            _ => false,
+        };
+        if !same {
+            out.extend(outcome_disagreement(
+                expectation,
+                observations,
+                request,
+                answer.oracle,
+                &o.outcome,
+                Some(OBSERVED_FORM),
+            ));
+        }
+    }
+    let operators = spvgraph_ir::Module::decode_words(request.module)
+        .ok()
+        .and_then(|m| spvgraph_ir::observe::operators(&m, request.entry_point).ok())
+        .map_or(0, |o| o.len());
+    if plain.is_none() && observed.is_none() {
+        let why = UnjudgedReason::of_outcome(&answer.outcome).unwrap_or(UnjudgedReason::BackendError);
+        return (out, Some(Coverage::none(name, operators, why)));
+    }
+    let in_tree = match &observations.reference {
+        Some(ExecOutcome::Outputs(r)) => r,
+        other => {
+            let why = match other {
+                Some(ExecOutcome::Refused { kind: Refusal::OverBudget, .. }) => UnjudgedReason::ReferenceOverBudget,
+                Some(ExecOutcome::Refused { kind: Refusal::Unpredictable, .. }) => UnjudgedReason::Unpredictable,
+                _ => UnjudgedReason::ReferenceRefused,
+            };
+            let mut c = Coverage::none(name, operators, why);
+            c.ran = true;
+            return (out, Some(c));
+        }
+    };
+    match observed {
+        Some((form, observed)) => {
+            let (ds, c) = judge_observed(name, observations, request, in_tree, plain, form, observed, vote);
+            out.extend(ds);
+            (out, Some(c))
+        }
+        None => {
+            let why = match &answer.observed {
+                None => UnjudgedReason::ObservedFormUnavailable,
+                Some(_) => UnjudgedReason::ObservedFormNotRun,
+            };
+            let Some(plain) = plain else { return (out, Some(Coverage::none(name, operators, why))) };
+            out.extend(judge_outputs(
+                name,
+                request,
+                observations.reference.as_ref(),
+                plain,
+                vote,
+                &observations.operators,
+            ));
+            (out, Some(fallback_coverage(name, request, operators, why)))
+        }
+    }
+}
+
+/// What the fallback judgement ([`judge_outputs`], the plain form's outputs
+/// only) judges: the operators whose result is a graph output with no
+/// approximation upstream; the other outputs' operators are unjudged
+/// ([`UnjudgedReason::InexactUpstream`]), and so are the intermediate ones
+/// (`why`: the observed form did not run).
+fn fallback_coverage(name: &str, request: &ExecRequest<'_>, operators: usize, why: UnjudgedReason) -> Coverage {
+    let mut c = Coverage::new(name, operators);
+    c.ran = true;
+    c.fallback = Some(why);
+    let Ok(module) = Module::decode_words(request.module) else {
+        c.add_unjudged(why, operators);
+        return c;
+    };
+    let inexact = inexact_upstream(&module, request.entry_point).unwrap_or_default();
+    let form = spvgraph_ir::observe::observed_form(&module, request.entry_point).ok();
+    let mut judged: std::collections::BTreeSet<spvgraph_ir::Id> = std::collections::BTreeSet::new();
+    let mut approximate: std::collections::BTreeSet<spvgraph_ir::Id> = std::collections::BTreeSet::new();
+    let mut pass_through = 0;
+    for o in form.iter().flat_map(|f| f.outputs.iter().filter(|o| o.original)) {
+        match o.node {
+            None => pass_through += 1,
+            Some(node) if inexact.get(o.position).copied().unwrap_or(true) => {
+                approximate.insert(node);
+            }
+            Some(node) => {
+                judged.insert(node);
+            }
+        }
+    }
+    approximate.retain(|n| !judged.contains(n));
+    c.outputs_judged = approximate.is_empty() && form.is_some();
+    c.judged = judged.len();
+    c.pass_through = (pass_through, pass_through);
+    c.add_unjudged(UnjudgedReason::InexactUpstream, approximate.len());
+    c.add_unjudged(why, operators.saturating_sub(judged.len() + approximate.len()));
+    c
+}
+
+/// Judges a backend's run of the observed form operator by operator
+/// ([`LocalJudge`]), then its plain form's outputs against what those
+/// operators imply, and the outputs that are graph inputs or constants
+/// passed through against the in-tree executor's.
+#[allow(clippy::too_many_arguments)]
+fn judge_observed(
+    name: &str,
+    observations: &Observations<'_>,
+    request: &ExecRequest<'_>,
+    in_tree: &[TensorData],
+    plain: Option<&Vec<TensorData>>,
+    form: &ObservedForm,
+    observed: &[TensorData],
+    vote: &mut Vote<'_>,
+) -> (Vec<Disagreement>, Coverage) {
+    let mut out = Vec::new();
+    let mut coverage = Coverage::new(name, form.operators());
+    coverage.ran = true;
+    let values = match form.values(observed) {
+        Ok(v) => v,
+        Err(why) => {
+            coverage.add_unjudged(UnjudgedReason::ObservedFormNotRun, form.operators());
+            coverage.fallback = Some(UnjudgedReason::ObservedFormNotRun);
+            let _ = why;
+            return (out, coverage);
+        }
+    };
+    let wrong = |oracles: Vec<String>, op: Option<TosaOp>, detail: String| {
+        let mut d = Disagreement::new(Kind::WrongOutput, name, detail);
+        d.oracles = oracles;
+        d.operators = match op {
+            Some(op) => vec![op],
+            None => observations.operators.clone(),
+        };
+        d
+    };
+    // One value written to several outputs must be the same in each.
+    for (value, p, q) in form.inconsistent_slots(observed) {
+        let op = form.outputs.iter().find(|o| o.value == value).and_then(|o| o.op);
+        out.push(wrong(
+            vec![name.to_string()],
+            op,
+            format!("{name} writes value {value} differently to outputs {p} and {q} of the observed form"),
+        ));
+    }
+    // Outputs passed through from inputs or constants come back unchanged.
+    for o in form.outputs.iter().filter(|o| o.original && o.node.is_none()) {
+        coverage.pass_through.0 += 1;
+        let Some(r) = in_tree.get(o.position) else { continue };
+        coverage.pass_through.1 += 1;
+        for (label, run) in [(OBSERVED_FORM, Some(observed)), ("plain form", plain.map(Vec::as_slice))] {
+            let Some(c) = run.and_then(|r| r.get(o.position)) else { continue };
+            if let Direct::Differ(d) | Direct::Mismatch(d) = compare_direct(None, r, c) {
+                out.push(wrong(
+                    vec![name.to_string()],
+                    None,
+                    format!("output {} ({label}), a value passed through: {d}", o.position),
+                ));
+            }
+        }
+    }
+    let mut local = LocalJudge::new(request, &values, vote.referee());
+    let verdicts = local.judge(name, &|o| candidate_of(&values, o));
+    let output_nodes: std::collections::BTreeSet<spvgraph_ir::Id> =
+        form.outputs.iter().filter(|o| o.original).filter_map(|o| o.node).collect();
+    coverage.outputs_judged = true;
+    for v in &verdicts {
+        match &v.outcome {
+            OperatorOutcome::Unjudged { reason, detail } => {
+                coverage.add_unjudged(*reason, 1);
+                coverage.detail(v.op, v.node, *reason, detail);
+                if output_nodes.contains(&v.node) {
+                    coverage.outputs_judged = false;
+                }
+            }
+            _ => coverage.judged += 1,
+        }
+    }
+    let first = verdicts.iter().find(|v| matches!(v.outcome, OperatorOutcome::Wrong { .. }));
+    if let Some(OperatorVerdict { node, op, outcome: OperatorOutcome::Wrong { oracles, detail }, .. }) = first {
+        let mut d = wrong(oracles.clone(), Some(*op), detail.clone());
+        if local.reads_subnormals(*node) {
+            d.operand_features.insert(crate::features::Feature::SubnormalInputs);
+        }
+        out.push(d);
+    } else if let Some(plain) = plain {
+        out.extend(judge_plain(name, request, form, plain, observed, &mut local));
+    }
+    out.extend(local.take_notes());
+    (out, coverage)
+}
+
+/// The plain form's outputs on the same backend against what its run of
+/// the observed form implies: each output whose upstream is exact (so its
+/// operands must be those the observed form shows) is judged under its
+/// operator's rule from those operands; the first that breaks it is an
+/// [`Kind::ObservedFormDiffers`]. Outputs computed from approximations may
+/// legitimately differ between the two runs (a compliant backend may
+/// approximate differently when the values in between are not outputs).
+fn judge_plain(
+    name: &str,
+    request: &ExecRequest<'_>,
+    form: &ObservedForm,
+    plain: &[TensorData],
+    observed: &[TensorData],
+    local: &mut LocalJudge<'_>,
+) -> Option<Disagreement> {
+    if plain.len() != form.original_outputs {
+        let mut d = Disagreement::new(
+            Kind::ObservedFormDiffers,
+            name,
+            format!("{} outputs of the plain form where the graph has {}", plain.len(), form.original_outputs),
+        );
+        d.discriminator = Some("output count".into());
+        return Some(d);
+    }
+    let inexact = Module::decode_words(request.module)
+        .ok()
+        .and_then(|m| inexact_upstream(&m, request.entry_point).ok())
+        .unwrap_or_default();
+    // The plain form's value of each operator result it outputs, where it differs from the observed form's.
+    let mut differing: Vec<(Option<u32>, spvgraph_ir::Id, spvgraph_ir::Id, TensorData)> = Vec::new();
+    for o in form.outputs.iter().filter(|o| o.original && o.position < plain.len()) {
+        let (Some(node), Some(p), Some(q)) = (o.node, plain.get(o.position), observed.get(o.position)) else {
+            continue;
+        };
+        if inexact.get(o.position).copied().unwrap_or(true) || (p.to_bits() == q.to_bits() && p.shape() == q.shape()) {
+            continue;
+        }
+        differing.push((o.member, node, o.value, p.clone()));
+    }
+    if differing.is_empty() {
+        return None;
+    }
+    let candidate = |o: &LocalOutput| {
+        differing
+            .iter()
+            .find(|(member, node, value, _)| match (o.member, member) {
+                (Some(k), Some(m)) => *node == o.node && k == *m,
+                (None, None) => *value == o.value,
+                _ => false,
+            })
+            .map(|(_, _, _, t)| t.clone())
+    };
+    let verdicts = local.judge(name, &candidate);
+    let first = verdicts.iter().find(|v| matches!(v.outcome, OperatorOutcome::Wrong { .. }))?;
+    let OperatorOutcome::Wrong { oracles, detail } = &first.outcome else { return None };
+    let mut d = Disagreement::new(
+        Kind::ObservedFormDiffers,
+        name,
+        format!(
+            "the plain form's output of {} is not what the operator gives on the operand values {name} computed in              the observed form, where its own result is compliant: {detail}",
+            first.op
+        ),
+    );
+    d.oracles = oracles.iter().filter(|o| o.as_str() == name).cloned().collect();
+    if d.oracles.is_empty() {
+        d.oracles = oracles.clone();
+    }
+    d.operators = vec![first.op];
+    Some(d)
 }
 
 /// A valid case's outputs from `name` against the in-tree executor's, with

@@ -298,14 +298,18 @@ fn as_case_outputs(
     let sub = Observations {
         request: observations.request,
         reference: observations.reference.clone(),
-        executions: vec![ExecAnswer { oracle: fa.oracle, outcome: Ok(ExecOutcome::Outputs(outputs.to_vec())) }],
+        executions: vec![ExecAnswer {
+            oracle: fa.oracle,
+            outcome: Ok(ExecOutcome::Outputs(outputs.to_vec())),
+            observed: None,
+        }],
         referee: observations.referee,
         operators: observations.operators.clone(),
         strict_consumers: observations.strict_consumers,
         ..Observations::default()
     };
     let what = if fa.rescue { "rescued in" } else { "run in" };
-    let mut found = execution::judge(expectation, &sub, vote);
+    let (mut found, _) = execution::judge(expectation, &sub, vote);
     for d in &mut found {
         d.detail = format!("(the case {what} the {} form) {}", fa.form.label(), d.detail);
     }
@@ -319,14 +323,14 @@ fn on_its_own(expectation: &Expectation, observations: &Observations<'_>, fa: &F
     let sub = Observations {
         request: Some(first.request.request()),
         reference: fa.reference.clone(),
-        executions: vec![ExecAnswer { oracle: fa.oracle, outcome: fa.outcome.clone() }],
+        executions: vec![ExecAnswer { oracle: fa.oracle, outcome: fa.outcome.clone(), observed: None }],
         referee: observations.referee,
         operators: observations.operators.clone(),
         strict_consumers: observations.strict_consumers,
         ..Observations::default()
     };
     let mut vote = Vote::new(observations.referee);
-    let mut found = execution::judge(expectation, &sub, &mut vote);
+    let (mut found, _) = execution::judge(expectation, &sub, &mut vote);
     for d in &mut found {
         d.detail = format!("(the case in the {} form, which it runs as given) {}", fa.form.label(), d.detail);
     }

@@ -1,69 +1,95 @@
 //! Kinds of disagreement and how serious each is.
 
-/// A kind of disagreement between an oracle and the expectation (or between
-/// oracles). The oracle concerned is not part of the kind: a finding names it
-/// in [`super::Disagreement::oracles`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Kind {
+/// Declares the kinds once: the enum, [`Kind::ALL`] and [`Kind::name`], so
+/// that a kind cannot be left out of the list every report iterates.
+macro_rules! kinds {
+    ($( $(#[$doc:meta])* $variant:ident = $name:literal; )*) => {
+        /// A kind of disagreement between an oracle and the expectation (or
+        /// between oracles). The oracle concerned is not part of the kind: a
+        /// finding names it in [`super::Disagreement::oracles`].
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
+        #[serde(rename_all = "kebab-case")]
+        pub enum Kind {
+            $( $(#[$doc])* $variant, )*
+        }
+
+        impl Kind {
+            /// Every kind, in report order.
+            pub const ALL: [Kind; [$($name,)*].len()] = [$(Kind::$variant,)*];
+
+            /// The stable kebab-case name used in signatures, slugs and summaries.
+            pub fn name(self) -> &'static str {
+                match self { $(Kind::$variant => $name,)* }
+            }
+        }
+    };
+}
+
+kinds! {
     // ---- validators ----
     /// A validator rejects a valid-by-construction module.
-    RejectsValid,
+    RejectsValid = "rejects-valid";
     /// A validator accepts a module that breaks a must-reject rule it checks.
-    MissesRule,
+    MissesRule = "misses-rule";
     /// The in-tree validator rejects a near-valid module without its rule.
-    WrongRule,
+    WrongRule = "wrong-rule";
     /// The in-tree validator reports the near-valid module's rule and others.
-    ExtraRules,
+    ExtraRules = "extra-rules";
     /// A validator rejects a module breaking a rule it is documented not to check.
-    Stricter,
+    Stricter = "stricter";
     /// An oracle could not answer (its process failed, its output was unreadable).
-    OracleError,
+    OracleError = "oracle-error";
     // ---- the harness itself ----
     /// Decode then encode is not the identity, or a valid module does not decode or encode.
-    Roundtrip,
+    Roundtrip = "roundtrip";
     /// The generator reported a broken invariant (operations dropped).
-    GeneratorInvariant,
+    GeneratorInvariant = "generator-invariant";
     /// A component of the harness panicked.
-    Panic,
+    Panic = "panic";
     // ---- execution backends ----
     /// The backend died on a signal.
-    Crash,
+    Crash = "crash";
     /// The backend hung past its time limit.
-    Timeout,
+    Timeout = "timeout";
     /// The backend went over its memory limit.
-    OutOfMemory,
+    OutOfMemory = "out-of-memory";
     /// Pipeline creation or the run failed on a valid module that breaks no
     /// pipeline-creation rule.
-    RefusedValid,
+    RefusedValid = "refused-valid";
     /// The outputs are not compliant with the TOSA accuracy rules.
-    WrongOutput,
+    WrongOutput = "wrong-output";
     /// The backend's results for two equivalent forms of a valid case
     /// ([`crate::forms`]) with the same operator sequence differ: bits of
     /// an integer or bool output, or a floating-point output that meets its
     /// accuracy rule in one form and breaks it in the other.
-    FormDiffers,
+    FormDiffers = "form-differs";
+    /// The backend's output of the plain graph is not what its own run of
+    /// the observed form (every intermediate value an output) implies: the
+    /// operator that computes it, judged on the operand values that run
+    /// shows, breaks its rule there while its result in the observed form
+    /// meets it.
+    ObservedFormDiffers = "observed-form-differs";
     /// A module breaking a must-reject rule ran and produced outputs.
-    AcceptsInvalid,
+    AcceptsInvalid = "accepts-invalid";
     /// The TOSA reference model's own result fails the accuracy rule on some
     /// elements; they are judged for no backend (the rule, or our reading of
     /// it, is at fault there, not the backends).
-    CheckerDisagreesWithReference,
+    CheckerDisagreesWithReference = "checker-disagrees-with-reference";
     // ---- producers ----
     /// The producer crashed, hung or ran out of memory.
-    ProducerCrash,
+    ProducerCrash = "producer-crash";
     /// The producer refused valid TOSA.
-    ProducerRejects,
+    ProducerRejects = "producer-rejects";
     /// The producer emitted a module that breaks a rule.
-    ProducerInvalidOutput,
+    ProducerInvalidOutput = "producer-invalid-output";
     /// The producer emitted a module that computes something else.
-    ProducerWrongSemantics,
+    ProducerWrongSemantics = "producer-wrong-semantics";
     // ---- two versions of one tool ----
     /// The newer version of a tool (a channel: a pre-release, a user's build)
     /// is wrong where the older one (the release) is right.
-    Regression,
+    Regression = "regression";
     /// The older version of a tool is wrong where the newer one is right.
-    Fix,
+    Fix = "fix";
 }
 
 /// How much a disagreement matters to the people who ship the implementation.
@@ -98,62 +124,6 @@ impl Severity {
 }
 
 impl Kind {
-    /// Every kind, in report order.
-    pub const ALL: [Kind; 23] = [
-        Kind::RejectsValid,
-        Kind::MissesRule,
-        Kind::WrongRule,
-        Kind::ExtraRules,
-        Kind::Stricter,
-        Kind::OracleError,
-        Kind::Roundtrip,
-        Kind::GeneratorInvariant,
-        Kind::Panic,
-        Kind::Crash,
-        Kind::Timeout,
-        Kind::OutOfMemory,
-        Kind::RefusedValid,
-        Kind::WrongOutput,
-        Kind::FormDiffers,
-        Kind::AcceptsInvalid,
-        Kind::CheckerDisagreesWithReference,
-        Kind::ProducerCrash,
-        Kind::ProducerRejects,
-        Kind::ProducerInvalidOutput,
-        Kind::ProducerWrongSemantics,
-        Kind::Regression,
-        Kind::Fix,
-    ];
-
-    /// The stable kebab-case name used in signatures, slugs and summaries.
-    pub fn name(self) -> &'static str {
-        match self {
-            Kind::RejectsValid => "rejects-valid",
-            Kind::MissesRule => "misses-rule",
-            Kind::WrongRule => "wrong-rule",
-            Kind::ExtraRules => "extra-rules",
-            Kind::Stricter => "stricter",
-            Kind::OracleError => "oracle-error",
-            Kind::Roundtrip => "roundtrip",
-            Kind::GeneratorInvariant => "generator-invariant",
-            Kind::Panic => "panic",
-            Kind::Crash => "crash",
-            Kind::Timeout => "timeout",
-            Kind::OutOfMemory => "out-of-memory",
-            Kind::RefusedValid => "refused-valid",
-            Kind::WrongOutput => "wrong-output",
-            Kind::FormDiffers => "form-differs",
-            Kind::AcceptsInvalid => "accepts-invalid",
-            Kind::CheckerDisagreesWithReference => "checker-disagrees-with-reference",
-            Kind::ProducerCrash => "producer-crash",
-            Kind::ProducerRejects => "producer-rejects",
-            Kind::ProducerInvalidOutput => "producer-invalid-output",
-            Kind::ProducerWrongSemantics => "producer-wrong-semantics",
-            Kind::Regression => "regression",
-            Kind::Fix => "fix",
-        }
-    }
-
     /// The kind with this name.
     pub fn from_name(name: &str) -> Option<Kind> {
         Kind::ALL.into_iter().find(|k| k.name() == name)
@@ -179,6 +149,10 @@ impl Kind {
             Kind::FormDiffers => {
                 "the backend gives other results for two equivalent forms of the case that run the same operators"
             }
+            Kind::ObservedFormDiffers => {
+                "the backend's output of the plain graph breaks its operator's rule on the operand values the backend \
+                 computed when every intermediate value was an output, where that run's own result meets it"
+            }
             Kind::AcceptsInvalid => "the backend ran a module that breaks a must-reject rule and produced outputs",
             Kind::CheckerDisagreesWithReference => {
                 "the TOSA reference model's own result fails the accuracy rule on some elements, which are judged for no backend"
@@ -201,6 +175,7 @@ impl Kind {
             | Kind::Crash
             | Kind::WrongOutput
             | Kind::FormDiffers
+            | Kind::ObservedFormDiffers
             | Kind::ProducerCrash
             | Kind::ProducerWrongSemantics
             | Kind::ProducerInvalidOutput

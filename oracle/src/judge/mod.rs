@@ -33,6 +33,7 @@
 mod execution;
 mod forms;
 mod kind;
+mod local;
 mod production;
 mod release;
 mod signature;
@@ -41,6 +42,7 @@ mod validity;
 pub use execution::{compare_outputs, pipeline_rules, OutputComparison};
 pub use forms::{FormAnswer, AS_GIVEN};
 pub use kind::{Kind, Severity};
+pub use local::{judge_operators, Coverage, OperatorJudgement, OperatorOutcome, OperatorVerdict, UnjudgedReason};
 pub use production::check_production;
 pub use signature::{fnv1a, normalize, Signature};
 
@@ -162,6 +164,11 @@ pub struct Disagreement {
     pub detail: String,
     /// The documented discrepancy it is an instance of, if any.
     pub documented: Option<Documented>,
+    /// Features of what the operator concerned read, when it was judged on
+    /// its own (subnormal operand values computed upstream): matched against
+    /// documented discrepancies with the module's own.
+    #[serde(skip)]
+    pub operand_features: FeatureSet,
 }
 
 impl Disagreement {
@@ -177,6 +184,7 @@ impl Disagreement {
             message: None,
             detail: detail.into(),
             documented: None,
+            operand_features: FeatureSet::new(),
         }
     }
 
@@ -227,6 +235,26 @@ pub struct ExecAnswer<'a> {
     /// The backend.
     pub oracle: &'a dyn Oracle,
     /// Its outcome.
+    pub outcome: Result<ExecOutcome, OracleError>,
+    /// Its run of the case's observed form, when it was asked for one: then
+    /// every operator is judged on its own (see [`judge_operators`]).
+    pub observed: Option<ObservedAnswer<'a>>,
+}
+
+impl<'a> ExecAnswer<'a> {
+    /// A backend's run of the case alone (no observed form: only the
+    /// graph's outputs are judged, the fallback).
+    pub fn plain(oracle: &'a dyn Oracle, outcome: Result<ExecOutcome, OracleError>) -> ExecAnswer<'a> {
+        ExecAnswer { oracle, outcome, observed: None }
+    }
+}
+
+/// A backend's run of the observed form of the case
+/// ([`spvgraph_ir::observe::observed_form`]).
+pub struct ObservedAnswer<'a> {
+    /// The form (its module, and what each output shows).
+    pub form: &'a spvgraph_ir::observe::ObservedForm,
+    /// The backend's outcome on it (same inputs and graph constants as the case).
     pub outcome: Result<ExecOutcome, OracleError>,
 }
 
@@ -288,26 +316,46 @@ impl Observations<'_> {
 
 /// Every disagreement among `observations` with `expectation`.
 pub fn judge(expectation: &Expectation, observations: &Observations<'_>) -> Vec<Disagreement> {
+    judge_counted(expectation, observations).disagreements
+}
+
+/// What [`judge_counted`] found.
+#[derive(Clone, Debug, Default)]
+pub struct Judgement {
+    /// Every disagreement.
+    pub disagreements: Vec<Disagreement>,
+    /// What was judged of each backend's run of a valid case.
+    pub coverage: Vec<Coverage>,
+}
+
+/// [`judge`], also saying what was judged of each backend's run.
+pub fn judge_counted(expectation: &Expectation, observations: &Observations<'_>) -> Judgement {
     let mut out = Vec::new();
     for answer in &observations.validity {
         out.extend(validity::judge(expectation, answer));
     }
     let mut vote = execution::Vote::new(observations.referee);
-    out.extend(execution::judge(expectation, observations, &mut vote));
+    let (executions, coverage) = execution::judge(expectation, observations, &mut vote);
+    out.extend(executions);
     for p in &observations.productions {
         out.extend(production::judge(p, observations, &mut vote));
     }
     out.extend(vote.take_notes());
+    // Notes about the referee's own results come once per case.
+    let mut seen = std::collections::BTreeSet::new();
+    out.retain(|d| d.kind != Kind::CheckerDisagreesWithReference || seen.insert(d.signature().key()));
     if !out.is_empty() {
         let features = observations.features();
         for d in &mut out {
-            document(d, expectation, observations, &features);
+            let mut with_operands = features.clone();
+            with_operands.extend(d.operand_features.iter().copied());
+            document(d, expectation, observations, &with_operands);
         }
     }
     // Each form's disagreements are documented by that form's features.
     out.extend(forms::judge(expectation, observations, &mut vote));
     release::judge(&mut out, observations);
-    out
+    Judgement { disagreements: out, coverage }
 }
 
 /// Marks `d` as documented when the table of the oracle it is about explains
@@ -332,6 +380,9 @@ fn document(d: &mut Disagreement, expectation: &Expectation, observations: &Obse
             (producer.as_str(), d.kind, features.clone()),
             (validator.as_str(), Kind::RejectsValid, produced_features()),
         ],
+        // A wrong output of the plain form is a wrong output: a documented
+        // cause of wrong outputs explains it too.
+        (Kind::ObservedFormDiffers, [first, ..]) => vec![(first.as_str(), Kind::WrongOutput, features.clone())],
         (kind, [first, ..]) => vec![(first.as_str(), kind, features.clone())],
         (_, []) => return,
     };

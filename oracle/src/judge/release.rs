@@ -73,6 +73,7 @@ fn differential(kind: Kind, d: &Disagreement, culprit: &dyn Oracle, other: &dyn 
         message: d.message.clone(),
         detail,
         documented: None,
+        operand_features: d.operand_features.clone(),
     }
 }
 

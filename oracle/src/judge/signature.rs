@@ -143,6 +143,7 @@ mod tests {
             message: Some("Result Type 7 wrong".into()),
             detail: String::new(),
             documented: None,
+            operand_features: Default::default(),
         }
     }
 
