@@ -46,18 +46,27 @@ pub fn check_command(slug: &str, case: &CaseOutcome, d: &Disagreement, context: 
         | Kind::OutOfMemory
         | Kind::RefusedValid
         | Kind::WrongOutput
+        | Kind::FormDiffers
+        | Kind::ObservedFormDiffers
         | Kind::AcceptsInvalid
         | Kind::CheckerDisagreesWithReference => {
             let mut oracles = vec![IN_TREE.to_string()];
             oracles.extend(d.oracles.iter().filter(|o| *o != IN_TREE).cloned());
             // The referee shows a checker disagreement as both backend and referee.
-            if matches!(d.kind, Kind::WrongOutput | Kind::CheckerDisagreesWithReference) {
+            if matches!(
+                d.kind,
+                Kind::WrongOutput | Kind::ObservedFormDiffers | Kind::FormDiffers | Kind::CheckerDisagreesWithReference
+            ) {
                 oracles.extend(context.referee.clone());
             }
             oracles.dedup();
             argv.extend(["diff".into(), spv, "--oracles".into(), oracles.join(",")]);
             if let Some(e) = &case.entry {
                 argv.extend(["--entry".into(), e.clone()]);
+            }
+            // Every form that applies, so the pair the finding names is among them.
+            if d.kind == Kind::FormDiffers {
+                argv.extend(["--forms".into(), "23".into()]);
             }
         }
         Kind::ProducerCrash | Kind::ProducerRejects | Kind::ProducerInvalidOutput | Kind::ProducerWrongSemantics => {
@@ -84,7 +93,14 @@ pub fn check_command(slug: &str, case: &CaseOutcome, d: &Disagreement, context: 
                 argv.extend(["--entry".into(), e.clone()]);
             }
         }
-        _ => {
+        Kind::RejectsValid
+        | Kind::MissesRule
+        | Kind::WrongRule
+        | Kind::ExtraRules
+        | Kind::Stricter
+        | Kind::OracleError
+        | Kind::GeneratorInvariant
+        | Kind::Panic => {
             let both = context.validators.iter().any(|v| v == spvgraph_oracle::registry::SPIRV_VAL);
             argv.extend(["validate".into(), "--oracle".into(), if both { "both" } else { "in-tree" }.into()]);
             argv.extend(["--target-env".into(), case.target_env.to_string()]);
