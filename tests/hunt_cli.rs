@@ -460,3 +460,40 @@ fn a_fixed_seed_hunt_through_every_oracle_has_no_oracle_error() {
     assert_eq!(u(&s["oracles"]["emulation-layer"]["cases"]), 60, "{s}");
     no_errors(&s);
 }
+
+/// The recall self-check: with `--ignore-documented`, every documented
+/// discrepancy a plain hunt matched comes back as a new finding that names
+/// the documented finding it recalls, and the summary lists it as found
+/// again (and when).
+#[test]
+fn ignore_documented_turns_documented_findings_into_recalled_new_ones() {
+    if !spirv_val_available() {
+        return;
+    }
+    let d = scratch("recall");
+    let args = ["--count", "300", "--seed", "0", "--oracles", "in-tree,spirv-val", "--no-reduce", "--jobs", "2"];
+    let (code, plain, err) = hunt(&d.join("plain"), &args);
+    assert!(code == 0 || code == 1, "{err}");
+    let list = |s: &Value, status: &str| -> Vec<String> {
+        let all = s["findings"]["list"].as_array().cloned().unwrap_or_default();
+        all.iter().filter(|f| f["status"] == status).filter_map(|f| f["signature"].as_str().map(String::from)).collect()
+    };
+    let documented = list(&plain, "documented");
+    assert!(!documented.is_empty(), "these seeds should meet a documented spirv-val discrepancy: {plain}");
+    assert!(plain["recall"].is_null(), "no recall list without --ignore-documented");
+
+    let (code, again, err) = hunt(&d.join("ignoring"), &[&args[..], &["--ignore-documented"]].concat());
+    assert_eq!(code, 1, "recalled findings are new: {err}");
+    assert!(list(&again, "documented").is_empty(), "{again}");
+    let new = list(&again, "new");
+    let recall = again["recall"].as_array().cloned().unwrap_or_default();
+    for key in &documented {
+        assert!(new.contains(key), "{key} should be new now");
+        let row = recall.iter().find(|r| r["found_as"].as_array().is_some_and(|f| f.iter().any(|x| x == key)));
+        let row = row.unwrap_or_else(|| panic!("{key} is in no recall row: {recall:#?}"));
+        assert!(row["first_after_seconds"].is_number(), "{row}");
+        assert!(row["finding"].as_str().is_some_and(|f| f.starts_with("corpus/findings/")), "{row}");
+    }
+    // Rows nobody met are listed as not found, so the list is the recall.
+    assert!(recall.iter().any(|r| r["found_as"].as_array().is_some_and(|f| f.is_empty())), "{recall:#?}");
+}

@@ -115,6 +115,12 @@ pub struct Args {
     /// unjudged).
     #[arg(long)]
     no_observed_form: bool,
+    /// Treat every documented discrepancy as unknown (a self-check of
+    /// recall): its instances are new findings, each naming the documented
+    /// finding it recalls, and the summary lists which documented root
+    /// causes were found again, and after how long.
+    #[arg(long)]
+    ignore_documented: bool,
     /// No progress bar and no line per new finding (the summary is still printed).
     #[arg(long)]
     quiet: bool,
@@ -367,6 +373,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         config_from_file: args.config.is_some() || args.profile.is_some(),
         oracles,
         inject_panic: args.inject_panic.clone(),
+        ignore_documented: args.ignore_documented,
         observe: !args.no_observed_form,
         reduce: (!args.no_reduce).then(|| FindingReduction {
             time_limit: Duration::from_secs_f64(args.reduce_time),

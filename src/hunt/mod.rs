@@ -72,6 +72,9 @@ pub struct HuntOptions {
     pub config_from_file: bool,
     /// The oracles.
     pub oracles: OracleSet,
+    /// Treat every documented discrepancy as unknown: the recall
+    /// self-check (see [`store::Store::recall`]).
+    pub ignore_documented: bool,
     /// Seeds at which the in-tree validator is made to panic (tests only).
     pub inject_panic: Vec<u64>,
     /// Whether backends also run each valid case's observed form (every
@@ -274,6 +277,7 @@ pub fn run(options: &HuntOptions, progress: &dyn Progress) -> anyhow::Result<Hun
         validators: options.oracles.validators.iter().map(|v| v.name().to_string()).collect(),
         referee: options.oracles.referee.as_ref().map(|r| r.name().to_string()),
         versions: versions.clone(),
+        ignore_documented: options.ignore_documented,
     };
     let all: Vec<Arc<dyn spvgraph_oracle::oracle::Oracle>> = (options.oracles.validators.iter().cloned())
         .chain(options.oracles.executors.iter().map(|m| m.oracle.clone()))

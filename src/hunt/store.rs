@@ -23,6 +23,7 @@ use spvgraph_oracle::oracle::Oracle;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// How many example seeds a finding lists.
 const EXAMPLES: usize = 10;
@@ -45,6 +46,9 @@ struct Entry {
     this_run: bool,
     /// An instance of a documented discrepancy (never new).
     documented: bool,
+    /// Under `ignore_documented`: the documented finding this one is an
+    /// instance of, and when this run first met it.
+    recalls: Option<(String, Duration)>,
     /// The smallest seeds it occurred at (this run).
     examples: BTreeSet<u64>,
     /// The manifest as last written.
@@ -91,6 +95,25 @@ pub struct StoreContext {
     pub referee: Option<String>,
     /// Each oracle's version.
     pub versions: BTreeMap<String, String>,
+    /// Treat every documented discrepancy as unknown (a self-check of
+    /// recall, `hunt --ignore-documented`): such findings are new, and
+    /// record the documented finding they are an instance of as `recalls`.
+    pub ignore_documented: bool,
+}
+
+/// One documented discrepancy in the recall self-check ([`Store::recall`]).
+#[derive(Clone, Debug)]
+pub struct Recall {
+    /// The oracle it documents.
+    pub oracle: String,
+    /// Its kind.
+    pub kind: String,
+    /// Its minimal module.
+    pub finding: String,
+    /// The signatures of this run that are instances of it.
+    pub found: Vec<String>,
+    /// When this run first met one.
+    pub first_after: Option<Duration>,
 }
 
 /// Per-kind totals for the summary.
@@ -148,6 +171,8 @@ fn known_entry(slug: &str, text: &str, run: Option<&str>) -> Option<(String, Ent
         known: !this_run,
         this_run,
         documented: finding["documented"].is_object(),
+        // A resumed run's recall restarts its clock: the time is not on disk.
+        recalls: finding["recalls"]["finding"].as_str().map(|f| (f.to_string(), Duration::ZERO)),
         examples: if this_run {
             let seeds = finding["example_seeds"].as_array().into_iter().flatten().filter_map(Value::as_u64);
             seeds.chain(finding["seed"].as_u64()).collect()
@@ -186,6 +211,8 @@ pub struct Store {
     errors: Mutex<Vec<String>>,
     /// The hunt's oracles, for each finding's `UPSTREAM.md` (none: not written).
     oracles: Vec<Arc<dyn Oracle>>,
+    /// When the store was opened (the run's start, for `recalls`).
+    started: Instant,
 }
 
 impl Store {
@@ -224,6 +251,7 @@ impl Store {
             notes: Mutex::new(BTreeMap::new()),
             errors: Mutex::new(Vec::new()),
             oracles: Vec::new(),
+            started: Instant::now(),
         })
     }
 
@@ -232,6 +260,11 @@ impl Store {
     pub fn with_oracles(mut self, oracles: Vec<Arc<dyn Oracle>>) -> Store {
         self.oracles = oracles;
         self
+    }
+
+    /// Whether documented discrepancies are treated as unknown (the recall self-check).
+    pub fn ignores_documented(&self) -> bool {
+        self.context.ignore_documented
     }
 
     /// The directory findings go to.
@@ -286,7 +319,8 @@ impl Store {
                             prior: 0,
                             known: false,
                             this_run: false,
-                            documented: d.documented.is_some(),
+                            documented: d.documented.is_some() && !self.context.ignore_documented,
+                            recalls: None,
                             examples: BTreeSet::from([case.seed]),
                             manifest: Value::Null,
                         },
@@ -297,7 +331,7 @@ impl Store {
         };
         self.write_claimed(&key, &slug, case, d, None);
         if new {
-            Recorded::New(self.dir.join(slug), d.documented.is_some())
+            Recorded::New(self.dir.join(slug), d.documented.is_some() && !self.context.ignore_documented)
         } else {
             Recorded::Smaller
         }
@@ -323,7 +357,12 @@ impl Store {
         let sig = d.signature();
         let Ok(mut entries) = self.entries.lock() else { return };
         if let Some(e) = entries.get_mut(key).filter(|e| e.index == case.index) {
-            e.documented = documented.is_some();
+            let ignore = self.context.ignore_documented;
+            e.documented = documented.is_some() && !ignore;
+            if ignore {
+                let first = e.recalls.as_ref().map_or_else(|| self.started.elapsed(), |r| r.1);
+                e.recalls = documented.as_ref().map(|x| (x.finding.clone(), first));
+            }
             match self.write(slug, &sig, case, d, r, documented.as_ref()) {
                 Ok(m) => e.manifest = m,
                 Err(err) => self.error(format!("{slug}: {err:#}")),
@@ -362,6 +401,38 @@ impl Store {
     /// The I/O errors so far.
     pub fn errors(&self) -> Vec<String> {
         self.errors.lock().map(|e| e.clone()).unwrap_or_default()
+    }
+
+    /// Under `ignore_documented`, the recall self-check: every documented
+    /// discrepancy of the hunt's oracles, each with the findings of this run
+    /// that are instances of it and when the first was met (none: not found
+    /// again).
+    pub fn recall(&self) -> Vec<Recall> {
+        let mut out: Vec<Recall> = Vec::new();
+        for o in &self.oracles {
+            for k in o.known_discrepancies() {
+                if out.iter().any(|r| r.finding == k.finding) {
+                    continue;
+                }
+                out.push(Recall {
+                    oracle: o.name().to_string(),
+                    kind: k.kind.to_string(),
+                    finding: k.finding.to_string(),
+                    found: Vec::new(),
+                    first_after: None,
+                });
+            }
+        }
+        if let Ok(entries) = self.entries.lock() {
+            for (key, e) in entries.iter() {
+                let Some((finding, after)) = &e.recalls else { continue };
+                if let Some(r) = out.iter_mut().find(|r| &r.finding == finding) {
+                    r.found.push(key.clone());
+                    r.first_after = Some(r.first_after.map_or(*after, |t: Duration| t.min(*after)));
+                }
+            }
+        }
+        out
     }
 
     /// Per-kind totals of this run.
@@ -468,7 +539,13 @@ impl Store {
             std::fs::write(&p, cfg).with_context(|| format!("cannot write {}", p.display()))?;
         }
         manifest["finding"] = self.finding_json(slug, sig, case, d, files_error.map(|e| format!("{e:#}")));
-        manifest["finding"]["documented"] = json!(documented);
+        if self.context.ignore_documented {
+            // Found as if unknown: the row it would have matched, for the recall list.
+            manifest["finding"]["documented"] = Value::Null;
+            manifest["finding"]["recalls"] = json!(documented);
+        } else {
+            manifest["finding"]["documented"] = json!(documented);
+        }
         manifest["finding"]["documented_as_found"] = json!(d.documented);
         manifest["finding"]["features_as_found"] =
             json!(case.words.as_deref().map(|w| features::detect_words(w, None)));

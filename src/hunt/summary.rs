@@ -388,6 +388,7 @@ pub fn summary_json(st: &Stats, store: &Store, cx: &SummaryContext<'_>) -> Value
             "why": NOTES_WHY,
             "list": notes,
         },
+        "recall": recall_json(store),
         "per_rule": per_rule,
         "coverage": coverage_json(&st.coverage),
     })
@@ -511,7 +512,43 @@ pub fn table(st: &Stats, store: &Store, cx: &SummaryContext<'_>) -> String {
             let _ = writeln!(t, "  note {:>7}x  {}  (first at seed {})", n.count, n.key, n.seed);
         }
     }
+    if store.ignores_documented() {
+        let recall = store.recall();
+        let found = recall.iter().filter(|r| !r.found.is_empty()).count();
+        let _ = writeln!(t);
+        let _ = writeln!(
+            t,
+            "recall self-check (--ignore-documented): {found} of {} documented discrepancies found again",
+            recall.len()
+        );
+        for r in &recall {
+            let when =
+                r.first_after.map_or_else(|| "not found".to_string(), |d| format!("after {:.0} s", d.as_secs_f64()));
+            let _ = writeln!(t, "  {:<16} {:<18} {:<12} {}", r.oracle, r.kind, when, r.finding);
+        }
+    }
     t
+}
+
+/// The recall self-check as JSON (`null` unless the hunt ignored the
+/// documented discrepancies).
+fn recall_json(store: &Store) -> Value {
+    if !store.ignores_documented() {
+        return Value::Null;
+    }
+    store
+        .recall()
+        .into_iter()
+        .map(|r| {
+            json!({
+                "oracle": r.oracle,
+                "kind": r.kind,
+                "finding": r.finding,
+                "found_as": r.found,
+                "first_after_seconds": r.first_after.map(|d| d.as_secs_f64().round()),
+            })
+        })
+        .collect()
 }
 
 /// Rebuilds `OUT/summary.json` from what is on disk (`progress.json` and
