@@ -319,7 +319,7 @@ pub struct StoredFinding {
 /// (a hunt names the directory after the slug), otherwise the one `*.json`
 /// with a `finding` object that is not an original (`.orig.json`), so `.`
 /// and copies under other names work too.
-fn finding_manifest(dir: &Path) -> anyhow::Result<PathBuf> {
+pub fn finding_manifest(dir: &Path) -> anyhow::Result<PathBuf> {
     let named = std::fs::canonicalize(dir)
         .ok()
         .and_then(|d| d.file_name().map(|n| dir.join(format!("{}.json", n.to_string_lossy()))))
@@ -431,7 +431,7 @@ pub fn stored_case(path: &Path) -> anyhow::Result<StoredFinding> {
     })
 }
 
-/// The oracles that answered a stored finding's case (the ones the
+/// registry knows) and the hunt's referee, to judge it again with.
 /// registry knows), to judge it again with.
 pub fn answered_oracles(stored: &StoredFinding) -> Vec<String> {
     let answered = stored.manifest["finding"]["answers"].as_object();
@@ -443,9 +443,15 @@ pub fn answered_oracles(stored: &StoredFinding) -> Vec<String> {
             names.push(n.clone());
         }
     }
+    // The referee's vote names the culprit of an output disagreement.
+    let referee = stored.manifest["finding"]["referee"].as_str();
     names
         .into_iter()
-        .filter(|n| answered.is_some_and(|a| a.contains_key(n)) || stored.oracles.iter().any(|o| o == n))
+        .filter(|n| {
+            answered.is_some_and(|a| a.contains_key(n))
+                || stored.oracles.iter().any(|o| o == n)
+                || referee == Some(n.as_str())
+        })
         .collect()
 }
 

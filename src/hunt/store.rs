@@ -648,6 +648,8 @@ impl Store {
             "reproduce_output": output,
             "check": check.join(" "),
             "check_argv": check,
+            // The hunt's referee: judging the case again needs its vote too.
+            "referee": self.context.referee,
             "files_error": files_error,
             "occurrences": 1,
             "spvgraph_version": env!("CARGO_PKG_VERSION"),

@@ -106,7 +106,12 @@ impl Request {
 /// Writes `UPSTREAM.md`, `upstream/` and `graph.svg` into the finding
 /// directory `dir`; returns the report's path.
 pub fn write(dir: &Path, lookup: &Lookup<'_>, siblings: &[Sibling]) -> anyhow::Result<PathBuf> {
-    let stored = stored_case(dir)?;
+    let stored = match stored_case(dir) {
+        Ok(s) => s,
+        // A near-valid module need not decode (a string that is not UTF-8):
+        // its report then says so and shows it again with the check command.
+        Err(e) => return write_undecodable(dir, &e),
+    };
     let f = &stored.manifest["finding"];
     let culprit_name = f["oracles"][0].as_str().unwrap_or("?").to_string();
     let culprit = lookup(&culprit_name);
@@ -131,6 +136,35 @@ pub fn write(dir: &Path, lookup: &Lookup<'_>, siblings: &[Sibling]) -> anyhow::R
     ) {
         std::fs::write(dir.join(PICTURE), svg).with_context(|| format!("cannot write {PICTURE}"))?;
         let _ = writeln!(md, "\n## The graph\n\n![the reduced graph, culprit operator marked]({PICTURE})");
+    }
+    let path = dir.join(FILE);
+    std::fs::write(&path, md).with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(path)
+}
+
+/// The report of a finding whose module does not decode: what is known
+/// from its manifest, and the command that shows it again on the `.spv`.
+fn write_undecodable(dir: &Path, why: &anyhow::Error) -> anyhow::Result<PathBuf> {
+    let json_path = super::reduce_finding::finding_manifest(dir)?;
+    let text = std::fs::read_to_string(&json_path).with_context(|| format!("cannot read {}", json_path.display()))?;
+    let manifest: Value = serde_json::from_str(&text).with_context(|| format!("{}: not JSON", json_path.display()))?;
+    let f = &manifest["finding"];
+    let mut md = format!(
+        "# {}
+
+",
+        title(f)
+    );
+    let _ = writeln!(
+        md,
+        "The module does not decode ({why:#}), so there is no graph, request or standalone reproducer; \
+         the tools that read raw SPIR-V are shown it as it is.\n"
+    );
+    if let Some(detail) = f["detail"].as_str() {
+        let _ = writeln!(md, "## What happened\n\n{detail}\n");
+    }
+    if let Some(check) = f["check"].as_str() {
+        let _ = writeln!(md, "## Reproduce\n\n```sh\n{check}\n```");
     }
     let path = dir.join(FILE);
     std::fs::write(&path, md).with_context(|| format!("cannot write {}", path.display()))?;
