@@ -122,6 +122,17 @@ struct Queue {
     waiting: Mutex<Vec<Pending>>,
 }
 
+/// The order findings are reduced in: undocumented before documented
+/// (whose reduction only confirms the match), then by severity, then in the
+/// order they were found.
+fn reduction_priority(
+    d: &Disagreement,
+    index: u64,
+    queued: usize,
+) -> (bool, spvgraph_oracle::judge::Severity, u64, usize) {
+    (d.documented.is_some(), d.severity, index, queued)
+}
+
 /// What the workers share.
 struct Shared<'a> {
     hunter: Hunter<'a>,
@@ -166,7 +177,24 @@ impl Shared<'_> {
     /// the queue is closed and empty.
     fn reducer(&self, jobs: std::sync::mpsc::Receiver<(CaseOutcome, Disagreement)>) {
         let Some(settings) = self.reduce else { return };
-        for (case, d) in jobs {
+        let mut waiting: Vec<(CaseOutcome, Disagreement)> = Vec::new();
+        loop {
+            // Everything queued so far, then the most urgent first: when the
+            // time runs short, the new findings are the ones reduced.
+            waiting.extend(jobs.try_iter());
+            if waiting.is_empty() {
+                match jobs.recv() {
+                    Ok(job) => waiting.push(job),
+                    Err(_) => return,
+                }
+                continue;
+            }
+            let next = waiting
+                .iter()
+                .enumerate()
+                .min_by_key(|(i, (case, d))| reduction_priority(d, case.index, *i))
+                .map(|(i, _)| i);
+            let Some((case, d)) = next.map(|i| waiting.swap_remove(i)) else { continue };
             let note = |line: String| self.progress.note(&line);
             let until = self.reductions_until.get().copied();
             if let Some(r) = reduce_finding::reduce(&self.hunter, settings, &case, &d, until, &note) {
@@ -435,4 +463,27 @@ pub fn run(options: &HuntOptions, progress: &dyn Progress) -> anyhow::Result<Hun
     errors.extend(store.errors());
     let new_signatures = store.totals().values().map(|t| t.new).sum();
     Ok(HuntReport { summary, table, new_signatures, errors })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::reduction_priority;
+    use spvgraph_oracle::judge::{Disagreement, Documented, Kind};
+    use spvgraph_oracle::oracle::Oracle;
+
+    #[test]
+    fn new_findings_are_reduced_before_documented_ones_and_by_severity() {
+        let layer = spvgraph_oracle::external::emulation_layer::EmulationLayer::discover();
+        let row = layer.known_discrepancies().first().expect("the layer documents discrepancies");
+        let mut documented_crash = Disagreement::new(Kind::Crash, "emulation-layer", "");
+        documented_crash.documented = Some(Documented::of(row));
+        let new_refusal = Disagreement::new(Kind::RefusedValid, "emulation-layer", "");
+        let new_wrong = Disagreement::new(Kind::WrongOutput, "emulation-layer", "");
+        // Found first, but documented: last.
+        assert!(reduction_priority(&new_refusal, 9, 2) < reduction_priority(&documented_crash, 1, 0));
+        // Among new ones, high severity first, whatever the order found.
+        assert!(reduction_priority(&new_wrong, 9, 2) < reduction_priority(&new_refusal, 1, 0));
+        // Same severity: the order found.
+        assert!(reduction_priority(&new_wrong, 1, 5) < reduction_priority(&new_wrong, 2, 0));
+    }
 }
