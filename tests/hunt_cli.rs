@@ -497,3 +497,37 @@ fn ignore_documented_turns_documented_findings_into_recalled_new_ones() {
     // Rows nobody met are listed as not found, so the list is the recall.
     assert!(recall.iter().any(|r| r["found_as"].as_array().is_some_and(|f| f.is_empty())), "{recall:#?}");
 }
+
+/// A finding whose near-valid module does not decode (a string that is not
+/// UTF-8) still gets its `UPSTREAM.md`, and the hunt does not fail on it
+/// (a 10-minute ci/hunt exited 2 here: the report writer could not read the
+/// module back).
+#[test]
+fn a_finding_whose_module_does_not_decode_gets_its_upstream_report() {
+    if !spirv_val_available() {
+        return;
+    }
+    let d = scratch("undecodable");
+    let args = [
+        "--count",
+        "1",
+        "--seed",
+        "1355",
+        "--near-valid-ratio",
+        "1",
+        "--rule",
+        "binary.operands",
+        "--oracles",
+        "in-tree,spirv-val",
+    ];
+    let (code, s, err) = hunt(&d, &args);
+    assert!(code == 0 || code == 1, "the hunt must not fail: {err}");
+    let list = s["findings"]["list"].as_array().cloned().unwrap_or_default();
+    let f = list.iter().find(|f| f["kind"] == "misses-rule").unwrap_or_else(|| panic!("{s}"));
+    let dir = PathBuf::from(f["dir"].as_str().expect("dir"));
+    let slug = slug_of(&dir);
+    let bytes = std::fs::read(dir.join(format!("{slug}.spv"))).expect("the module as found");
+    assert!(spvgraph_ir::Module::decode_bytes(&bytes).is_err(), "this case's module should not decode");
+    let report = std::fs::read_to_string(dir.join("UPSTREAM.md")).expect("UPSTREAM.md");
+    assert!(report.contains("does not decode"), "{report}");
+}
