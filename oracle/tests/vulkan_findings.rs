@@ -115,6 +115,8 @@ Reproduce, in this directory of an spvgraph checkout with the oracles set up:
         --input emulation-layer-tensor-array-elements-sigsegv.ep0.in0.e1.npy
 
 `oracle/tests/vulkan_findings.rs` checks that it still reproduces.
+
+**Versions.** ai-ml-emulation-layer-for-vulkan 0.11.0 (the release channel) shows it through the Vulkan API; 0.12.0.dev20261024 (the dev channel: `ci/setup-oracles --channel dev`) still shows it: `spvgraph diff emulation-layer-tensor-array-elements-sigsegv.spv --oracles in-tree,vulkan,vulkan@dev` on 2026-11-26 gave the same end for both versions.
 ";
 
 /// MUL with a graph constant as its shift operand: the layer refuses it by
@@ -174,6 +176,8 @@ Reproduce, in this directory of an spvgraph checkout with the oracles set up:
         --graph-constant 0=emulation-layer-exception-through-vulkan-api.gc0.npy
 
 `oracle/tests/vulkan_findings.rs` checks that it still reproduces.
+
+**Versions.** ai-ml-emulation-layer-for-vulkan 0.11.0 (the release channel) shows it through the Vulkan API; 0.12.0.dev20261024 (the dev channel: `ci/setup-oracles --channel dev`) still shows it: `spvgraph diff emulation-layer-exception-through-vulkan-api.spv --oracles in-tree,vulkan,vulkan@dev` on 2026-11-26 gave the same end for both versions.
 ";
 
 /// The files of a finding: module, text form, inputs (corpus names:
