@@ -67,7 +67,40 @@ impl Window {
     }
 }
 
+/// The shapes of one convolution block, float or quantised: its weight
+/// shape, output channels and multiply-accumulates.
+pub(crate) struct ConvShape {
+    /// The weight's shape.
+    pub(crate) weight: Vec<u32>,
+    /// The output's channel count.
+    pub(crate) out_c: u32,
+    /// Multiply-accumulates of one output element (KS).
+    pub(crate) ks: u64,
+    /// Multiply-accumulates of the whole convolution.
+    pub(crate) macs: u64,
+}
+
 impl Synth<'_, '_> {
+    /// The shapes of a convolution of value `x` over `win` with `ch`'s
+    /// channels (exactly, or fewer until it fits its budgets).
+    pub(crate) fn conv_shape(&self, net: &Net, x: usize, win: Window, ch: Channels) -> Option<ConvShape> {
+        let depthwise = ch.depthwise;
+        let input = self.shape_of(x);
+        let oc = if ch.exact {
+            self.conv_fits(net, &input, win, ch.oc, depthwise).then_some(ch.oc)?
+        } else {
+            self.fit_channels(net, &input, win, ch.oc, depthwise)?
+        };
+        let ic = input.get(3).copied().unwrap_or(1);
+        let (kh, kw) = (win.k[0], win.k[1]);
+        let weight = if depthwise { vec![kh, kw, ic, oc] } else { vec![oc, kh, kw, ic] };
+        let out_c = if depthwise { ic * oc } else { oc };
+        let out = win.out_shape(&input, out_c);
+        let ks = if depthwise { win.taps() } else { win.taps() * u64::from(ic) };
+        let macs = crate::synth::elements(&out).saturating_mul(ks);
+        Some(ConvShape { weight, out_c, ks, macs })
+    }
+
     /// Whether a convolution of `shape` over `win` with `oc` output
     /// channels (the multiplier, for depthwise) fits the tensor, element
     /// and multiply-accumulate budgets.

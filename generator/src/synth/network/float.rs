@@ -3,7 +3,7 @@
 //! inception blocks, normalisation chains, squeeze-excitation, token MLPs
 //! and attention, the classifier head.
 
-use super::blocks::{Channels, Window};
+use super::blocks::{Channels, ConvShape, Window};
 use super::{BlockKind, Net, Trunk};
 use crate::datasets::{self, DotPlan, DotRole, DotSet};
 use crate::floats;
@@ -289,19 +289,7 @@ impl Synth<'_, '_> {
         let row = self.net_row(op, &[e, e, e], e)?;
         let acc = Synth::row_acc_type(op, row).ok()?;
         let acc_elem = if AccType::from_u32(acc) == Some(AccType::Fp16) { ElemType::Fp16 } else { ElemType::Fp32 };
-        let s = self.shape_of(x);
-        let oc = if ch.exact {
-            self.conv_fits(net, &s, win, ch.oc, depthwise).then_some(ch.oc)?
-        } else {
-            self.fit_channels(net, &s, win, ch.oc, depthwise)?
-        };
-        let ic = s.get(3).copied().unwrap_or(1);
-        let (kh, kw) = (win.k[0], win.k[1]);
-        let w_shape = if depthwise { vec![kh, kw, ic, oc] } else { vec![oc, kh, kw, ic] };
-        let out_c = if depthwise { ic * oc } else { oc };
-        let out = win.out_shape(&s, out_c);
-        let ks = if depthwise { win.taps() } else { win.taps() * u64::from(ic) };
-        let macs = elements(&out).saturating_mul(ks);
+        let ConvShape { weight: w_shape, out_c, ks, macs } = self.conv_shape(net, x, win, ch)?;
         let w_count = elements(&w_shape) as usize;
         let bias_len = if self.dice.chance(0.2) { 1 } else { out_c };
         let (w_values, b_values, large) = match plan {

@@ -5,7 +5,7 @@
 //! concatenations of branches requantised to one zero point, and a head
 //! that dequantises to floating point when the profiles allow.
 
-use super::blocks::{Channels, Window};
+use super::blocks::{Channels, ConvShape, Window};
 use super::{BlockKind, Net, QInfo, Trunk};
 use crate::datasets::IntConvSet;
 use crate::synth::node::{Arg, NodeSpec};
@@ -143,19 +143,7 @@ impl Synth<'_, '_> {
         let op = if depthwise { TosaOp::DepthwiseConv2d } else { TosaOp::Conv2d };
         let row = self.net_row(op, &[ElemType::I8, ElemType::I8, ElemType::I32], ElemType::I32)?;
         let acc = Synth::row_acc_type(op, row).ok()?;
-        let s = self.shape_of(x);
-        let oc = if ch.exact {
-            self.conv_fits(net, &s, win, ch.oc, depthwise).then_some(ch.oc)?
-        } else {
-            self.fit_channels(net, &s, win, ch.oc, depthwise)?
-        };
-        let ic = s.get(3).copied().unwrap_or(1);
-        let (kh, kw) = (win.k[0], win.k[1]);
-        let w_shape = if depthwise { vec![kh, kw, ic, oc] } else { vec![oc, kh, kw, ic] };
-        let out_c = if depthwise { ic * oc } else { oc };
-        let out = win.out_shape(&s, out_c);
-        let ks = if depthwise { win.taps() } else { win.taps() * u64::from(ic) };
-        let macs = elements(&out).saturating_mul(ks);
+        let ConvShape { weight: w_shape, out_c, ks, macs } = self.conv_shape(net, x, win, ch)?;
         let xq = net.q(x);
         let wzp = if set.is_none() && self.dice.chance(self.cfg.probs.nonzero_zero_point * 0.3) {
             self.feature("net:weight-zero-point");
