@@ -452,6 +452,16 @@ const KNOWN: &[KnownDiscrepancy] = &[
         NULL_ROW_WHY,
         "corpus/findings/emulation-layer-bool-null-row-misread.spv",
     ),
+    known(
+        "wrong-output",
+        None,
+        &[Feature::NestedReplicate],
+        "a tensor constant with an OpConstantCompositeReplicateEXT constituent of rank 2 or more (a replicated \
+         block inside an OpConstantComposite) is misread (silently wrong values): the block is read as one element \
+         per outer index, and the rest of the constant is left unwritten (zeros or, from run to run, other values); \
+         the same block as a whole-tensor replicate, or written out, is right",
+        "corpus/findings/emulation-layer-nested-replicate-misread.spv",
+    ),
     KnownDiscrepancy {
         message: Some("Unsupported float constant encoding in composite constant"),
         ..known(
