@@ -162,9 +162,13 @@ pub fn detect(module: &Module, request: Option<&ExecRequest<'_>>) -> FeatureSet 
     }
     // Which values something other than a graph output reads.
     let mut read_by_operator: BTreeSet<Id> = BTreeSet::new();
+    let mut set_as_output: BTreeSet<Id> = BTreeSet::new();
     let mut extracts: HashMap<Id, Vec<(Id, Vec<u32>)>> = HashMap::new();
     for inst in &module.insts {
         match inst {
+            Inst::GraphSetOutput { value, .. } => {
+                set_as_output.insert(*value);
+            }
             Inst::Tosa { args, .. } => read_by_operator.extend(args.iter().copied()),
             Inst::CompositeExtract { result, composite, indices, .. } => {
                 read_by_operator.insert(*composite);
@@ -188,7 +192,10 @@ pub fn detect(module: &Module, request: Option<&ExecRequest<'_>>) -> FeatureSet 
                     let parts = extracts.get(result).map(Vec::as_slice).unwrap_or_default();
                     let members: BTreeSet<u32> = parts.iter().filter_map(|(_, ix)| ix.first().copied()).collect();
                     let both_extracted = members.contains(&0) && members.contains(&1);
-                    let all_outputs = parts.iter().all(|(id, _)| !read_by_operator.contains(id));
+                    // An extracted part that is unused is as much "not itself an
+                    // output" as one another operator reads.
+                    let all_outputs =
+                        parts.iter().all(|(id, _)| !read_by_operator.contains(id) && set_as_output.contains(id));
                     if !both_extracted || !all_outputs {
                         out.insert(Feature::FftResultToOperator);
                     }
@@ -407,6 +414,36 @@ mod tests {
             detect(&m, None),
             FeatureSet::from([Feature::NullRow, Feature::NullConstituent, Feature::SharedOutput])
         );
+    }
+
+    /// An FFT2D whose imaginary part is extracted but not used is an FFT
+    /// result that is not itself an output; both parts as outputs are not.
+    #[test]
+    fn an_unused_fft_part_is_a_result_that_is_not_an_output() {
+        let module = |imag_out: bool| {
+            let mut b = ModuleBuilder::new();
+            let t = b.type_tensor(ElemType::Fp32, Some(&[1, 4, 4]));
+            let outs: Vec<Id> = if imag_out { vec![t, t] } else { vec![t] };
+            let gty = b.type_graph(&[t, t], &outs);
+            let vars: Vec<Id> = (0..2 + outs.len()).map(|k| b.interface_variable(t, 0, k as u32)).collect();
+            let pair = b.type_struct(vec![t, t]);
+            let no = b.const_bool(false);
+            let g = b.begin_graph(gty);
+            b.graph_entry_point(g, "main", vars);
+            let x = b.graph_input(t, 0, None);
+            let y = b.graph_input(t, 1, None);
+            let fft = b.tosa(TosaOp::Fft2d, pair, vec![no, no, x, y]);
+            let real = b.composite_extract(t, fft, 0);
+            let imag = b.composite_extract(t, fft, 1);
+            b.graph_output(real, 0, None);
+            if imag_out {
+                b.graph_output(imag, 1, None);
+            }
+            b.end_graph();
+            b.finish()
+        };
+        assert_eq!(detect(&module(false), None), FeatureSet::from([Feature::FftResultToOperator]));
+        assert_eq!(detect(&module(true), None), FeatureSet::new());
     }
 
     /// A constant `[[rows of 1.5]]` of shape 1x2x4 whose one constituent is
