@@ -66,11 +66,14 @@ pub enum Feature {
     /// Two or more elements of one tensor-array graph input read (by
     /// `OpGraphInputARM` with distinct ElementIndex).
     TensorArrayElements,
+    /// A graph input that no `OpGraphInputARM` of its graph reads (valid:
+    /// SPV_ARM_graph asks for no input to be read).
+    UnreadInput,
 }
 
 impl Feature {
     /// Every feature, in order.
-    pub const ALL: [Feature; 15] = [
+    pub const ALL: [Feature; 16] = [
         Feature::NullRow,
         Feature::NullConstituent,
         Feature::NullBoolOperand,
@@ -86,6 +89,7 @@ impl Feature {
         Feature::NegativeI48Constant,
         Feature::FloatMulByZeroConstant,
         Feature::TensorArrayElements,
+        Feature::UnreadInput,
     ];
 
     /// Its stable name (as in JSON).
@@ -106,6 +110,7 @@ impl Feature {
             Feature::NegativeI48Constant => "negative-i48-constant",
             Feature::FloatMulByZeroConstant => "float-mul-by-zero-constant",
             Feature::TensorArrayElements => "tensor-array-elements",
+            Feature::UnreadInput => "unread-input",
         }
     }
 
@@ -129,6 +134,7 @@ impl Feature {
             Feature::NegativeI48Constant => "a negative value in an i48 tensor constant",
             Feature::FloatMulByZeroConstant => "a floating-point MUL by a constant of zeros",
             Feature::TensorArrayElements => "two or more elements of one tensor-array graph input read",
+            Feature::UnreadInput => "a graph input that no OpGraphInputARM reads",
         }
     }
 }
@@ -234,6 +240,19 @@ pub fn detect(module: &Module, request: Option<&ExecRequest<'_>>) -> FeatureSet 
         }
         if elements.values().any(|e| e.len() > 1) {
             out.insert(Feature::TensorArrayElements);
+        }
+        let read: BTreeSet<u64> = g
+            .inputs
+            .iter()
+            .filter_map(|&i| match module.insts.get(i) {
+                Some(Inst::GraphInput { input_index, .. }) => a.const_uint(*input_index),
+                _ => None,
+            })
+            .collect();
+        if let Some(Type::Graph { inputs, .. }) = a.ty(g.ty) {
+            if (0..inputs.len() as u64).any(|k| !read.contains(&k)) {
+                out.insert(Feature::UnreadInput);
+            }
         }
     }
     if let Some(r) = request {

@@ -147,6 +147,7 @@ fn findings() -> Vec<Finding> {
         int_null_row(),
         nested_replicate(),
         log_near_one(),
+        unread_input(),
     ]
 }
 
@@ -773,6 +774,58 @@ model's `tosa_verify`. The exact wrong values depend on the CPU lavapipe compile
 bound from the right answer.
 ";
 
+fn unread_input() -> Finding {
+    // Input 0 is declared by the graph type and bound, but only input 1 is read.
+    let mut b = ModuleBuilder::new();
+    let t = b.type_tensor(ElemType::I32, Some(&[4]));
+    let gty = b.type_graph(&[t, t], &[t]);
+    let vars: Vec<Id> = (0..3).map(|k| b.interface_variable(t, 0, k)).collect();
+    let g = b.begin_graph(gty);
+    b.graph_entry_point(g, "main", vars);
+    let x = b.graph_input(t, 1, None);
+    let abs = b.tosa(TosaOp::Abs, t, vec![x]);
+    b.graph_output(abs, 0, None);
+    b.end_graph();
+    let words = b.finish().encode_words().expect("encodes");
+    Finding {
+        stem: "emulation-layer-unread-input-zeros",
+        kind: "wrong-output",
+        words,
+        entry: "main",
+        inputs: vec![tensor(ElemType::I32, &[4], &[1, 2, 3, 4]), tensor(ElemType::I32, &[4], &[-5, 6, -7, 8])],
+        constants: BTreeMap::new(),
+        rows: vec![(TosaOp::Abs, vec![ElemType::I32])],
+        breaks: None,
+        seen: Seen::Output { index: 0, bits: vec![0, 0, 0, 0] },
+        note: UNREAD_INPUT,
+    }
+}
+
+const UNREAD_INPUT: &str = "# The emulation layer gives zeros when a graph input is not read
+
+**Belongs to:** ML Emulation Layer for Vulkan. **Status:** open. The reproducer of `emulation-layer-unread-input-zeros.json` (`upstream.reproduce`) is run by `tests/upstream_reproducers.rs`.
+
+A graph of two i32 `[4]` inputs and one output whose body reads only input 1
+(`OpGraphInputARM %tensor_int_4 %uint_1`) and sets `ABS` of it as output 0. Input 0 is
+declared by the graph type and bound like any input, but no `OpGraphInputARM` reads it.
+SPV_ARM_graph does not ask every input to be read (it asks for at least one
+`OpGraphSetOutputARM`, and for no InputIndex to be read twice); spirv-val and spvgraph's
+validator accept the module.
+
+Expected (in-tree executor and TOSA reference model), inputs `[1, 2, 3, 4]` and
+`[-5, 6, -7, 8]`: `[5, 6, 7, 8]`.
+Seen (ai-ml-emulation-layer-for-vulkan 0.11.0 on lavapipe): `[0, 0, 0, 0]`, with no
+message. Reading input 0 instead (input 1 unread) gives zeros too; adding an
+`OpGraphInputARM` for the other input, even with its result unused, gives the right
+answer. So the layer computes nothing (or writes nothing) when an input is not read.
+
+Found through the array-elements equivalent form (one interface variable per element of a
+tensor-array input; an element the graph does not read becomes an unread input): the form
+gave zeros on the emulation layer and through the Vulkan API where the case as given was
+right, which kept the form out of hunts until this was explained; then written by hand as
+small as it goes.
+";
+
 fn accepts_shape_mismatch() -> Finding {
     let words = module(&[(ElemType::I32, &[6]), (ElemType::I32, &[6])], &[(ElemType::I32, &[8])], |b, x, t| {
         let axis = b.const_u32(0);
@@ -1088,6 +1141,7 @@ const ON_DEV: &[(&str, bool)] = &[
     ("emulation-layer-null-row-shifts-elements", true),
     ("emulation-layer-nested-replicate-misread", true),
     ("emulation-layer-log-near-one-inaccurate", true),
+    ("emulation-layer-unread-input-zeros", true),
 ];
 
 /// The dev channel's emulation layer, or `None` with a notice when the
@@ -1272,6 +1326,11 @@ fn nested_replicate_still_reproduces() {
 #[test]
 fn log_near_one_still_reproduces() {
     check("emulation-layer-log-near-one-inaccurate");
+}
+
+#[test]
+fn unread_input_still_reproduces() {
+    check("emulation-layer-unread-input-zeros");
 }
 
 #[test]
