@@ -62,7 +62,9 @@ fn check_mlir(seed: u64, case: &spvgraph_generator::Case, tosa_opt: &Path, dir: 
             Err(e) => return Some(format!("seed {seed}: MLIR printer, entry point {}: {e}", ep.name)),
         };
         let file = dir.join(format!("seed{seed}_{}.mlir", ep.graph));
-        std::fs::write(&file, text).ok()?;
+        if let Err(e) = std::fs::write(&file, text) {
+            return Some(format!("seed {seed}: write {}: {e}", file.display()));
+        }
         let verdict = support::tosa_opt_validate(tosa_opt, &file);
         let _ = std::fs::remove_file(&file);
         if let Err(e) = verdict {
@@ -103,8 +105,13 @@ fn check_seed(seed: u64, tools: &Tools, dir: &Path) -> Option<String> {
     }
     let val = tools.spirv_val.as_deref()?;
     let file = dir.join(format!("seed{seed}.spv"));
-    let bytes = case.module.encode_bytes().ok()?;
-    std::fs::write(&file, bytes).ok()?;
+    let bytes = match case.module.encode_bytes() {
+        Ok(b) => b,
+        Err(e) => return Some(format!("seed {seed}: encode: {e}")),
+    };
+    if let Err(e) = std::fs::write(&file, bytes) {
+        return Some(format!("seed {seed}: write {}: {e}", file.display()));
+    }
     let verdict = support::spirv_val(val, &file);
     let _ = std::fs::remove_file(&file);
     verdict.err().map(|e| format!("seed {seed}: spirv-val: {}", e.trim()))
