@@ -183,7 +183,7 @@ fn ignores_entry_point() -> Finding {
 
 const IGNORES_ENTRY_POINT: &str = "# The emulation layer ignores the entry-point name and runs another graph
 
-**Belongs to:** ML Emulation Layer for Vulkan. **Status:** open. The reproducer of `emulation-layer-ignores-entry-point.json` (`upstream.reproduce`) is run by `tests/upstream_reproducers.rs`.
+**Belongs to:** ML Emulation Layer for Vulkan. **Status:** open. The reproducer of `emulation-layer-ignores-entry-point.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
 
 The module has two graphs with the same interface bindings (set 0, bindings 0 and 1):
 `abs` (ABS) and `negate` (NEGATE), each exported by its own `OpGraphEntryPointARM`.
@@ -240,7 +240,7 @@ fn debug_info_in_graph() -> Finding {
 
 const DEBUG_INFO: &str = "# The emulation layer refuses NonSemantic.Graph.DebugInfo in a graph
 
-**Belongs to:** ML Emulation Layer for Vulkan. **Status:** open. The reproducer of `emulation-layer-rejects-debug-info.json` (`upstream.reproduce`) is run by `tests/upstream_reproducers.rs`.
+**Belongs to:** ML Emulation Layer for Vulkan. **Status:** open. The reproducer of `emulation-layer-rejects-debug-info.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
 
 A one-operator graph (ABS) whose body also holds one `NonSemantic.Graph.DebugInfo`
 instruction, `DebugGraph` naming the graph. Non-semantic instructions carry no meaning
@@ -285,7 +285,7 @@ fn graph_constant_ctc() -> Finding {
 
 const GRAPH_CONSTANT_CTC: &str = "# The emulation layer refuses a graph constant as a compile-time-constant operand
 
-**Belongs to:** ML Emulation Layer for Vulkan. **Status:** open. The reproducer of `emulation-layer-graph-constant-ctc-rejected.json` (`upstream.reproduce`) is run by `tests/upstream_reproducers.rs`.
+**Belongs to:** ML Emulation Layer for Vulkan. **Status:** open. The reproducer of `emulation-layer-graph-constant-ctc-rejected.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
 
 MUL of two i32 tensors whose `shift` operand (a compile-time constant: \"must come from a
 constant instruction\") is an `OpGraphConstantARM` (GraphConstantID 0, data `[1]`,
@@ -328,7 +328,7 @@ fn null_bool_operand() -> Finding {
 
 const NULL_BOOL: &str = "# The emulation layer refuses OpConstantNull as a boolean operand
 
-**Belongs to:** ML Emulation Layer for Vulkan. **Status:** spec ambiguity. The reproducer of `emulation-layer-null-bool-operand-rejected.json` (`upstream.reproduce`) is run by `tests/upstream_reproducers.rs`.
+**Belongs to:** ML Emulation Layer for Vulkan. **Status:** spec ambiguity. The reproducer of `emulation-layer-null-bool-operand-rejected.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
 
 ARITHMETIC_RIGHT_SHIFT of two i32 tensors whose `round` operand (a boolean compile-time
 constant) is `OpConstantNull %bool`. OpConstantNull of a scalar bool is a constant
@@ -371,7 +371,7 @@ fn null_constituent() -> Finding {
 
 const NULL_CONSTITUENT: &str = "# The emulation layer refuses a tensor constant with an OpConstantNull constituent
 
-**Belongs to:** ML Emulation Layer for Vulkan. **Status:** open. The reproducer of `emulation-layer-null-constituent-rejected.json` (`upstream.reproduce`) is run by `tests/upstream_reproducers.rs`.
+**Belongs to:** ML Emulation Layer for Vulkan. **Status:** open. The reproducer of `emulation-layer-null-constituent-rejected.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
 
 ADD of a bf16 input `[[1, 2, -3, 0.5]]` and the `1x4` tensor constant
 `OpConstantComposite %tensor_bfloat16_1x4 %null_row`, whose one constituent is
@@ -415,7 +415,7 @@ fn bool_null_row() -> Finding {
 
 const BOOL_NULL_ROW: &str = "# The emulation layer misreads a bool tensor constant with an OpConstantNull row
 
-**Belongs to:** ML Emulation Layer for Vulkan. **Status:** open. The reproducer of `emulation-layer-bool-null-row-misread.json` (`upstream.reproduce`) is run by `tests/upstream_reproducers.rs`.
+**Belongs to:** ML Emulation Layer for Vulkan. **Status:** open. The reproducer of `emulation-layer-bool-null-row-misread.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
 
 LOGICAL_NOT of the `2x4` bool tensor constant `[[false, false, false, false], [true, false,
 true, false]]`, written as `OpConstantComposite %tensor_bool_2x4 %null_row %row` with
@@ -464,7 +464,7 @@ fn int_null_row() -> Finding {
 
 const NULL_ROW_SHIFTS: &str = "# The emulation layer reads an OpConstantNull row of a tensor constant as one element
 
-**Belongs to:** ML Emulation Layer for Vulkan. **Status:** open. The reproducer of `emulation-layer-null-row-shifts-elements.json` (`upstream.reproduce`) is run by `tests/upstream_reproducers.rs`.
+**Belongs to:** ML Emulation Layer for Vulkan. **Status:** open. The reproducer of `emulation-layer-null-row-shifts-elements.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
 
 CAST to i16 of the `2x4` i8 tensor constant `[[0, 0, 0, 0], [1, 2, 3, 4]]`, written as
 `OpConstantComposite %tensor_uchar_2x4 %null_row %row` with `%null_row = OpConstantNull
@@ -515,7 +515,7 @@ fn fft2d_result_to_operator() -> Finding {
 
 const FFT2D: &str = "# The emulation layer crashes when an FFT2D result feeds another operator
 
-**Belongs to:** ML Emulation Layer for Vulkan. **Status:** open. The reproducer of `emulation-layer-fft2d-result-to-operator-sigsegv.json` (`upstream.reproduce`) is run by `tests/upstream_reproducers.rs`.
+**Belongs to:** ML Emulation Layer for Vulkan. **Status:** open. The reproducer of `emulation-layer-fft2d-result-to-operator-sigsegv.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
 
 FFT2D of a 1x4x4 fp32 signal; the imaginary result is graph output 0, the real result
 goes through EXP to graph output 1. Valid (spvgraph validator, the runner's SPIR-V
@@ -558,7 +558,7 @@ fn reduce_max_minus_inf() -> Finding {
 
 const REDUCE_MAX: &str = "# The emulation layer's REDUCE_MAX of -inf values is -FLT_MAX
 
-**Belongs to:** ML Emulation Layer for Vulkan. **Status:** open. The reproducer of `emulation-layer-reduce-max-all-minus-inf.json` (`upstream.reproduce`) is run by `tests/upstream_reproducers.rs`.
+**Belongs to:** ML Emulation Layer for Vulkan. **Status:** open. The reproducer of `emulation-layer-reduce-max-all-minus-inf.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
 
 REDUCE_MAX (axis 1, nan_mode PROPAGATE) of the fp32 tensor `[[-inf, -inf, -inf],
 [1, -inf, 2]]`.
@@ -600,7 +600,7 @@ fn shared_output() -> Finding {
 
 const SHARED_OUTPUT: &str = "# The emulation layer writes a value set as two graph outputs to only one of them
 
-**Belongs to:** ML Emulation Layer for Vulkan. **Status:** open. The reproducer of `emulation-layer-shared-output.json` (`upstream.reproduce`) is run by `tests/upstream_reproducers.rs`.
+**Belongs to:** ML Emulation Layer for Vulkan. **Status:** open. The reproducer of `emulation-layer-shared-output.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
 
 ABS of the int32 input `[-1, 2, -3, 4]`, and the one result set as graph output 0 and
 graph output 1 (`OpGraphSetOutputARM %abs %uint_0`, `OpGraphSetOutputARM %abs %uint_1`;
@@ -641,7 +641,7 @@ fn log_of_subnormals() -> Finding {
 
 const LOG_SUBNORMAL: &str = "# LOG of fp32 subnormals is wrong on the emulation layer over lavapipe
 
-**Belongs to:** Mesa (lavapipe). **Status:** open. The reproducer of `emulation-layer-log-subnormal-lavapipe.json` (`upstream.reproduce`) is run by `tests/upstream_reproducers.rs`.
+**Belongs to:** Mesa (lavapipe). **Status:** open. The reproducer of `emulation-layer-log-subnormal-lavapipe.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
 
 LOG of the fp32 tensor `[1.4e-45, 1e-40, 1e-38, 1.2e-38, 1]`; the first three are
 subnormal (below 2^-126 = 1.1755e-38).
@@ -689,7 +689,7 @@ fn accepts_shape_mismatch() -> Finding {
 
 const SHAPE_MISMATCH: &str = "# The emulation layer runs graphs whose shapes are inconsistent, silently truncating
 
-**Belongs to:** ML Emulation Layer for Vulkan. **Status:** not a bug (kept as a documented harness decision). The reproducer of `emulation-layer-accepts-shape-mismatch.json` (`upstream.reproduce`) is run by `tests/upstream_reproducers.rs`.
+**Belongs to:** ML Emulation Layer for Vulkan. **Status:** not a bug (kept as a documented harness decision). The reproducer of `emulation-layer-accepts-shape-mismatch.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
 
 CONCAT (axis 0) of two i32 tensors of shape `[6]` whose result is declared `[8]` instead
 of `[12]`. TOSA makes this an error (ERROR_IF: the output shape must be the concatenated

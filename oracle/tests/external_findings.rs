@@ -307,7 +307,7 @@ fn findings() -> Vec<Finding> {
 
 const SIN_NOTE: &str = "# IREE: SIN of large bf16 values is infinite
 
-**Belongs to:** IREE. **Status:** open. The reproducer of `iree-sin-of-large-bf16.json` (`upstream.reproduce`) is run by `tests/upstream_reproducers.rs`.
+**Belongs to:** IREE. **Status:** open. The reproducer of `iree-sin-of-large-bf16.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
 
 IREE 3.13.0 (`iree-base-compiler`/`iree-base-runtime` 3.13.0, `llvm-cpu`) computes
 `tosa.sin` of the bf16 tensor `[-1.97e38, -2.38e38, 1.93e38, -2.65e38]` as infinities.
@@ -326,7 +326,7 @@ Reproduce: `spvgraph diff iree-sin-of-large-bf16.spv --oracles in-tree,iree,tosa
 
 const REDUCE_NOTE: &str = "# IREE: REDUCE_MAX of -inf values is -FLT_MAX, REDUCE_MIN of +inf values is FLT_MAX
 
-**Belongs to:** upstream MLIR (llvm-project). **Status:** open; upstream: llvm/llvm-project#222140. The reproducer of `iree-reduce-max-of-infinities.json` (`upstream.reproduce`) is run by `tests/upstream_reproducers.rs`.
+**Belongs to:** upstream MLIR (llvm-project). **Status:** open; upstream: llvm/llvm-project#222140. The reproducer of `iree-reduce-max-of-infinities.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
 
 IREE 3.13.0 (`iree-base-compiler`/`iree-base-runtime` 3.13.0, `llvm-cpu`) computes
 `tosa.reduce_max` over an axis whose elements are all `-inf` as the lowest
@@ -362,7 +362,7 @@ with `-3.40282347E+38`; with `{allow-non-finites}`, with `0xFF800000` (-inf).
 
 const I48_NOTE: &str = "# IREE: a negative i48 constant becomes a large positive i64
 
-**Belongs to:** IREE. **Status:** open. The reproducer of `iree-negative-i48-constant.json` (`upstream.reproduce`) is run by `tests/upstream_reproducers.rs`.
+**Belongs to:** IREE. **Status:** open. The reproducer of `iree-negative-i48-constant.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
 
 IREE 3.13.0 (`llvm-cpu`) zero-extends the values of an i48 constant
 (`dense<-3> : tensor<1xi48>`, here the bias of an EXT-INT16 CONV2D: i16 input,
@@ -393,7 +393,7 @@ turns `dense<-3> : tensor<1xi48>` into `dense<281474976710653> : tensor<1xi64>`)
 
 const FFT_NOTE: &str = "# IREE: FFT2D with one result transposed does not compile
 
-**Belongs to:** IREE. **Status:** open. The reproducer of `iree-fft2d-transposed-result.json` (`upstream.reproduce`) is run by `tests/upstream_reproducers.rs`.
+**Belongs to:** IREE. **Status:** open. The reproducer of `iree-fft2d-transposed-result.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
 
 IREE 3.13.0 (`llvm-cpu`) fails to compile a graph in which one result of
 `tosa.fft2d` is returned as it is and the other goes through a
@@ -419,7 +419,7 @@ Expected: a module. Seen: the error above, exit status 1. Whose bug: IREE
 
 const TRANSPOSE_CONV_NOTE: &str = "# IREE: strided TRANSPOSE_CONV2D with int16 input (EXT-INT16) does not compile
 
-**Belongs to:** upstream MLIR (llvm-project). **Status:** open. The reproducer of `iree-transpose-conv2d-int16-stride.json` (`upstream.reproduce`) is run by `tests/upstream_reproducers.rs`.
+**Belongs to:** upstream MLIR (llvm-project). **Status:** open. The reproducer of `iree-transpose-conv2d-int16-stride.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
 
 IREE 3.13.0 rejects a valid `tosa.transpose_conv2d` with i16 input, i8
 weights and an i48 accumulator (`acc_type = i48`, the EXT-INT16 row) when a
@@ -448,7 +448,7 @@ The spvgraph adapter reports it as `Refused { Rejected }`.
 
 const CONV_WZP_NOTE: &str = "# IREE: int16 CONV2D with a non-zero weight zero point does not compile
 
-**Belongs to:** IREE. **Status:** open. The reproducer of `iree-conv2d-int16-weight-zero-point.json` (`upstream.reproduce`) is run by `tests/upstream_reproducers.rs`.
+**Belongs to:** IREE. **Status:** open. The reproducer of `iree-conv2d-int16-weight-zero-point.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
 
 IREE 3.13.0 (`iree-base-compiler` 3.13.0, `llvm-cpu`) fails to compile a
 `tosa.conv2d` with i16 input, i8 weights and an i48 accumulator (EXT-INT16)
@@ -483,7 +483,7 @@ zero point in the int16 convolution mixes element types). The spvgraph adapter r
 
 const DEPTHWISE_NOTE: &str = "# IREE: int16 DEPTHWISE_CONV2D with a 1x1 kernel does not compile
 
-**Belongs to:** upstream MLIR (llvm-project). **Status:** open. The reproducer of `iree-depthwise-conv2d-int16-1x1.json` (`upstream.reproduce`) is run by `tests/upstream_reproducers.rs`.
+**Belongs to:** upstream MLIR (llvm-project). **Status:** open. The reproducer of `iree-depthwise-conv2d-int16-1x1.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
 
 IREE 3.13.0 (`iree-base-compiler` 3.13.0, `llvm-cpu`) fails to compile a
 `tosa.depthwise_conv2d` with i16 input, i8 weights and an i48 accumulator
@@ -515,7 +515,7 @@ upstream's TOSA validation refuses). The spvgraph adapter reports it as `Refused
 
 const OPLINE_NOTE: &str = "# model-converter: with --emit-debug-info, OpLine inside a graph body
 
-**Belongs to:** ML SDK Model Converter. **Status:** open. The reproducer of `model-converter-opline-in-graph-body.json` (`upstream.reproduce`) is run by `tests/upstream_reproducers.rs`.
+**Belongs to:** ML SDK Model Converter. **Status:** open. The reproducer of `model-converter-opline-in-graph-body.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
 
 model-converter 0.11.0 (`ai-ml-sdk-model-converter`) with `--emit-debug-info`
 emits an `OpLine` before each `OpCompositeExtract` that reads a result of a
@@ -547,7 +547,7 @@ function bodies but not in graph bodies).
 
 const MUL_ZERO_NOTE: &str = "# model-converter: folds a floating-point MUL by zero to the constant zero
 
-**Belongs to:** upstream MLIR (llvm-project). **Status:** open. The reproducer of `model-converter-folds-float-mul-by-zero.json` (`upstream.reproduce`) is run by `tests/upstream_reproducers.rs`.
+**Belongs to:** upstream MLIR (llvm-project). **Status:** open. The reproducer of `model-converter-folds-float-mul-by-zero.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
 
 model-converter 0.11.0 folds `tosa.mul %x, %zeros` (fp32, `%zeros` a constant
 of `0.0`) into the constant `0.0`: the module it makes has no MUL and returns
@@ -583,7 +583,7 @@ executor and checks that the results differ as described.
 const DEBUGINFO_NOTE: &str =
     "# model-converter: NonSemantic.Graph.DebugInfo after OpGraphEndARM (validators stricter than the specification)
 
-**Belongs to:** SPIRV-Tools. **Status:** fixed upstream, in SPIRV-Tools v2026.3 (#6666); upstream: KhronosGroup/SPIRV-Tools#6666. The reproducer of `model-converter-debuginfo-after-graph-end.json` (`upstream.reproduce`) is run by `tests/upstream_reproducers.rs`.
+**Belongs to:** SPIRV-Tools. **Status:** fixed upstream, in SPIRV-Tools v2026.3 (#6666); upstream: KhronosGroup/SPIRV-Tools#6666. The reproducer of `model-converter-debuginfo-after-graph-end.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
 
 model-converter 0.11.0 with `--emit-debug-info` places every
 `NonSemantic.Graph.DebugInfo` instruction (DebugGraph, DebugOperation,

@@ -75,7 +75,7 @@ fn findings() -> Vec<Finding> {
 
 const INTDIV_NOTE: &str = "# INTDIV by zero kills tosa_reference_model with SIGFPE
 
-**Belongs to:** TOSA reference model (tosa-tools). **Status:** open. The reproducer of `ref-intdiv-zero-sigfpe.json` (`upstream.reproduce`) is run by `tests/upstream_reproducers.rs`.
+**Belongs to:** TOSA reference model (tosa-tools). **Status:** open. The reproducer of `ref-intdiv-zero-sigfpe.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
 
 `tosa_reference_model` (tosa-tools 2026.8.0) reports the failed REQUIRE
 (`OpIntDiv: divisor must be non-zero value`) and then performs the division
@@ -100,7 +100,7 @@ The spvgraph adapter maps a crash whose log shows a failed REQUIRE to
 
 const MATMUL_NOTE: &str = "# Precise mode aborts on the bounds pass of an integer MATMUL/CONV (no bug: bounds are for floating point)
 
-**Belongs to:** TOSA reference model (tosa-tools). **Status:** not a bug (kept as a documented harness decision). The reproducer of `ref-precise-bounds-int-matmul.json` (`upstream.reproduce`) is run by `tests/upstream_reproducers.rs`.
+**Belongs to:** TOSA reference model (tosa-tools). **Status:** not a bug (kept as a documented harness decision). The reproducer of `ref-precise-bounds-int-matmul.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
 
 With `--precise_mode=1` and a test descriptor whose
 `test_requirements.bounds_file_required` is true, `tosa_reference_model`
