@@ -5,7 +5,7 @@
 //! normalisation, RESCALE chains) present, and the conformance data sets
 //! holding their edge values. Validity by the in-tree validator and
 //! spirv-val, and a run on the in-tree executor, are in
-//! `oracle/tests/network_graphs.rs`.
+//! `oracle/tests/it/network_graphs.rs`.
 //!
 //! `NETWORK_SEEDS=N cargo test --release -p spvgraph-generator --test
 //! network -- --nocapture` runs N seeds and prints the size figures.
