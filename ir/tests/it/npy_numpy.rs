@@ -10,7 +10,7 @@ use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::tools::{locate, Tool};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use spvgraph_testkit::scratch;
+use spvgraph_testkit::{scratch, Scratch};
 
 /// Saves each case of `manifest.json` with numpy: `numpy_<i>.npy`, from the
 /// C-order little-endian bytes and in the layout the case names.
@@ -55,7 +55,7 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 /// Runs numpy over `cases`, returning the directory holding `numpy_<i>.npy`.
-fn save_with_numpy(python: &Path, name: &str, cases: &[Case]) -> PathBuf {
+fn save_with_numpy(python: &Path, name: &str, cases: &[Case]) -> Scratch {
     let dir = scratch(name);
     let manifest: Vec<serde_json::Value> = cases
         .iter()
@@ -138,7 +138,6 @@ fn our_bytes_equal_numpy_save() {
     t.write_npy(&p).expect("write");
     let i = cases.iter().position(|c| c.descr == "<u2" && c.shape == [2, 3]).expect("bf16 [2, 3]");
     assert_eq!(std::fs::read(&p).expect("ours"), std::fs::read(dir.join(format!("numpy_{i}.npy"))).expect("numpy"));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -180,5 +179,4 @@ fn numpy_files_read_back_to_numpys_values() {
     // The bool file really holds the 0xff byte.
     let bytes = std::fs::read(dir.join(format!("numpy_{}.npy", cases.len() - 1))).expect("bool file");
     assert!(bytes.ends_with(&raw), "numpy kept the raw bool bytes");
-    let _ = std::fs::remove_dir_all(&dir);
 }
