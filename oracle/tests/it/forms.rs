@@ -25,14 +25,7 @@ fn seeds() -> u64 {
 
 /// The request of generated case `seed` (its first entry point).
 fn request(seed: u64, config: &Config) -> Option<OwnedExecRequest> {
-    let case = generate_from_seed(seed, config);
-    let ep = case.entry_points.first()?;
-    Some(OwnedExecRequest {
-        module: case.module.encode_words().ok()?,
-        entry_point: Some(ep.name.clone()),
-        inputs: ep.inputs.iter().map(|t| t.data.clone()).collect(),
-        graph_constants: case.graph_constants.clone(),
-    })
+    spvgraph_testkit::request(&generate_from_seed(seed, config), 0)
 }
 
 fn same_bits(a: &ExecOutcome, b: &ExecOutcome) -> bool {

@@ -142,15 +142,9 @@ fn generated_graphs_agree_with_the_executor_under_the_compliance_rules() {
     let (mut compared, mut unsupported, mut unjudged) = (0, 0, 0);
     for seed in 0..6 {
         let case = generate_from_seed(seed, &Config::default());
-        let words = case.module.encode_words().expect("encodes");
-        for ep in &case.entry_points {
-            let inputs: Vec<TensorData> = ep.inputs.iter().map(|i| i.data.clone()).collect();
-            let request = ExecRequest {
-                module: &words,
-                entry_point: Some(&ep.name),
-                inputs: &inputs,
-                graph_constants: &case.graph_constants,
-            };
+        for (k, ep) in case.entry_points.iter().enumerate() {
+            let owned = spvgraph_testkit::request(&case, k).expect("entry point k");
+            let request = owned.request();
             let Ok(ExecOutcome::Outputs(ours)) = Executor::default().execute(&request) else { continue };
             let theirs = match iree.execute(&request).expect("IREE answers") {
                 ExecOutcome::Refused { kind: Refusal::Unsupported, .. } => {

@@ -79,15 +79,9 @@ fn generated_cases_convert_to_valid_modules_that_compute_the_same_outputs() {
     let sv = spirv_val();
     let mut checked = 0;
     for case in cases(0..12) {
-        let words = case.module.encode_words().expect("encodes");
-        for ep in &case.entry_points {
-            let inputs: Vec<TensorData> = ep.inputs.iter().map(|i| i.data.clone()).collect();
-            let request = ExecRequest {
-                module: &words,
-                entry_point: Some(&ep.name),
-                inputs: &inputs,
-                graph_constants: &case.graph_constants,
-            };
+        for (k, ep) in case.entry_points.iter().enumerate() {
+            let owned = spvgraph_testkit::request(&case, k).expect("entry point k");
+            let request = owned.request();
             let Ok(ExecOutcome::Outputs(expected)) = Executor::default().execute(&request) else { continue };
             let mlir =
                 spvgraph_ir::mlir::module_to_mlir(&case.module, &ep.name, &case.graph_constants).expect("prints");
@@ -125,15 +119,9 @@ fn with_debug_info_the_module_is_deterministic_and_only_spirv_val_2025_5_rejects
             !ops.contains_key("FFT2D") && !ops.contains_key("RFFT2D")
         })
         .expect("a case without FFT");
-    let words = case.module.encode_words().expect("encodes");
     let ep = &case.entry_points[0];
-    let inputs: Vec<TensorData> = ep.inputs.iter().map(|i| i.data.clone()).collect();
-    let request = ExecRequest {
-        module: &words,
-        entry_point: Some(&ep.name),
-        inputs: &inputs,
-        graph_constants: &case.graph_constants,
-    };
+    let owned = spvgraph_testkit::request(&case, 0).expect("an entry point");
+    let request = owned.request();
     let Ok(ExecOutcome::Outputs(expected)) = Executor::default().execute(&request) else { panic!("seed 2 runs") };
     let mlir = spvgraph_ir::mlir::module_to_mlir(&case.module, &ep.name, &case.graph_constants).expect("prints");
     let debug = ProduceRequest { mlir: &mlir, debug_info: true };

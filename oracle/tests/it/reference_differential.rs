@@ -64,15 +64,8 @@ fn executor_agrees_with_the_reference_model_on_every_type_row() {
                 unreached.push(format!("{op} row {row}"));
                 continue;
             };
-            let Some(entry) = case.entry_points.first() else { continue };
-            let words = case.module.encode_words().expect("generated modules encode");
-            let inputs: Vec<_> = entry.inputs.iter().map(|i| i.data.clone()).collect();
-            let request = ExecRequest {
-                module: &words,
-                entry_point: Some(&entry.name),
-                inputs: &inputs,
-                graph_constants: &case.graph_constants,
-            };
+            let Some(owned) = spvgraph_testkit::request(&case, 0) else { continue };
+            let request = owned.request();
             let outcome = check_against_reference(&model, &executor, &request);
             tally.record(op, row, &format!("seed {}", case.meta.seed.unwrap_or(0)), &outcome);
         }
