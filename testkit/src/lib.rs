@@ -12,7 +12,7 @@
 use spvgraph_generator::Case;
 use spvgraph_ir::tools::Tool;
 use spvgraph_oracle::external::spirv_val::SpirvVal;
-use spvgraph_oracle::oracle::{runnable, OwnedExecRequest};
+use spvgraph_oracle::oracle::{runnable, Oracle, OwnedExecRequest};
 use std::path::{Path, PathBuf};
 
 /// The environment variable that keeps scratch directories for inspection.
@@ -100,10 +100,15 @@ pub fn tool(tool: Tool) -> Option<PathBuf> {
     spvgraph_ir::tools::locate(tool).unwrap_or_else(|e| panic!("CI=true and {e}"))
 }
 
-/// spirv-val in process, or `None` after a notice when it is missing. Under
-/// `CI=true` a missing spirv-val fails the test.
+/// `oracle` when it can run here, or `None` after a `skipping: …` notice.
+/// Under `CI=true` an oracle that cannot run fails the test.
+pub fn oracle<O: Oracle>(oracle: O) -> Option<O> {
+    runnable(oracle).unwrap_or_else(|e| panic!("CI=true and {e}"))
+}
+
+/// spirv-val in process, as [`oracle`] finds it.
 pub fn spirv_val() -> Option<SpirvVal> {
-    runnable(SpirvVal::discover()).unwrap_or_else(|e| panic!("CI=true and {e}"))
+    oracle(SpirvVal::discover())
 }
 
 /// Runs the spirv-val executable `val` (vulkan1.3) on a module file; `Err`

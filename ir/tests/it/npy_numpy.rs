@@ -109,7 +109,7 @@ fn shapes() -> Vec<Vec<usize>> {
 
 #[test]
 fn our_bytes_equal_numpy_save() {
-    let Some(python) = locate(Tool::Python).expect("python (CI=true)") else { return };
+    let Some(python) = spvgraph_testkit::tool(Tool::Python) else { return };
     let mut ours = Vec::new();
     let mut cases = Vec::new();
     for elem in ElemType::ALL {
@@ -142,7 +142,7 @@ fn our_bytes_equal_numpy_save() {
 
 #[test]
 fn numpy_files_read_back_to_numpys_values() {
-    let Some(python) = locate(Tool::Python).expect("python (CI=true)") else { return };
+    let Some(python) = spvgraph_testkit::tool(Tool::Python) else { return };
     let mut cases = Vec::new();
     let mut expected = Vec::new();
     let shapes = [vec![2, 3, 4], vec![3, 1, 2, 2], vec![4, 5], vec![0, 3], vec![]];

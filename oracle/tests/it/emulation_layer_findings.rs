@@ -934,7 +934,7 @@ fn reproduce(f: &Finding) -> String {
 
 /// The emulation layer, or `None` with a notice when it is missing outside CI.
 fn oracle() -> Option<EmulationLayer> {
-    runnable(EmulationLayer::discover()).unwrap_or_else(|e| panic!("CI=true and {e}"))
+    spvgraph_testkit::oracle(EmulationLayer::discover())
 }
 
 /// Runs a finding's stored scenario by hand, in a copy of its corpus files.
@@ -985,7 +985,7 @@ fn dev_tools() -> Option<(Tools, String)> {
         }
     };
     let version = tools.package_version(Tool::VkLayerPath).unwrap_or_default();
-    runnable(EmulationLayer::from_config(&tools, None)).unwrap_or_else(|e| panic!("CI=true and {e}"))?;
+    spvgraph_testkit::oracle(EmulationLayer::from_config(&tools, None))?;
     Some((tools, version))
 }
 
@@ -1254,7 +1254,7 @@ fn attribution(f: &Finding) -> String {
 #[test]
 fn every_finding_is_attributed_through_the_vulkan_api() {
     use spvgraph_oracle::external::vulkan::{Vulkan, CPP_EXCEPTION};
-    let Some(vk) = runnable(Vulkan::discover()).unwrap_or_else(|e| panic!("CI=true and {e}")) else { return };
+    let Some(vk) = spvgraph_testkit::oracle(Vulkan::discover()) else { return };
     let vk = vk.with_workarounds(false);
     for f in findings() {
         let note = std::fs::read_to_string(findings_dir().join(format!("{}.md", f.stem))).expect("note");

@@ -789,7 +789,7 @@ fn stored_findings_are_the_modules_built_here() {
 
 fn iree() -> Option<Iree> {
     for t in [Tool::IreeCompile, Tool::IreeRunModule, Tool::TosaOpt] {
-        locate(t).unwrap_or_else(|e| panic!("CI=true and {e}"))?;
+        spvgraph_testkit::tool(t)?;
     }
     Some(Iree::discover())
 }
@@ -956,7 +956,7 @@ fn folds_mul_by_zero(mc: &ModelConverter, f: &Finding) -> Result<(), String> {
 
 fn converter() -> Option<ModelConverter> {
     for t in [Tool::ModelConverter, Tool::VgfDump] {
-        locate(t).unwrap_or_else(|e| panic!("CI=true and {e}"))?;
+        spvgraph_testkit::tool(t)?;
     }
     Some(ModelConverter::discover())
 }

@@ -29,7 +29,7 @@ use std::time::Duration;
 /// The adapter, or `None` (after a `skipping:` notice) without the tools.
 fn iree() -> Option<Iree> {
     for t in [Tool::IreeCompile, Tool::IreeRunModule, Tool::TosaOpt] {
-        locate(t).unwrap_or_else(|e| panic!("CI=true and {e}"))?;
+        spvgraph_testkit::tool(t)?;
     }
     let o = Iree::discover();
     o.available().expect("tools found, so available");

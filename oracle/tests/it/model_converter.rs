@@ -32,7 +32,7 @@ use spvgraph_testkit::spirv_val;
 /// The adapter, or `None` (after a `skipping:` notice) without the tools.
 fn converter() -> Option<ModelConverter> {
     for t in [Tool::ModelConverter, Tool::VgfDump] {
-        locate(t).unwrap_or_else(|e| panic!("CI=true and {e}"))?;
+        spvgraph_testkit::tool(t)?;
     }
     let mc = ModelConverter::discover();
     mc.available().expect("tools found, so available");

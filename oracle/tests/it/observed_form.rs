@@ -21,7 +21,7 @@ use std::collections::BTreeSet;
 const SEEDS: u64 = 400;
 
 fn spirv_val() -> Option<SpirvVal> {
-    let lib = spvgraph_ir::tools::locate(Tool::LibSpirvTools).unwrap_or_else(|e| panic!("CI=true and {e}"))?;
+    let lib = spvgraph_testkit::tool(Tool::LibSpirvTools)?;
     Some(SpirvVal::with_paths(Some(lib), None))
 }
 
