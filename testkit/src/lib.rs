@@ -89,6 +89,31 @@ impl Drop for Scratch {
     }
 }
 
+/// Builds the hand-written fixtures of `ir/tests/fixtures` with the real
+/// tools (its `build.sh`: spirv-as for the `.spvasm`, model-converter and
+/// vgf_dump for the `.mlir`) into `out`, emptied first. `None` after a notice
+/// when a tool is missing; under `CI=true` that fails the test. Callers build
+/// once per process into a directory under cargo's `target/tmp`, which the
+/// next run replaces instead of adding another.
+pub fn build_fixtures(out: &Path) -> Option<()> {
+    let spirv_as = tool(Tool::SpirvAs)?;
+    let mc = tool(Tool::ModelConverter)?;
+    let vgf = tool(Tool::VgfDump)?;
+    let _ = std::fs::remove_dir_all(out);
+    std::fs::create_dir_all(out).unwrap_or_else(|e| panic!("create {}: {e}", out.display()));
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../ir/tests/fixtures/build.sh");
+    let run = std::process::Command::new("bash")
+        .arg(&script)
+        .arg(out)
+        .env("SPIRV_AS", spirv_as)
+        .env("MODEL_CONVERTER", mc)
+        .env("VGF_DUMP", vgf)
+        .output()
+        .unwrap_or_else(|e| panic!("run {}: {e}", script.display()));
+    assert!(run.status.success(), "{} failed: {}", script.display(), String::from_utf8_lossy(&run.stderr));
+    Some(())
+}
+
 /// [`Scratch::new`].
 pub fn scratch(name: &str) -> Scratch {
     Scratch::new(name)

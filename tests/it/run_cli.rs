@@ -7,7 +7,7 @@ use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::tosa::TosaOp;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use spvgraph_testkit::{bin, scratch};
+use spvgraph_testkit::{bin, scratch, Scratch};
 
 fn exec(cmd: &mut Command) -> (i32, String, String) {
     let Output { status, stdout, stderr } = cmd.output().expect("run spvgraph");
@@ -81,7 +81,7 @@ fn descr(path: &Path) -> String {
 }
 
 struct Setup {
-    dir: PathBuf,
+    dir: Scratch,
     module: PathBuf,
     x: PathBuf,
     y: PathBuf,

@@ -22,22 +22,8 @@ use std::sync::OnceLock;
 fn fixtures() -> Option<&'static Path> {
     static DIR: OnceLock<Option<PathBuf>> = OnceLock::new();
     DIR.get_or_init(|| {
-        let (Some(asm), Some(mc), Some(dump)) = (tool(Tool::SpirvAs), tool(Tool::ModelConverter), tool(Tool::VgfDump))
-        else {
-            return None;
-        };
-        let out = scratch("fixtures");
-        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../ir/tests/fixtures/build.sh");
-        let status = Command::new("bash")
-            .arg(&script)
-            .arg(&out)
-            .env("SPIRV_AS", asm)
-            .env("MODEL_CONVERTER", mc)
-            .env("VGF_DUMP", dump)
-            .output()
-            .expect("run build.sh");
-        assert!(status.status.success(), "build.sh failed: {}", String::from_utf8_lossy(&status.stderr));
-        Some(out)
+        let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("oracle-fixtures");
+        spvgraph_testkit::build_fixtures(&out).map(|()| out)
     })
     .as_deref()
 }

@@ -14,29 +14,12 @@ pub fn fixtures_dir() -> PathBuf {
 /// test process; `None` when a tool is missing outside CI.
 pub fn build_fixtures() -> Option<PathBuf> {
     static BUILT: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
-    BUILT.get_or_init(build_fixtures_now).clone()
-}
-
-fn build_fixtures_now() -> Option<PathBuf> {
-    let spirv_as = spvgraph_testkit::tool(Tool::SpirvAs)?;
-    let mc = spvgraph_testkit::tool(Tool::ModelConverter)?;
-    let vgf = spvgraph_testkit::tool(Tool::VgfDump)?;
-    // Built once per process and read by many tests, so not a `Scratch`
-    // (a static is never dropped): one directory under cargo's target/tmp,
-    // replaced by the next run instead of piling up.
-    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("ir-fixtures");
-    let _ = std::fs::remove_dir_all(&out);
-    std::fs::create_dir_all(&out).expect("create target/tmp/ir-fixtures");
-    let status = Command::new("bash")
-        .arg(fixtures_dir().join("build.sh"))
-        .arg(&out)
-        .env("SPIRV_AS", spirv_as)
-        .env("MODEL_CONVERTER", mc)
-        .env("VGF_DUMP", vgf)
-        .status()
-        .expect("run build.sh");
-    assert!(status.success(), "fixtures/build.sh failed");
-    Some(out)
+    BUILT
+        .get_or_init(|| {
+            let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("ir-fixtures");
+            spvgraph_testkit::build_fixtures(&out).map(|()| out)
+        })
+        .clone()
 }
 
 /// One installed model-converter with its `vgf_dump`: the release channel's
