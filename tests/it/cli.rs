@@ -3,9 +3,8 @@
 use spvgraph_ir::builder::ModuleBuilder;
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::tosa::TosaOp;
-use std::path::PathBuf;
-use std::process::{Command, Output};
 use spvgraph_testkit::{bin, scratch};
+use std::process::{Command, Output};
 
 fn sample_module() -> Vec<u8> {
     let mut b = ModuleBuilder::new();

@@ -13,7 +13,7 @@
 use spvgraph::corpus::cases::{self, CorpusCase, Expect};
 use spvgraph::corpus::check::{self, CheckOptions, Implementation, Role, Status};
 use spvgraph_ir::elem::Profile;
-use spvgraph_ir::tools::{locate, Tool};
+use spvgraph_ir::tools::Tool;
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::Module;
 use spvgraph_oracle::compliance::{output_contexts, Mode};

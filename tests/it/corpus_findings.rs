@@ -8,13 +8,13 @@
 //! `spvgraph corpus add` fails here until one of these holds. (A name in a
 //! test's source, a comment say, is not a check.)
 
+use crate::upstream_reproducers::checked_reproducer;
 use spvgraph_oracle::external::known;
 use spvgraph_oracle::oracle::KnownDiscrepancy;
 use spvgraph_oracle::registry::{self, OracleConfig};
+use spvgraph_testkit::bin;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use crate::upstream_reproducers::checked_reproducer;
-use spvgraph_testkit::bin;
 
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -121,12 +121,7 @@ fn diff_over_every_finding_shows_only_its_own_documented_bug() {
                 chunk
                     .into_iter()
                     .map(|f| {
-                        let out = bin!()
-                            .arg("diff")
-                            .arg(&f)
-                            .current_dir(repo())
-                            .output()
-                            .expect("run spvgraph diff");
+                        let out = bin!().arg("diff").arg(&f).current_dir(repo()).output().expect("run spvgraph diff");
                         let text =
                             String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
                         (f, out.status.code().unwrap_or(-1), text)

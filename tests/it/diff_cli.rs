@@ -5,11 +5,10 @@
 use spvgraph_ir::builder::ModuleBuilder;
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::tensor::TensorData;
-use spvgraph_ir::tools::{locate, Tool};
+use spvgraph_ir::tools::Tool;
 use spvgraph_ir::tosa::TosaOp;
-use std::path::PathBuf;
-use std::process::{Command, Output};
 use spvgraph_testkit::{bin, scratch};
+use std::process::{Command, Output};
 
 fn run(cmd: &mut Command) -> (i32, String, String) {
     let Output { status, stdout, stderr } = cmd.output().expect("run spvgraph");

@@ -3,10 +3,9 @@
 //! exists, every relative link (and its `#anchor`) resolves, and the README stays a front door
 //! of at most 12 KiB.
 
+use spvgraph_testkit::bin;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use spvgraph_testkit::bin;
 
 /// The README's budget: a front door, the manual lives in `docs/`.
 const README_MAX_BYTES: usize = 12 * 1024;
@@ -264,11 +263,7 @@ impl Helps {
         self.0
             .entry(words.to_vec())
             .or_insert_with(|| {
-                let out = bin!()
-                    .args(words)
-                    .arg("--help")
-                    .output()
-                    .expect("spvgraph runs");
+                let out = bin!().args(words).arg("--help").output().expect("spvgraph runs");
                 out.status.success().then(|| flags(&String::from_utf8_lossy(&out.stdout)))
             })
             .as_ref()

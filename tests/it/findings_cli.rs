@@ -4,9 +4,8 @@
 //! the oracles say.
 
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::process::Command;
 use spvgraph_testkit::{bin, scratch};
+use std::path::Path;
 
 fn spvgraph(args: &[&str]) -> (i32, String, String) {
     let out = bin!().args(args).output().expect("run spvgraph");

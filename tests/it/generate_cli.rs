@@ -2,9 +2,9 @@
 //! determinism, coverage and spirv-val checks, and exit status (0 success,
 //! 1 a check failed, 2 usage or I/O error).
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 use spvgraph_testkit::{bin, scratch};
+use std::path::Path;
+use std::process::{Command, Output};
 
 fn run(cmd: &mut Command) -> (i32, String, String) {
     let Output { status, stdout, stderr } = cmd.output().expect("run spvgraph");
@@ -121,7 +121,8 @@ fn usage_errors_exit_2() {
         assert_eq!(code, 2, "{args:?}: {err}");
         assert!(err.contains("error"), "{args:?}: {err}");
     }
-    let (code, _, err) = run(bin!().args(["generate", "--count", "1", "--config", "/nonexistent/c.json", "--coverage"]));
+    let (code, _, err) =
+        run(bin!().args(["generate", "--count", "1", "--config", "/nonexistent/c.json", "--coverage"]));
     assert_eq!(code, 2);
     assert!(err.contains("/nonexistent/c.json"), "{err}");
 }

@@ -5,9 +5,9 @@
 //! the hidden `--inject-panic SEED` so they exist whatever the oracles say.
 
 use serde_json::Value;
+use spvgraph_testkit::{bin, scratch};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use spvgraph_testkit::{bin, scratch};
 
 fn run(cmd: &mut Command) -> (i32, String, String) {
     let Output { status, stdout, stderr } = cmd.output().expect("run spvgraph");

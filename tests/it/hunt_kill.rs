@@ -5,11 +5,11 @@
 //! the hidden `--inject-panic SEED` so they exist whatever the oracles say.
 
 use serde_json::Value;
-use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 use spvgraph_testkit::{bin, scratch};
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
 
 const SEED: u64 = 7000;
 /// Enough cases that the hunt is still running when `progress.json` is first
@@ -74,12 +74,8 @@ fn complete_findings(out: &Path) -> BTreeSet<String> {
 fn a_killed_hunt_loses_nothing_and_resumes_where_it_stopped() {
     let d = scratch("kill");
     let killed = d.join("killed");
-    let mut child = bin!()
-        .args(args(&killed))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start the hunt");
+    let mut child =
+        bin!().args(args(&killed)).stdout(Stdio::null()).stderr(Stdio::null()).spawn().expect("start the hunt");
     // Kill it once a few hundred cases are done and a finding is on disk.
     let start = Instant::now();
     loop {
@@ -104,11 +100,7 @@ fn a_killed_hunt_loses_nothing_and_resumes_where_it_stopped() {
     assert!(done > 0 && done < COUNT, "{p}");
 
     // The summary, rebuilt from disk, lists every finding written before the kill, as new.
-    let status = bin!()
-        .args(["findings", "summary"])
-        .arg(&killed)
-        .output()
-        .expect("findings summary");
+    let status = bin!().args(["findings", "summary"]).arg(&killed).output().expect("findings summary");
     assert!(status.status.success(), "{}", String::from_utf8_lossy(&status.stderr));
     let rebuilt: Value =
         serde_json::from_str(&std::fs::read_to_string(killed.join("summary.json")).expect("summary")).expect("JSON");

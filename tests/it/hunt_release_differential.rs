@@ -9,10 +9,9 @@
 //! release wrong.
 
 use serde_json::Value;
-use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
-use std::process::Command;
 use spvgraph_testkit::{bin, scratch};
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
 
 #[test]
 fn a_newer_version_that_crashes_where_the_release_converts_is_a_regression() {

@@ -4,9 +4,9 @@
 //! and its check command runs (no "command not found").
 
 use serde_json::Value;
+use spvgraph_testkit::{bin, Scratch};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use spvgraph_testkit::{bin, Scratch};
 
 /// A scratch directory inside the checkout (`cargo run` must find the workspace from it).
 fn scratch() -> Scratch {

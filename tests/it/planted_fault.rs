@@ -25,7 +25,7 @@ use spvgraph_ir::Module;
 use spvgraph_oracle::exec::Executor;
 use spvgraph_oracle::external::tosa_reference::TosaReferenceModel;
 use spvgraph_oracle::judge::{Disagreement, Kind};
-use spvgraph_oracle::oracle::{runnable, Capability, ExecOutcome, ExecRequest, Oracle, OracleError};
+use spvgraph_oracle::oracle::{Capability, ExecOutcome, ExecRequest, Oracle, OracleError};
 use spvgraph_oracle::registry::InTree;
 use spvgraph_reducer::{Candidate, InputKey};
 use std::collections::BTreeMap;

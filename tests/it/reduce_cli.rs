@@ -5,10 +5,10 @@
 use spvgraph_ir::inst::Inst;
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::Module;
+use spvgraph_testkit::{bin, scratch};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use spvgraph_testkit::{bin, scratch};
 
 fn status(cmd: &mut Command) -> (i32, String) {
     let out = cmd.output().expect("run spvgraph");

@@ -5,9 +5,9 @@ use spvgraph_ir::builder::ModuleBuilder;
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::tosa::TosaOp;
+use spvgraph_testkit::{bin, scratch, Scratch};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use spvgraph_testkit::{bin, scratch, Scratch};
 
 fn exec(cmd: &mut Command) -> (i32, String, String) {
     let Output { status, stdout, stderr } = cmd.output().expect("run spvgraph");

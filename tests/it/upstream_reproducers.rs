@@ -13,11 +13,11 @@ use spvgraph_ir::tools::{Tool, Tools};
 use spvgraph_oracle::attribution::{Owner, Status};
 use spvgraph_oracle::external::known;
 use spvgraph_oracle::registry::{self, OracleConfig};
+use spvgraph_testkit::scratch;
+use spvgraph_testkit::Scratch;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use spvgraph_testkit::scratch;
-use spvgraph_testkit::Scratch;
 
 fn findings_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/findings")

@@ -7,9 +7,9 @@ use spvgraph_ir::inst::Inst;
 use spvgraph_ir::tools::{Tool, Tools};
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::Module;
+use spvgraph_testkit::{bin, scratch};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use spvgraph_testkit::{bin, scratch};
 
 fn run(cmd: &mut Command) -> (i32, String, String) {
     let Output { status, stdout, stderr } = cmd.output().expect("run spvgraph");

@@ -62,7 +62,8 @@ fn generated_corpus_samples_are_complete_and_valid() {
         let problems = support::tosa_check::check(&module, &gcs, &Profile::ALL);
         assert!(problems.is_empty(), "{}: {problems:?}", path.display());
         if let Some(val) = &val {
-            spvgraph_testkit::spirv_val_file(val, &dir.join(&m.spv)).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            spvgraph_testkit::spirv_val_file(val, &dir.join(&m.spv))
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         }
     }
 }

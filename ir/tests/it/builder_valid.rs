@@ -1,7 +1,5 @@
 //! Modules from the builder are accepted by spirv-val and round-trip.
 
-use crate::support;
-
 use spvgraph_ir::builder::ModuleBuilder;
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::tools::Tool;

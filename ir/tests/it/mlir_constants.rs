@@ -17,9 +17,9 @@ use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::tools::Tool;
 use spvgraph_ir::tosa::{AccType, TosaOp};
 use spvgraph_ir::Module;
+use spvgraph_testkit::tool;
 use std::collections::BTreeMap;
 use std::path::Path;
-use spvgraph_testkit::tool;
 
 /// A deterministic stream of pseudo-random words.
 struct Xorshift(u64);

@@ -21,9 +21,9 @@ use spvgraph_ir::mlir::{module_to_mlir, MlirErrorKind};
 use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::tools::Tool;
 use spvgraph_ir::Module;
+use spvgraph_testkit::tool;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use spvgraph_testkit::tool;
 
 /// Fixture entry points the printer refuses (fixture, entry point, error
 /// kind): each uses a construct with no TOSA MLIR form.

@@ -17,8 +17,8 @@ use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::tools::Tool;
 use spvgraph_ir::tosa::{NanMode, TosaOp};
 use spvgraph_ir::Module;
-use std::collections::BTreeMap;
 use spvgraph_testkit::tool;
+use std::collections::BTreeMap;
 
 const F32: ElemType = ElemType::Fp32;
 

@@ -31,8 +31,8 @@ use spvgraph_ir::tosa::{
     RowQualifier, ShapeArg, ShapeInputs, ShapeRule, TosaOp, TypeRow, ValueRule,
 };
 use spvgraph_ir::Module;
-use std::collections::BTreeMap;
 use spvgraph_testkit::tool;
+use std::collections::BTreeMap;
 
 // ---------------------------------------------------------------- cases
 

@@ -7,10 +7,10 @@
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::npy::{Dtypes, NpyArray};
 use spvgraph_ir::tensor::TensorData;
-use spvgraph_ir::tools::{locate, Tool};
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use spvgraph_ir::tools::Tool;
 use spvgraph_testkit::{scratch, Scratch};
+use std::path::Path;
+use std::process::Command;
 
 /// Saves each case of `manifest.json` with numpy: `numpy_<i>.npy`, from the
 /// C-order little-endian bytes and in the layout the case names.

@@ -11,7 +11,7 @@ use spvgraph_ir::tosa::TosaOp;
 use spvgraph_oracle::compliance::{compare_run, Agreement, PreciseOutcome, PreciseOutput, ReferenceTensor};
 use spvgraph_oracle::exec::Executor;
 use spvgraph_oracle::external::emulation_layer::EmulationLayer;
-use spvgraph_oracle::oracle::{runnable, Abnormal, ExecOutcome, ExecRequest, Oracle, OracleError, Refusal};
+use spvgraph_oracle::oracle::{Abnormal, ExecOutcome, ExecRequest, Oracle, OracleError, Refusal};
 use spvgraph_oracle::registry::{self, OracleConfig};
 use std::collections::BTreeMap;
 use std::time::Duration;

@@ -13,9 +13,9 @@ use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::tools::Tool;
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::{Id, Module};
-use std::path::{Path, PathBuf};
-use std::process::Command;
 use spvgraph_testkit::{scratch, tool};
+use std::path::Path;
+use std::process::Command;
 
 /// MLIR type of a tensor: `tensor<1x4x4x2xi8>`.
 fn mlir_ty(elem: ElemType, shape: &[usize]) -> String {

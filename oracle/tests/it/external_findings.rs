@@ -17,7 +17,7 @@ use spvgraph_ir::builder::ModuleBuilder;
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::rules::RuleId;
 use spvgraph_ir::tensor::TensorData;
-use spvgraph_ir::tools::{locate, Tool, Tools};
+use spvgraph_ir::tools::{Tool, Tools};
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::{Id, Module};
 use spvgraph_oracle::exec::{self, Executor};
@@ -779,7 +779,12 @@ fn stored_findings_are_the_modules_built_here() {
             f.stem
         );
         let md = std::fs::read_to_string(findings_dir().join(format!("{}.md", f.stem))).expect("stored .md");
-        assert_eq!(md, note(&f), "{}: regenerate with `cargo run --release -p spvgraph-oracle --example write_findings -- external`", f.stem);
+        assert_eq!(
+            md,
+            note(&f),
+            "{}: regenerate with `cargo run --release -p spvgraph-oracle --example write_findings -- external`",
+            f.stem
+        );
         let v = Validator::new(ValidateOptions::default())
             .check_words(&f.module.encode_words().expect("encodes"))
             .verdict();

@@ -15,7 +15,7 @@ use spvgraph_oracle::forms::run::run_form;
 use spvgraph_oracle::forms::{apply, rescue, Form, FormError};
 use spvgraph_oracle::judge::{judge, ExecAnswer, Expectation, FormAnswer, Kind, Observations, AS_GIVEN};
 use spvgraph_oracle::oracle::{
-    runnable, Capability, ExecOutcome, ExecRequest, Oracle, OracleError, OwnedExecRequest, ValidateOptions, Verdict,
+    Capability, ExecOutcome, ExecRequest, Oracle, OracleError, OwnedExecRequest, ValidateOptions, Verdict,
 };
 use std::collections::BTreeMap;
 

@@ -11,7 +11,7 @@ use spvgraph_generator::{generate_from_seed, Config};
 use spvgraph_ir::builder::ModuleBuilder;
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::tensor::TensorData;
-use spvgraph_ir::tools::{locate, Tool};
+use spvgraph_ir::tools::Tool;
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::Module;
 use spvgraph_oracle::compliance::{compare_run_output, inexact_upstream, PreciseOutcome};

@@ -25,7 +25,7 @@ use spvgraph_oracle::judge::{
     judge_counted, judge_operators, Disagreement, ExecAnswer, Expectation, Judgement, Kind, Observations,
     ObservedAnswer, OperatorOutcome, UnjudgedReason,
 };
-use spvgraph_oracle::oracle::{runnable, Capability, ExecOutcome, ExecRequest, Oracle, OracleError};
+use spvgraph_oracle::oracle::{Capability, ExecOutcome, ExecRequest, Oracle, OracleError};
 use std::collections::BTreeMap;
 
 /// A backend known by name only: its answers are given to the judgement.

@@ -27,6 +27,7 @@ mod consumer_common;
 mod corpus_invalid;
 mod ecosystem;
 mod emulation_layer;
+#[allow(dead_code, reason = "its writer, used by examples/write_findings.rs, is compiled here too")]
 mod emulation_layer_findings;
 mod exec_common;
 mod exec_conv;
@@ -39,6 +40,7 @@ mod exec_reference;
 mod exec_robust;
 mod exec_rows;
 mod exec_tensor_ops;
+#[allow(dead_code, reason = "its writer, used by examples/write_findings.rs, is compiled here too")]
 mod external_findings;
 mod forms;
 mod iree;
@@ -50,6 +52,7 @@ mod near_valid_spirv_val;
 mod network_graphs;
 mod observed_form;
 mod reference_differential;
+#[allow(dead_code, reason = "its writer, used by examples/write_findings.rs, is compiled here too")]
 mod reference_findings;
 mod reference_model;
 mod root_cause;
@@ -63,4 +66,5 @@ mod validate_rules;
 mod validate_ruling;
 mod validate_spirv_val;
 mod vulkan;
+#[allow(dead_code, reason = "its writer, used by examples/write_findings.rs, is compiled here too")]
 mod vulkan_findings;

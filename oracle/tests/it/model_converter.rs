@@ -11,23 +11,21 @@ use spvgraph_ir::builder::ModuleBuilder;
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::rules::RuleId;
 use spvgraph_ir::tensor::TensorData;
-use spvgraph_ir::tools::{locate, Tool, Tools};
+use spvgraph_ir::tools::{Tool, Tools};
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_oracle::exec::Executor;
 use spvgraph_oracle::external::model_converter::ModelConverter;
 use spvgraph_oracle::external::process::Limits;
-use spvgraph_oracle::external::spirv_val::SpirvVal;
 use spvgraph_oracle::oracle::{
-    runnable, Abnormal, Capability, ExecOutcome, ExecRequest, Oracle, ProduceOutcome, ProduceRequest, ValidateOptions,
-    Verdict,
+    Abnormal, Capability, ExecOutcome, ExecRequest, Oracle, ProduceOutcome, ProduceRequest, ValidateOptions, Verdict,
 };
 use spvgraph_oracle::produced::{bit_identical, OutputSource, ProducedRun, ProducerNote};
 use spvgraph_oracle::validate::Validator;
+use spvgraph_testkit::spirv_val;
 use std::collections::BTreeMap;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-use spvgraph_testkit::spirv_val;
 
 /// The adapter, or `None` (after a `skipping:` notice) without the tools.
 fn converter() -> Option<ModelConverter> {
@@ -38,7 +36,6 @@ fn converter() -> Option<ModelConverter> {
     mc.available().expect("tools found, so available");
     Some(mc)
 }
-
 
 fn module_of(outcome: &ProduceOutcome) -> &[u32] {
     match outcome {

@@ -18,11 +18,11 @@ use spvgraph_ir::rules::RuleId;
 use spvgraph_oracle::external::known::spirv_val_accepts;
 use spvgraph_oracle::external::spirv_val::SpirvVal;
 use spvgraph_oracle::judge::{judge, Disagreement, Expectation, Observations, ValidityAnswer};
-use spvgraph_oracle::oracle::{runnable, Oracle, ValidateOptions};
+use spvgraph_oracle::oracle::{Oracle, ValidateOptions};
 use spvgraph_oracle::registry::InTree;
 use spvgraph_oracle::validate::Validator;
-use std::collections::BTreeMap;
 use spvgraph_testkit::spirv_val;
+use std::collections::BTreeMap;
 
 fn selected(rule: RuleId) -> bool {
     match std::env::var("NEAR_VALID_RULES") {
@@ -34,7 +34,6 @@ fn selected(rule: RuleId) -> bool {
 fn env_count(name: &str, default: u64) -> u64 {
     std::env::var(name).ok().and_then(|s| s.parse().ok()).unwrap_or(default)
 }
-
 
 /// Both validators' answers on `words`, judged.
 fn disagreements(sv: &SpirvVal, words: &[u32], options: &ValidateOptions, expect: &Expectation) -> Vec<Disagreement> {

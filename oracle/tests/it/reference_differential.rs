@@ -10,7 +10,6 @@ use spvgraph_ir::tools::{Tool, Tools};
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_oracle::exec::Executor;
 use spvgraph_oracle::external::tosa_reference::{check_against_reference, SweepTally, TosaReferenceModel};
-use spvgraph_oracle::oracle::ExecRequest;
 use std::collections::BTreeSet;
 
 /// Known reference-model disagreements, each documented under

@@ -15,7 +15,7 @@ use spvgraph_oracle::external::emulation_layer::EmulationLayer;
 use spvgraph_oracle::external::tosa_reference::TosaReferenceModel;
 use spvgraph_oracle::features::{self, Feature};
 use spvgraph_oracle::judge::{judge, Disagreement, ExecAnswer, Expectation, Kind, Observations};
-use spvgraph_oracle::oracle::{runnable, ExecOutcome, ExecRequest, Oracle};
+use spvgraph_oracle::oracle::{ExecOutcome, ExecRequest, Oracle};
 use std::collections::BTreeMap;
 
 /// `LOGICAL_LEFT_SHIFT(x, s)` of an i32 `[2, 4]` input by the constant

@@ -6,13 +6,10 @@ use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::inst::{Id, Inst};
 use spvgraph_ir::rules::RuleId;
 use spvgraph_ir::tensor_access::{ConstructReplicate, TensorAccess, TensorOperands};
-use spvgraph_ir::tools::Tool;
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::Module;
-use spvgraph_oracle::external::spirv_val::SpirvVal;
-use spvgraph_oracle::oracle::{Oracle, ValidateOptions};
+use spvgraph_oracle::oracle::ValidateOptions;
 use spvgraph_oracle::validate::{Report, Validator};
-use std::path::PathBuf;
 
 /// The testkit's tool lookup, spirv-val and scratch directories, for the
 /// validator tests that `use common::*`.

@@ -9,13 +9,11 @@ use crate::validate_common as common;
 
 use common::*;
 use spvgraph_ir::rules::RuleId;
-use spvgraph_ir::tools::Tool;
 use spvgraph_ir::Module;
 use spvgraph_oracle::external::spirv_val::SpirvVal;
 use spvgraph_oracle::oracle::{Oracle, ValidateOptions};
 use spvgraph_oracle::validate::{Report, Validator};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::OnceLock;
 
 /// Builds the fixtures once per test process; `None` (skip) when a tool is missing.

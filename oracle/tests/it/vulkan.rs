@@ -15,7 +15,7 @@ use spvgraph_oracle::compliance::{compare_run, Agreement, PreciseOutcome, Precis
 use spvgraph_oracle::exec::Executor;
 use spvgraph_oracle::external::process::{Limits, ScratchDir};
 use spvgraph_oracle::external::vulkan::{Fault, Vulkan, WorkerCommand};
-use spvgraph_oracle::oracle::{runnable, Abnormal, ExecOutcome, ExecRequest, Oracle, OracleError, Refusal};
+use spvgraph_oracle::oracle::{Abnormal, ExecOutcome, ExecRequest, Oracle, OracleError, Refusal};
 use spvgraph_oracle::registry::{self, OracleConfig};
 use std::collections::BTreeMap;
 use std::time::Duration;

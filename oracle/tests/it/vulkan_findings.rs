@@ -15,7 +15,7 @@ use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::Module;
 use spvgraph_oracle::exec::Executor;
 use spvgraph_oracle::external::vulkan::{Vulkan, CPP_EXCEPTION};
-use spvgraph_oracle::oracle::{runnable, Abnormal, ExecOutcome, ExecRequest, Oracle, ValidateOptions};
+use spvgraph_oracle::oracle::{Abnormal, ExecOutcome, ExecRequest, Oracle, ValidateOptions};
 use spvgraph_oracle::validate::Validator;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -215,9 +215,16 @@ fn every_finding_has_its_files_and_is_valid() {
     for f in findings() {
         for (name, bytes) in files(&f) {
             let path = dir.join(&name);
-            assert!(path.is_file(), "{name} missing; rerun `cargo run --release -p spvgraph-oracle --example write_findings -- vulkan`");
+            assert!(
+                path.is_file(),
+                "{name} missing; rerun `cargo run --release -p spvgraph-oracle --example write_findings -- vulkan`"
+            );
             if name.ends_with(".spv") || name.ends_with(".md") {
-                assert_eq!(std::fs::read(&path).expect("read"), bytes, "{name} differs; rerun `cargo run --release -p spvgraph-oracle --example write_findings -- vulkan`");
+                assert_eq!(
+                    std::fs::read(&path).expect("read"),
+                    bytes,
+                    "{name} differs; rerun `cargo run --release -p spvgraph-oracle --example write_findings -- vulkan`"
+                );
             }
         }
         assert!(Validator::new(ValidateOptions::default()).check_words(&f.words).is_valid(), "{}", f.stem);

@@ -2,7 +2,6 @@
 
 use spvgraph_ir::tools::Tool;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// The hand-written fixtures (`ir/tests/fixtures`).
 pub fn fixtures_dir() -> PathBuf {
@@ -37,7 +36,10 @@ pub struct Converter {
 /// notice, when the release's is missing outside CI (under `CI=true` that
 /// fails the test); a channel without its own converter is left out.
 pub fn converters() -> Vec<Converter> {
-    let (Some(mc), Some(dump)) = (spvgraph_testkit::tool(Tool::ModelConverter), spvgraph_testkit::tool(Tool::VgfDump)) else { return Vec::new() };
+    let (Some(mc), Some(dump)) = (spvgraph_testkit::tool(Tool::ModelConverter), spvgraph_testkit::tool(Tool::VgfDump))
+    else {
+        return Vec::new();
+    };
     let mut out = vec![Converter { channel: "release".into(), mc: mc.clone(), dump }];
     let tools = spvgraph_ir::tools::Tools::discover();
     for name in tools.channels() {
