@@ -37,6 +37,10 @@ pub enum Feature {
     NullBoolOperand,
     /// An `OpConstantCompositeReplicateEXT` (anywhere in the module).
     ReplicatedConstant,
+    /// A tensor constant one of whose constituents is an
+    /// `OpConstantCompositeReplicateEXT` of a tensor type of rank 2 or more
+    /// (a replicated block inside an explicit composite).
+    NestedReplicate,
     /// An `OpGraphConstantARM` as a compile-time-constant operand of a TOSA
     /// instruction (zero points, MUL shift, PAD pad_const, ...).
     GraphConstantAsCtc,
@@ -66,11 +70,12 @@ pub enum Feature {
 
 impl Feature {
     /// Every feature, in order.
-    pub const ALL: [Feature; 14] = [
+    pub const ALL: [Feature; 15] = [
         Feature::NullRow,
         Feature::NullConstituent,
         Feature::NullBoolOperand,
         Feature::ReplicatedConstant,
+        Feature::NestedReplicate,
         Feature::GraphConstantAsCtc,
         Feature::SharedOutput,
         Feature::SeveralEntryPoints,
@@ -90,6 +95,7 @@ impl Feature {
             Feature::NullConstituent => "null-constituent",
             Feature::NullBoolOperand => "null-bool-operand",
             Feature::ReplicatedConstant => "replicated-constant",
+            Feature::NestedReplicate => "nested-replicate",
             Feature::GraphConstantAsCtc => "graph-constant-as-ctc",
             Feature::SharedOutput => "shared-output",
             Feature::SeveralEntryPoints => "several-entry-points",
@@ -110,6 +116,9 @@ impl Feature {
             Feature::NullConstituent => "a tensor constant with an OpConstantNull constituent",
             Feature::NullBoolOperand => "OpConstantNull of bool as a TOSA operand",
             Feature::ReplicatedConstant => "a replicated composite constant (OpConstantCompositeReplicateEXT)",
+            Feature::NestedReplicate => {
+                "a tensor constant with an OpConstantCompositeReplicateEXT constituent of rank 2 or more"
+            }
             Feature::GraphConstantAsCtc => "a graph constant as a compile-time-constant operand",
             Feature::SharedOutput => "one value set as several graph outputs",
             Feature::SeveralEntryPoints => "several graph entry points",
@@ -293,13 +302,22 @@ fn constant_features(a: &Analysis<'_>, id: Id, out: &mut FeatureSet, depth: u32)
     match inst {
         Inst::ConstantComposite { constituents, .. } if tensor.is_some() => {
             for &c in constituents {
-                if let Some(Inst::ConstantNull { ty, .. }) = a.def(c) {
-                    out.insert(Feature::NullConstituent);
-                    if a.tensor_type(*ty).and_then(|t| t.element_count()).is_some_and(|n| n > 1) {
-                        out.insert(Feature::NullRow);
+                match a.def(c) {
+                    Some(Inst::ConstantNull { ty, .. }) => {
+                        out.insert(Feature::NullConstituent);
+                        if a.tensor_type(*ty).and_then(|t| t.element_count()).is_some_and(|n| n > 1) {
+                            out.insert(Feature::NullRow);
+                        }
                     }
-                } else {
-                    constant_features(a, c, out, depth + 1);
+                    Some(Inst::ConstantCompositeReplicate { ty, .. }) => {
+                        // Rank-1 replicated rows are read right; a replicated
+                        // block of rank 2 or more is the layer's bug.
+                        if a.tensor_type(*ty).and_then(|t| t.rank).is_some_and(|r| r >= 2) {
+                            out.insert(Feature::NestedReplicate);
+                        }
+                        constant_features(a, c, out, depth + 1);
+                    }
+                    _ => constant_features(a, c, out, depth + 1),
                 }
             }
         }
@@ -389,5 +407,44 @@ mod tests {
             detect(&m, None),
             FeatureSet::from([Feature::NullRow, Feature::NullConstituent, Feature::SharedOutput])
         );
+    }
+
+    /// A constant `[[rows of 1.5]]` of shape 1x2x4 whose one constituent is
+    /// a 2x4 replicate is a nested replicate; a 2x4 constant whose rows are
+    /// rank-1 replicates, and a whole-tensor replicate, are not.
+    #[test]
+    fn only_a_replicated_block_of_rank_two_or_more_is_nested() {
+        let module = |block: bool| {
+            let mut b = ModuleBuilder::new();
+            let row = b.type_tensor(ElemType::Fp32, Some(&[4]));
+            let t2x4 = b.type_tensor(ElemType::Fp32, Some(&[2, 4]));
+            let t1x2x4 = b.type_tensor(ElemType::Fp32, Some(&[1, 2, 4]));
+            let out_ty = if block { t1x2x4 } else { t2x4 };
+            let gty = b.type_graph(&[], &[out_ty, t2x4]);
+            let v0 = b.interface_variable(out_ty, 0, 0);
+            let v1 = b.interface_variable(t2x4, 0, 1);
+            let x = b.const_scalar(ElemType::Fp32, u64::from(1.5f32.to_bits()));
+            let c = if block {
+                let rep = b.const_replicate(t2x4, x);
+                b.const_composite(t1x2x4, vec![rep])
+            } else {
+                let rep = b.const_replicate(row, x);
+                b.const_composite(t2x4, vec![rep, rep])
+            };
+            let whole = b.const_replicate(t2x4, x);
+            let g = b.begin_graph(gty);
+            b.graph_entry_point(g, "main", vec![v0, v1]);
+            let a0 = b.tosa(TosaOp::Abs, out_ty, vec![c]);
+            let a1 = b.tosa(TosaOp::Abs, t2x4, vec![whole]);
+            b.graph_output(a0, 0, None);
+            b.graph_output(a1, 1, None);
+            b.end_graph();
+            b.finish()
+        };
+        assert_eq!(
+            detect(&module(true), None),
+            FeatureSet::from([Feature::ReplicatedConstant, Feature::NestedReplicate])
+        );
+        assert_eq!(detect(&module(false), None), FeatureSet::from([Feature::ReplicatedConstant]));
     }
 }
