@@ -509,7 +509,7 @@ fn nested_replicate() -> Finding {
 
 const NESTED_REPLICATE: &str = "# The emulation layer reads a replicated block inside a tensor constant as one element per row
 
-**Belongs to:** ML Emulation Layer for Vulkan. **Status:** open. The reproducer of `emulation-layer-nested-replicate-misread.json` (`upstream.reproduce`) is run by `tests/upstream_reproducers.rs`.
+**Belongs to:** ML Emulation Layer for Vulkan. **Status:** open. The reproducer of `emulation-layer-nested-replicate-misread.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
 
 CAST to fp16 of the `1x2x4` fp32 tensor constant whose eight elements are all 1.5, written as
 `OpConstantComposite %tensor_float_1x2x4 %block` with `%block =
@@ -739,7 +739,7 @@ fn log_near_one() -> Finding {
 
 const LOG_NEAR_ONE: &str = "# LOG of fp32 values near 1 is less accurate than TOSA allows on the emulation layer
 
-**Belongs to:** ML Emulation Layer for Vulkan. **Status:** open. The reproducer of `emulation-layer-log-near-one-inaccurate.json` (`upstream.reproduce`) is run by `tests/upstream_reproducers.rs`.
+**Belongs to:** ML Emulation Layer for Vulkan. **Status:** open. The reproducer of `emulation-layer-log-near-one-inaccurate.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
 
 LOG of the fp32 tensor `[0.9412698, 0.9539682, 0.9603174, 0.9920635]`.
 
@@ -760,9 +760,9 @@ TOSA's accuracy on a conformant Vulkan driver. The layer's bug, not Mesa's (unli
 Found by the 10-minute `ci/hunt` (seed 0, case seed 3140: 10 of 1152 LOG elements outside
 the bound, through the `vulkan` oracle) and checked on a single-operator graph by
 `spvgraph diff --oracles in-tree,tosa-ref,emulation-layer,vulkan`; the ABS_ERROR check is
-the one `oracle/tests/compliance_tosa_verify.rs` cross-checks against the reference
+the one `oracle/tests/it/compliance_tosa_verify.rs` cross-checks against the reference
 model's `tosa_verify`. The exact wrong values depend on the CPU lavapipe compiles for;
-`oracle/tests/emulation_layer_findings.rs` checks that the third is further than the
+`oracle/tests/it/emulation_layer_findings.rs` checks that the third is further than the
 bound from the right answer.
 ";
 
