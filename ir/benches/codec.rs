@@ -10,7 +10,7 @@
 //!
 //! Modules:
 //! - `chain10`: 10 element-wise TOSA ops over two inputs, built with
-//!   `ModuleBuilder` (like `tests/builder_valid.rs`), ~0.8 KB.
+//!   `ModuleBuilder` (like `tests/it/builder_valid.rs`), ~0.8 KB.
 //! - `large_cnn`: `data/large_cnn.spv`, model-converter's output for the
 //!   358-op CNN in `data/large_cnn.mlir` (98 `OpGraphConstantARM` weights,
 //!   ~3k inline `OpConstant`s, debug info), 126 KB in 5,205 instructions. It is checked in so the

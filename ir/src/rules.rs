@@ -9,7 +9,7 @@
 //! entry point ([`Severity::Pipeline`]: Vulkan runtime VUIDs, never part of a
 //! module's verdict), and whether `spirv-val` (SPIRV-Tools 2025.5, the pinned
 //! release) is known to check it. The `spirv_val_checks` flags were
-//! determined by experiment: `oracle/tests/validate_rules.rs` builds one module
+//! determined by experiment: `oracle/tests/it/validate_rules.rs` builds one module
 //! per rule and asserts the flag against spirv-val's verdict on it.
 //!
 //! What each rule follows (the spec revision, or the SPIRV-Tools behaviour)
@@ -175,7 +175,7 @@ pub struct RuleInfo {
     /// Where to read the original text.
     pub reference: &'static str,
     /// Fragments of the messages spirv-val 2025.5 prints for this rule, as
-    /// seen in `oracle/tests/validate_rules.rs` (empty when it does not
+    /// seen in `oracle/tests/it/validate_rules.rs` (empty when it does not
     /// check the rule or the message is not distinctive).
     pub spirv_val_messages: &'static [&'static str],
 }

@@ -11,7 +11,7 @@
 //! the verdict of the pinned release ([`SPIRV_TOOLS_PINNED`]), since that is
 //! what the differential tests run; [`Provenance::spirv_val_main`] is the
 //! verdict of [`SPIRV_TOOLS_MAIN`] on the same one-rule module
-//! (`oracle/tests/validate_rules.rs` checks both: the pinned one always, the
+//! (`oracle/tests/it/validate_rules.rs` checks both: the pinned one always, the
 //! main one when `SPVGRAPH_SPIRV_VAL_MAIN` names such a build).
 
 use super::RuleId;

@@ -388,7 +388,7 @@ impl TosaReferenceModel {
 }
 
 /// The reference model's documented behaviours, each with its case under
-/// `corpus/findings/` (`oracle/tests/reference_findings.rs` checks both).
+/// `corpus/findings/` (`oracle/tests/it/reference_findings.rs` checks both).
 const KNOWN: &[KnownDiscrepancy] = &[
     KnownDiscrepancy {
         kind: "crash",

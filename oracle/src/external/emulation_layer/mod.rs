@@ -348,12 +348,12 @@ const NULL_ROW_WHY: &str = "a tensor constant with an OpConstantNull row is misr
 
 /// The documented discrepancies that are the layer's own, whichever way it
 /// is driven: every one reproduces through the Vulkan API too
-/// (`oracle/tests/emulation_layer_findings.rs`), so the `vulkan` oracle
+/// (`oracle/tests/it/emulation_layer_findings.rs`), so the `vulkan` oracle
 /// documents them when it runs on the layers.
 pub const LAYER_KNOWN: &[KnownDiscrepancy] = KNOWN;
 
 /// The layer's documented discrepancies, each with a minimal module under
-/// `corpus/findings/` (checked by `oracle/tests/emulation_layer_findings.rs`).
+/// `corpus/findings/` (checked by `oracle/tests/it/emulation_layer_findings.rs`).
 /// The first two and the shared-output one are worked around by default
 /// ([`Workarounds`]). Rows match by the module features that trigger them,
 /// so a bug that shows through any operator is recognised.

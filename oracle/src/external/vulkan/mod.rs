@@ -406,7 +406,7 @@ impl Oracle for Vulkan {
 }
 
 /// What only the API path shows of the emulation layer (0.11.0), each with
-/// a minimal module under `corpus/findings/` (`oracle/tests/vulkan_findings.rs`).
+/// a minimal module under `corpus/findings/` (`oracle/tests/it/vulkan_findings.rs`).
 const API_KNOWN: &[KnownDiscrepancy] = &[
     KnownDiscrepancy {
         message: Some(CPP_EXCEPTION),

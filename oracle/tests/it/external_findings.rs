@@ -1,0 +1,1030 @@
+//! model-converter and IREE bugs found by the hand hunt
+//! (`cargo run --release -p spvgraph-oracle --example producer_executor_hunt`),
+//! kept as corpus findings (`corpus/findings/model-converter-*`, `iree-*`:
+//! `.spv`, `.spvasm`, `.mlir`, `.json` manifest, `.npy` inputs, a `.md`
+//! note, and for model-converter the module it produced,
+//! `.produced.spv`/`.produced.spvasm`), each made by hand as small as it
+//! goes, and checked here: each still reproduces with the pinned tools
+//! (when one stops reproducing, update or retire the finding), and the
+//! adapters classify it as the finding says.
+//!
+//! Regenerate the files with
+//! `cargo run --release -p spvgraph-oracle --example write_findings -- external`.
+
+use spvgraph_generator::files::{write_case, Extras};
+use spvgraph_generator::{Case, CaseMeta, EntryPoint, InputTensor, InterfaceSlot};
+use spvgraph_ir::builder::ModuleBuilder;
+use spvgraph_ir::elem::ElemType;
+use spvgraph_ir::rules::RuleId;
+use spvgraph_ir::tensor::TensorData;
+use spvgraph_ir::tools::{Tool, Tools};
+use spvgraph_ir::tosa::TosaOp;
+use spvgraph_ir::{Id, Module};
+use spvgraph_oracle::exec::{self, Executor};
+use spvgraph_oracle::external::iree::Iree;
+use spvgraph_oracle::external::model_converter::ModelConverter;
+use spvgraph_oracle::external::spirv_val::SpirvVal;
+use spvgraph_oracle::oracle::{
+    ExecOutcome, ExecRequest, Oracle, ProduceOutcome, ProduceRequest, Refusal, ValidateOptions, Verdict,
+};
+use spvgraph_oracle::validate::Validator;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+fn findings_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/findings")
+}
+
+fn tensor(elem: ElemType, shape: &[usize], bits: &[u64]) -> TensorData {
+    TensorData::from_bits(elem, shape, bits).expect("shape matches")
+}
+
+fn f32s(shape: &[usize], values: &[f32]) -> TensorData {
+    let bits: Vec<u64> = values.iter().map(|v| u64::from(v.to_bits())).collect();
+    tensor(ElemType::Fp32, shape, &bits)
+}
+
+/// A graph `main` with these input and output tensor types, whose body
+/// `body` builds from the graph inputs and returns the output values.
+fn graph(
+    inputs: &[(ElemType, &[u32])],
+    outputs: &[(ElemType, &[u32])],
+    body: impl FnOnce(&mut ModuleBuilder, &[Id]) -> Vec<Id>,
+) -> Module {
+    let mut b = ModuleBuilder::new();
+    let ins: Vec<Id> = inputs.iter().map(|(e, s)| b.type_tensor(*e, Some(s))).collect();
+    let outs: Vec<Id> = outputs.iter().map(|(e, s)| b.type_tensor(*e, Some(s))).collect();
+    let gty = b.type_graph(&ins, &outs);
+    let vars: Vec<Id> =
+        ins.iter().chain(&outs).enumerate().map(|(i, &t)| b.interface_variable(t, 0, i as u32)).collect();
+    // Constants the body needs are declared before the graph begins.
+    let g = b.begin_graph(gty);
+    b.graph_entry_point(g, "main", vars);
+    let args: Vec<Id> = ins.iter().enumerate().map(|(i, &t)| b.graph_input(t, i as u32, None)).collect();
+    let results = body(&mut b, &args);
+    for (j, r) in results.into_iter().enumerate() {
+        b.graph_output(r, j as u32, None);
+    }
+    b.end_graph();
+    b.finish()
+}
+
+/// SIN of a bf16 `[4]` tensor.
+fn sin_bf16_module() -> Module {
+    graph(&[(ElemType::Bf16, &[4])], &[(ElemType::Bf16, &[4])], |b, x| {
+        let t = b.type_tensor(ElemType::Bf16, Some(&[4]));
+        vec![b.tosa(TosaOp::Sin, t, vec![x[0]])]
+    })
+}
+
+/// REDUCE_MAX and REDUCE_MIN over axis 0 of a `2x3` fp32 tensor.
+fn reduce_module() -> Module {
+    graph(&[(ElemType::Fp32, &[2, 3])], &[(ElemType::Fp32, &[1, 3]), (ElemType::Fp32, &[1, 3])], |b, x| {
+        let t = b.type_tensor(ElemType::Fp32, Some(&[1, 3]));
+        let (axis, propagate) = (b.const_u32(0), b.const_u32(1));
+        let max = b.tosa(TosaOp::ReduceMax, t, vec![axis, propagate, x[0]]);
+        let min = b.tosa(TosaOp::ReduceMin, t, vec![axis, propagate, x[0]]);
+        vec![max, min]
+    })
+}
+
+/// FFT2D of a `1x4x4` fp32 pair; with `transpose`, the imaginary part is
+/// returned transposed (`perms = [0, 2, 1]`).
+fn fft_module(transpose: bool) -> Module {
+    let t = (ElemType::Fp32, &[1u32, 4, 4][..]);
+    graph(&[t, t], &[t, t], |b, x| {
+        let ty = b.type_tensor(ElemType::Fp32, Some(&[1, 4, 4]));
+        let pair = b.type_struct(vec![ty, ty]);
+        let no = b.const_bool(false);
+        let fft = b.tosa(TosaOp::Fft2d, pair, vec![no, no, x[0], x[1]]);
+        let re = b.composite_extract(ty, fft, 0);
+        let im = b.composite_extract(ty, fft, 1);
+        if transpose {
+            let perms = b.const_i32_vector(&[0, 2, 1]);
+            vec![re, b.tosa(TosaOp::Transpose, ty, vec![perms, im])]
+        } else {
+            vec![re, im]
+        }
+    })
+}
+
+/// TRANSPOSE_CONV2D i16 x i8 -> i48 (EXT-INT16) with stride `[2, 1]`.
+fn transpose_conv_module() -> Module {
+    graph(
+        &[(ElemType::I16, &[1, 2, 1, 1]), (ElemType::I8, &[1, 1, 1, 1]), (ElemType::I48, &[1])],
+        &[(ElemType::I48, &[1, 3, 1, 1])],
+        |b, x| {
+            let out = b.type_tensor(ElemType::I48, Some(&[1, 3, 1, 1]));
+            let out_pad = b.const_i32_vector(&[0, 0, 0, 0]);
+            let stride = b.const_i32_vector(&[2, 1]);
+            let int48 = b.const_u32(4);
+            let no = b.const_bool(false);
+            let izp = b.const_tensor(ElemType::I16, &[1], &[0]).expect("[1]");
+            let wzp = b.const_tensor(ElemType::I8, &[1], &[0]).expect("[1]");
+            vec![b.tosa(TosaOp::TransposeConv2d, out, vec![out_pad, stride, int48, no, x[0], x[1], x[2], izp, wzp])]
+        },
+    )
+}
+
+/// CONV2D i16 x i8 -> i48 (EXT-INT16) of `[1,1,1,2]` tensors with the
+/// constant bias `-3`.
+fn negative_i48_bias_module() -> Module {
+    graph(
+        &[(ElemType::I16, &[1, 1, 1, 2]), (ElemType::I8, &[1, 1, 1, 2])],
+        &[(ElemType::I48, &[1, 1, 1, 1])],
+        |b, x| {
+            let out = b.type_tensor(ElemType::I48, Some(&[1, 1, 1, 1]));
+            let pad = b.const_i32_vector(&[0, 0, 0, 0]);
+            let ones = b.const_i32_vector(&[1, 1]);
+            let int48 = b.const_u32(4);
+            let no = b.const_bool(false);
+            let bias = b.const_tensor(ElemType::I48, &[1], &[(-3i64) as u64]).expect("[1]");
+            let izp = b.const_tensor(ElemType::I16, &[1], &[0]).expect("[1]");
+            let wzp = b.const_tensor(ElemType::I8, &[1], &[0]).expect("[1]");
+            vec![b.tosa(TosaOp::Conv2d, out, vec![pad, ones, ones, int48, no, x[0], x[1], bias, izp, wzp])]
+        },
+    )
+}
+
+/// CONV2D i16 x i8 -> i48 (EXT-INT16) of a `[1,1,1,2]` input with the
+/// constant weights `[7, 3]` whose weight zero point is `2` (TOSA allows a
+/// non-zero weight zero point for i8 weights, in the i16 x i8 row too).
+fn conv_weight_zero_point_module() -> Module {
+    graph(&[(ElemType::I16, &[1, 1, 1, 2])], &[(ElemType::I48, &[1, 1, 1, 1])], |b, x| {
+        let out = b.type_tensor(ElemType::I48, Some(&[1, 1, 1, 1]));
+        let pad = b.const_i32_vector(&[0, 0, 0, 0]);
+        let ones = b.const_i32_vector(&[1, 1]);
+        let int48 = b.const_u32(4);
+        let no = b.const_bool(false);
+        let weight = b.const_tensor(ElemType::I8, &[1, 1, 1, 2], &[7, 3]).expect("[1,1,1,2]");
+        let bias = b.const_tensor(ElemType::I48, &[1], &[0]).expect("[1]");
+        let izp = b.const_tensor(ElemType::I16, &[1], &[0]).expect("[1]");
+        let wzp = b.const_tensor(ElemType::I8, &[1], &[2]).expect("[1]");
+        vec![b.tosa(TosaOp::Conv2d, out, vec![pad, ones, ones, int48, no, x[0], weight, bias, izp, wzp])]
+    })
+}
+
+/// DEPTHWISE_CONV2D i16 x i8 -> i48 (EXT-INT16) with a 1x1 kernel: input
+/// `[1,1,1,2]`, weight `[1,1,2,1]`, zero points 0.
+fn depthwise_1x1_int16_module() -> Module {
+    graph(
+        &[(ElemType::I16, &[1, 1, 1, 2]), (ElemType::I8, &[1, 1, 2, 1])],
+        &[(ElemType::I48, &[1, 1, 1, 2])],
+        |b, x| {
+            let out = b.type_tensor(ElemType::I48, Some(&[1, 1, 1, 2]));
+            let pad = b.const_i32_vector(&[0, 0, 0, 0]);
+            let ones = b.const_i32_vector(&[1, 1]);
+            let int48 = b.const_u32(4);
+            let no = b.const_bool(false);
+            let bias = b.const_tensor(ElemType::I48, &[1], &[0]).expect("[1]");
+            let izp = b.const_tensor(ElemType::I16, &[1], &[0]).expect("[1]");
+            let wzp = b.const_tensor(ElemType::I8, &[1], &[0]).expect("[1]");
+            vec![b.tosa(TosaOp::DepthwiseConv2d, out, vec![pad, ones, ones, int48, no, x[0], x[1], bias, izp, wzp])]
+        },
+    )
+}
+
+/// MUL of a `4` fp32 tensor by a constant of zeros.
+fn mul_by_zero_module() -> Module {
+    let t = (ElemType::Fp32, &[4u32][..]);
+    graph(&[t], &[t], |b, x| {
+        let ty = b.type_tensor(ElemType::Fp32, Some(&[4]));
+        let zeros = b.const_tensor(ElemType::Fp32, &[4], &[0; 4]).expect("[4]");
+        let shift = b.const_tensor(ElemType::I8, &[1], &[0]).expect("[1]");
+        vec![b.tosa(TosaOp::Mul, ty, vec![x[0], zeros, shift])]
+    })
+}
+
+/// ABS of a `2x3` fp32 tensor.
+fn abs_module() -> Module {
+    let t = (ElemType::Fp32, &[2u32, 3][..]);
+    graph(&[t], &[t], |b, x| {
+        let ty = b.type_tensor(ElemType::Fp32, Some(&[2, 3]));
+        vec![b.tosa(TosaOp::Abs, ty, vec![x[0]])]
+    })
+}
+
+struct Finding {
+    stem: &'static str,
+    module: Module,
+    inputs: Vec<TensorData>,
+    /// For model-converter findings: write the module it makes with `--emit-debug-info`.
+    produced_with_debug_info: bool,
+    note: &'static str,
+}
+
+fn findings() -> Vec<Finding> {
+    let inf = f32::INFINITY;
+    let fft_inputs = || vec![f32s(&[1, 4, 4], &[1.0; 16]), f32s(&[1, 4, 4], &[0.0; 16])];
+    vec![
+        Finding {
+            stem: "iree-reduce-max-of-infinities",
+            module: reduce_module(),
+            inputs: vec![f32s(&[2, 3], &[-inf, inf, 1.0, -inf, inf, 2.0])],
+            produced_with_debug_info: false,
+            note: REDUCE_NOTE,
+        },
+        Finding {
+            stem: "iree-negative-i48-constant",
+            module: negative_i48_bias_module(),
+            inputs: vec![
+                tensor(ElemType::I16, &[1, 1, 1, 2], &[(-5i64) as u64, 0]),
+                tensor(ElemType::I8, &[1, 1, 1, 2], &[1, 1]),
+            ],
+            produced_with_debug_info: false,
+            note: I48_NOTE,
+        },
+        Finding {
+            stem: "iree-sin-of-large-bf16",
+            module: sin_bf16_module(),
+            // bf16 bit patterns of -1.97e38, -2.38e38, 1.93e38, -2.65e38 (the hunt's inputs)
+            inputs: vec![tensor(ElemType::Bf16, &[4], &[65300, 65331, 32529, 65351])],
+            produced_with_debug_info: false,
+            note: SIN_NOTE,
+        },
+        Finding {
+            stem: "iree-fft2d-transposed-result",
+            module: fft_module(true),
+            inputs: fft_inputs(),
+            produced_with_debug_info: false,
+            note: FFT_NOTE,
+        },
+        Finding {
+            stem: "iree-transpose-conv2d-int16-stride",
+            module: transpose_conv_module(),
+            inputs: vec![
+                tensor(ElemType::I16, &[1, 2, 1, 1], &[3, 5]),
+                tensor(ElemType::I8, &[1, 1, 1, 1], &[7]),
+                tensor(ElemType::I48, &[1], &[1]),
+            ],
+            produced_with_debug_info: false,
+            note: TRANSPOSE_CONV_NOTE,
+        },
+        Finding {
+            stem: "iree-conv2d-int16-weight-zero-point",
+            module: conv_weight_zero_point_module(),
+            inputs: vec![tensor(ElemType::I16, &[1, 1, 1, 2], &[3, 5])],
+            produced_with_debug_info: false,
+            note: CONV_WZP_NOTE,
+        },
+        Finding {
+            stem: "iree-depthwise-conv2d-int16-1x1",
+            module: depthwise_1x1_int16_module(),
+            inputs: vec![tensor(ElemType::I16, &[1, 1, 1, 2], &[3, 5]), tensor(ElemType::I8, &[1, 1, 2, 1], &[7, 2])],
+            produced_with_debug_info: false,
+            note: DEPTHWISE_NOTE,
+        },
+        Finding {
+            stem: "model-converter-opline-in-graph-body",
+            module: fft_module(false),
+            inputs: fft_inputs(),
+            produced_with_debug_info: true,
+            note: OPLINE_NOTE,
+        },
+        Finding {
+            stem: "model-converter-folds-float-mul-by-zero",
+            module: mul_by_zero_module(),
+            inputs: vec![f32s(&[4], &[inf, -inf, f32::NAN, -2.0])],
+            produced_with_debug_info: false,
+            note: MUL_ZERO_NOTE,
+        },
+        Finding {
+            stem: "model-converter-debuginfo-after-graph-end",
+            module: abs_module(),
+            inputs: vec![f32s(&[2, 3], &[-1.0, 2.0, -3.0, 4.0, -5.0, 6.0])],
+            produced_with_debug_info: true,
+            note: DEBUGINFO_NOTE,
+        },
+    ]
+}
+
+const SIN_NOTE: &str = "# IREE: SIN of large bf16 values is infinite
+
+**Belongs to:** IREE. **Status:** open. The reproducer of `iree-sin-of-large-bf16.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
+
+IREE 3.13.0 (`iree-base-compiler`/`iree-base-runtime` 3.13.0, `llvm-cpu`) computes
+`tosa.sin` of the bf16 tensor `[-1.97e38, -2.38e38, 1.93e38, -2.65e38]` as infinities.
+The sine of any finite value lies in [-1, 1]; TOSA SIN's accuracy rule is an absolute
+error bound, and the in-tree executor and the TOSA reference model give values in
+[-1, 1] (the reference model's precise run: 0.71 for the first element). COS behaves the
+same (the hunt found both).
+
+Why (our reading): the bf16 input is widened to f32 and IREE's polynomial approximation of
+sin reduces the argument without handling magnitudes this large, so the reduction
+overflows. Found by `spvgraph hunt` (inputs with values near the type's range), cut down by
+hand.
+
+Reproduce: `spvgraph diff iree-sin-of-large-bf16.spv --oracles in-tree,iree,tosa-ref`.
+";
+
+const REDUCE_NOTE: &str = "# IREE: REDUCE_MAX of -inf values is -FLT_MAX, REDUCE_MIN of +inf values is FLT_MAX
+
+**Belongs to:** upstream MLIR (llvm-project). **Status:** open; upstream: llvm/llvm-project#222140. The reproducer of `iree-reduce-max-of-infinities.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
+
+IREE 3.13.0 (`iree-base-compiler`/`iree-base-runtime` 3.13.0, `llvm-cpu`) computes
+`tosa.reduce_max` over an axis whose elements are all `-inf` as the lowest
+*finite* value of the type (`-3.40282e+38` for fp32, `-65504` for fp16,
+`-3.38953e+38` for bf16), and `tosa.reduce_min` over `+inf` values as the
+largest finite value. `tosa.max_pool2d` over a window of `-inf` does the same.
+TOSA defines the results as the maximum / minimum of the elements: `-inf` and
+`+inf` (the TOSA reference model and spvgraph's executor agree). The
+reduction's initial value is the type's finite extreme instead of the
+infinity.
+
+Found by the hunt through a CAST of large i32 values to fp16 (which overflow
+to `-inf`, correctly) followed by REDUCE_MAX, NEGATE and RECIPROCAL: IREE
+returned `2^-16` where the answer is `0`.
+
+Module: `iree-reduce-max-of-infinities.spv` (`.mlir`), input
+`[[-inf, inf, 1], [-inf, inf, 2]]`. Reproduce:
+
+    tosa-opt iree-reduce-max-of-infinities.mlir --mlir-print-op-generic -o g.mlir
+    iree-compile --iree-input-type=tosa --iree-hal-target-device=local \\
+        --iree-hal-local-target-device-backends=llvm-cpu --iree-llvmcpu-target-cpu=host g.mlir -o g.vmfb
+    iree-run-module --module=g.vmfb --function=main --input='2x3xf32=-inf inf 1 -inf inf 2' --output=- --output=-
+
+Expected: `1x3xf32=[-INF INF 2]` and `1x3xf32=[-INF INF 1]`.
+Seen: `1x3xf32=[-3.40282E+38 INF 2]` and `1x3xf32=[-INF 3.40282E+38 1]`.
+Whose bug: upstream MLIR's `tosa-to-linalg`, which seeds float min/max reductions
+with the largest finite value unless its `allow-non-finites` option is set (IREE does
+not set it): llvm/llvm-project#222140 (open) adds the option. `iree-opt
+--pass-pipeline='builtin.module(func.func(tosa-to-linalg))'` on the generic form fills
+with `-3.40282347E+38`; with `{allow-non-finites}`, with `0xFF800000` (-inf).
+`oracle/tests/it/external_findings.rs` checks that it still reproduces.
+";
+
+const I48_NOTE: &str = "# IREE: a negative i48 constant becomes a large positive i64
+
+**Belongs to:** IREE. **Status:** open. The reproducer of `iree-negative-i48-constant.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
+
+IREE 3.13.0 (`llvm-cpu`) zero-extends the values of an i48 constant
+(`dense<-3> : tensor<1xi48>`, here the bias of an EXT-INT16 CONV2D: i16 input,
+i8 weights, i48 accumulator and result) to its 64-bit storage: the bias
+`-3` is used as `2^48 - 3`. The graph computes `-5 * 1 + 0 * 1 + (-3)`:
+expected `-8`, IREE returns `281474976710648` (`2^48 - 8`). An i48 bias given
+as a graph *input* is handled correctly (the input `-3` gives `-8`), as are
+negative i48 results of a MATMUL.
+
+Found by the hunt: CONV3D and CONV2D with negative constant i48 biases
+returned `2^48 + x`. (An earlier version of this note said a RESCALE of such a
+result then differed: it does not reproduce; the low 48 bits are right, and a RESCALE
+of the CONV2D result to i32 gives `-8` with IREE 3.13.0.)
+
+Module: `iree-negative-i48-constant.spv` (`.mlir`), inputs
+`x = [-5, 0]` (i16), `w = [1, 1]` (i8). Reproduce:
+
+    tosa-opt iree-negative-i48-constant.mlir --mlir-print-op-generic -o g.mlir
+    iree-compile --iree-input-type=tosa --iree-hal-target-device=local \\
+        --iree-hal-local-target-device-backends=llvm-cpu --iree-llvmcpu-target-cpu=host g.mlir -o g.vmfb
+    iree-run-module --module=g.vmfb --function=main --input='1x1x1x2xi16=-5 0' --input='1x1x1x2xi8=1 1' --output=-
+
+Expected: `1x1x1x1xi64=[[[-8]]]`. Seen: `1x1x1x1xi64=[[[281474976710648]]]`.
+Whose bug: IREE: its own pass `iree-tosa-convert-i48-to-i64` zero-extends the
+constant (`iree-opt --pass-pipeline='builtin.module(func.func(iree-tosa-convert-i48-to-i64))'`
+turns `dense<-3> : tensor<1xi48>` into `dense<281474976710653> : tensor<1xi64>`).
+";
+
+const FFT_NOTE: &str = "# IREE: FFT2D with one result transposed does not compile
+
+**Belongs to:** IREE. **Status:** open. The reproducer of `iree-fft2d-transposed-result.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
+
+IREE 3.13.0 (`llvm-cpu`) fails to compile a graph in which one result of
+`tosa.fft2d` is returned as it is and the other goes through a
+`tosa.transpose` that moves data (`perms = [0, 2, 1]` here):
+
+    error: 'linalg.yield' op expected number of yield values (2) to match the
+    number of inits / outs operands of the enclosing LinalgOp (1)
+
+The graph is valid TOSA 1.0 (EXT-FFT); with the transpose removed, or with
+either result alone, it compiles. IREE's own fusion of the two-result FFT
+`linalg.generic` with the transpose builds an invalid operation.
+
+Module: `iree-fft2d-transposed-result.spv` (`.mlir`). Reproduce:
+
+    tosa-opt iree-fft2d-transposed-result.mlir --mlir-print-op-generic -o g.mlir
+    iree-compile --iree-input-type=tosa --iree-hal-target-device=local \\
+        --iree-hal-local-target-device-backends=llvm-cpu --iree-llvmcpu-target-cpu=host g.mlir -o g.vmfb
+
+Expected: a module. Seen: the error above, exit status 1. Whose bug: IREE
+(dispatch-region formation / fusion). The spvgraph adapter reports it as
+`Refused { Rejected }` (a finding, not `Unsupported`).
+";
+
+const TRANSPOSE_CONV_NOTE: &str = "# IREE: strided TRANSPOSE_CONV2D with int16 input (EXT-INT16) does not compile
+
+**Belongs to:** upstream MLIR (llvm-project). **Status:** open. The reproducer of `iree-transpose-conv2d-int16-stride.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
+
+IREE 3.13.0 rejects a valid `tosa.transpose_conv2d` with i16 input, i8
+weights and an i48 accumulator (`acc_type = i48`, the EXT-INT16 row) when a
+stride is greater than 1:
+
+    error: 'tosa.reshape' op illegal: operation operand/result data types did not
+    align with any profile or extension, got (i48,i48)
+
+The input has no RESHAPE: upstream MLIR's `tosa-optional-decompositions`
+(`TosaDecomposeTransposeConv.cpp`), which IREE runs, decomposes the strided transpose
+convolution into RESHAPE, PAD, CONV2D and more on the i48 result, then upstream's
+`tosa-validate` rejects the i48 RESHAPE and PAD it made (TOSA has no i48 RESHAPE
+or PAD). With stride 1, or with i8 input (i32 accumulator), it compiles.
+
+Module: `iree-transpose-conv2d-int16-stride.spv` (`.mlir`). Reproduce:
+
+    tosa-opt iree-transpose-conv2d-int16-stride.mlir --mlir-print-op-generic -o g.mlir
+    iree-compile --iree-input-type=tosa --iree-hal-target-device=local \\
+        --iree-hal-local-target-device-backends=llvm-cpu --iree-llvmcpu-target-cpu=host g.mlir -o g.vmfb
+
+Expected: a module computing `[1, 3, 1, 1]` i48 outputs `[22, 1, 36]`.
+Seen: the error above. Whose bug: upstream MLIR (the transpose-convolution
+decomposition makes operations upstream's TOSA validation refuses).
+The spvgraph adapter reports it as `Refused { Rejected }`.
+";
+
+const CONV_WZP_NOTE: &str = "# IREE: int16 CONV2D with a non-zero weight zero point does not compile
+
+**Belongs to:** IREE. **Status:** open. The reproducer of `iree-conv2d-int16-weight-zero-point.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
+
+IREE 3.13.0 (`iree-base-compiler` 3.13.0, `llvm-cpu`) fails to compile a
+`tosa.conv2d` with i16 input, i8 weights and an i48 accumulator (EXT-INT16)
+whose weights are a constant and whose weight zero point is neither 0 nor 1
+(2, -1, 64, 95 and 127 all fail):
+
+    error: 'arith.muli' op requires the same type for all operands and results
+
+TOSA 1.0 lets i8 weights have a non-zero zero point in every row, the
+i16 x i8 row included (only non-i8 weights need a zero weight_zp). With
+weight_zp 0 or 1, with the weights a graph input instead of a constant, or with
+i8 input (i32 accumulator) and the same weight_zp, it compiles; the kernel
+size does not matter. The same bug stops int16 TRANSPOSE_CONV2D with constant weights and a
+weight zero point of 85 (seen by the hunt).
+
+Found by the hunt (seed 317: a 22-node case; `spvgraph reduce --finding`
+took it to the CONV2D, and it was then written by hand as small as it goes).
+
+Module: `iree-conv2d-int16-weight-zero-point.spv` (`.mlir`), input
+`x = [3, 5]` (i16), constant weights `[7, 3]` (i8), weight zero point 2.
+Reproduce:
+
+    tosa-opt iree-conv2d-int16-weight-zero-point.mlir --mlir-print-op-generic -o g.mlir
+    iree-compile --iree-input-type=tosa --iree-hal-target-device=local \\
+        --iree-hal-local-target-device-backends=llvm-cpu --iree-llvmcpu-target-cpu=host g.mlir -o g.vmfb
+
+Expected: a module computing `3 * (7 - 2) + 5 * (3 - 2) = 20`. Seen: the
+error above. Whose bug: IREE (its handling of a constant weight tensor with a
+zero point in the int16 convolution mixes element types). The spvgraph adapter reports it as
+`Refused { Rejected }`.
+";
+
+const DEPTHWISE_NOTE: &str = "# IREE: int16 DEPTHWISE_CONV2D with a 1x1 kernel does not compile
+
+**Belongs to:** upstream MLIR (llvm-project). **Status:** open. The reproducer of `iree-depthwise-conv2d-int16-1x1.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
+
+IREE 3.13.0 (`iree-base-compiler` 3.13.0, `llvm-cpu`) fails to compile a
+`tosa.depthwise_conv2d` with i16 input, i8 weights and an i48 accumulator
+(EXT-INT16) when the kernel is 1x1:
+
+    error: 'tosa.cast' op illegal: operation operand/result data types did not
+    align with any profile or extension, got (i16,i48)
+
+The input has no CAST: upstream MLIR's `tosa-optional-decompositions`
+(`TosaDecomposeDepthwise.cpp`), which IREE runs, rewrites a 1x1 depthwise convolution
+into a CAST of the input to the accumulator type and a MUL, then upstream's
+`tosa-validate` rejects the i16 -> i48 CAST it made (TOSA has no such CAST);
+`iree-compile --mlir-print-ir-after-all` names both passes. With
+a 2x2 kernel, or with i8 input (i32 accumulator), it compiles. With padding the same
+rewrite fails one step later: `'tosa.pad' op expect input and output to have same element
+type, got 'i48' and 'i16'` (seen by the hunt, seed 42704: a 1x1 kernel with pad `[1, 1, 2, 1]`).
+
+Module: `iree-depthwise-conv2d-int16-1x1.spv` (`.mlir`), inputs
+`x = [3, 5]` (i16), `w = [7, 2]` (i8). Reproduce:
+
+    tosa-opt iree-depthwise-conv2d-int16-1x1.mlir --mlir-print-op-generic -o g.mlir
+    iree-compile --iree-input-type=tosa --iree-hal-target-device=local \\
+        --iree-hal-local-target-device-backends=llvm-cpu --iree-llvmcpu-target-cpu=host g.mlir -o g.vmfb
+
+Expected: a module computing `[3 * 7, 5 * 2] = [21, 10]`. Seen: the error
+above. Whose bug: upstream MLIR (the 1x1 depthwise decomposition makes operations
+upstream's TOSA validation refuses). The spvgraph adapter reports it as `Refused { Rejected }`.
+";
+
+const OPLINE_NOTE: &str = "# model-converter: with --emit-debug-info, OpLine inside a graph body
+
+**Belongs to:** ML SDK Model Converter. **Status:** open. The reproducer of `model-converter-opline-in-graph-body.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
+
+model-converter 0.11.0 (`ai-ml-sdk-model-converter`) with `--emit-debug-info`
+emits an `OpLine` before each `OpCompositeExtract` that reads a result of a
+two-result operator (FFT2D, RFFT2D) inside the graph body:
+
+    %26 = OpExtInst %_struct_25 %tosa FFT2D %false %false %graph_partition_0_in0 %graph_partition_0_in1
+          OpLine %1 3 10
+    %30 = OpCompositeExtract %tensor_float_1x4x4 %26 0
+
+SPV_ARM_graph (revision 3, the newest): \"A graph definition may only contain
+OpGraphInputARM, OpGraphSetOutputARM, OpExtInst, OpCompositeExtract\". The
+module is invalid: spirv-val 2025.5 and SPIRV-Tools main (August 2026) both
+reject it (`OpLine cannot appear in the graph definitions section`), and so
+does spvgraph's validator (`layout.graph.body-instruction`). Without
+`--emit-debug-info` the module is valid. The `.produced.spv` file is what
+model-converter made of `model-converter-opline-in-graph-body.mlir`.
+
+Reproduce:
+
+    model-converter -i model-converter-opline-in-graph-body.mlir -o g.vgf --emit-debug-info
+    vgf_dump -i g.vgf -o g.spv --dump-spirv 0
+    spirv-val --target-env vulkan1.3 g.spv
+
+Expected: exit status 0. Seen: `error: line 57: OpLine cannot appear in the
+graph definitions section`. Whose bug: model-converter (MLIR's SPIR-V
+serializer emits the location of the extract as OpLine, which is allowed in
+function bodies but not in graph bodies).
+";
+
+const MUL_ZERO_NOTE: &str = "# model-converter: folds a floating-point MUL by zero to the constant zero
+
+**Belongs to:** upstream MLIR (llvm-project). **Status:** open. The reproducer of `model-converter-folds-float-mul-by-zero.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
+
+model-converter 0.11.0 folds `tosa.mul %x, %zeros` (fp32, `%zeros` a constant
+of `0.0`) into the constant `0.0`: the module it makes has no MUL and returns
+`OpConstantNull` whatever the input. TOSA MUL on floating point is IEEE
+multiplication: `inf * 0`, `-inf * 0` and `NaN * 0` are NaN, and `-2 * 0` is
+`-0`. For the input `[inf, -inf, NaN, -2]` the graph's result is
+`[NaN, NaN, NaN, -0]` (spvgraph's executor and the TOSA reference model);
+the converted module returns `[0, 0, 0, 0]`. The fold is only valid for
+integers (or under fast-math assumptions TOSA does not make).
+
+Found by the hunt: a CAST of a constant fp8 zero, added to itself, then
+multiplied by a graph input was folded away, and the module returned +0
+where the case returned -0 for every negative input.
+
+Module: `model-converter-folds-float-mul-by-zero.spv` (`.mlir`); the
+`.produced.spv` is what model-converter made of the `.mlir`. Reproduce:
+
+    model-converter -i model-converter-folds-float-mul-by-zero.mlir -o g.vgf
+    vgf_dump -i g.vgf -o g.spv --dump-spirv 0
+    spirv-dis g.spv | grep -A3 OpGraphInputARM
+
+Expected: an `OpExtInst ... MUL` (or a fold that keeps NaN and the sign of
+zero). Seen: `OpGraphSetOutputARM %null_tensor_float_4 %uint_0`. Whose bug:
+upstream MLIR's `tosa::MulOp::fold` (`mlir/lib/Dialect/Tosa/IR/TosaCanonicalizations.cpp`
+returns the zero splat when an operand is a splat of zero, for floats too), which
+model-converter and IREE both run: IREE 3.13.0 returns `[0, 0, 0, 0]` for the same
+input, and upstream's canonicalizer alone (`iree-opt --canonicalize` on the generic
+form) folds the MUL away. The `-0` of `-2 * 0` is no violation on its own (TOSA lets
+either zero sign pass); `inf * 0` and `NaN * 0`, which must be NaN, are. `oracle/tests/it/external_findings.rs` runs both modules on the in-tree
+executor and checks that the results differ as described.
+";
+
+const DEBUGINFO_NOTE: &str =
+    "# model-converter: NonSemantic.Graph.DebugInfo after OpGraphEndARM (validators stricter than the specification)
+
+**Belongs to:** SPIRV-Tools. **Status:** fixed upstream, in SPIRV-Tools v2026.3 (#6666); upstream: KhronosGroup/SPIRV-Tools#6666. The reproducer of `model-converter-debuginfo-after-graph-end.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
+
+model-converter 0.11.0 with `--emit-debug-info` places every
+`NonSemantic.Graph.DebugInfo` instruction (DebugGraph, DebugOperation,
+DebugTensor) after the graph's `OpGraphEndARM`, at module level in the graph
+section. spirv-val 2025.5 rejects that (`OpExtInst must appear in a graph
+body`); spvgraph's rule catalogue did too (`layout.graph-section.outside-graph`)
+until it followed SPIRV-Tools main, and accepts it now.
+
+Who is right: the newest texts do not forbid it. SPV_ARM_graph (revision 3)
+says only that the graph section holds graph definitions and entry points;
+SPV_KHR_non_semantic_info makes non-semantic instructions valid \"from section
+9 onwards\", outside functions too; NonSemantic.Graph.DebugInfo (revision 1)
+says nothing about placement. SPIRV-Tools main accepts non-semantic
+instructions anywhere in the graph section since it added
+NonSemantic.Graph.DebugInfo (KhronosGroup/SPIRV-Tools #6666, May 2026): the
+same module is valid for spirv-val built from main (August 2026). So this is
+a spirv-val 2025.5 bug (fixed upstream), not a model-converter bug. It is
+documented with spirv-val's rejections of valid modules
+(`spvgraph_oracle::external::known::SPIRV_VAL_REJECTS_VALID`).
+
+The debug instructions also refer to ids defined inside the graph (its
+inputs and operation results) from outside it; the specification does not
+say whether graph-local ids are visible there, and SPIRV-Tools main accepts
+it.
+
+A second, minor problem: the order of the `DebugOperation`s (and of their
+`OpString`s) changes from run to run, following heap addresses; under
+`setarch -R` (no address-space randomisation) the output is reproducible,
+and the spvgraph adapter runs model-converter that way.
+
+Reproduce:
+
+    model-converter -i model-converter-debuginfo-after-graph-end.mlir -o g.vgf --emit-debug-info
+    vgf_dump -i g.vgf -o g.spv --dump-spirv 0
+    spirv-val --target-env vulkan1.3 g.spv
+
+Seen with 2025.5: `OpExtInst must appear in a graph body`; with SPIRV-Tools
+main: valid. The `.produced.spv` file is the module model-converter made.
+";
+
+fn build(f: &Finding) -> Case {
+    let iface = exec::interface(&f.module, Some("main")).expect("an entry point");
+    let slot = |p: &exec::Port, binding: u32| InterfaceSlot {
+        index: p.index,
+        element: p.element,
+        elem: p.elem,
+        shape: p.shape.iter().map(|&d| d as u32).collect(),
+        descriptor_set: 0,
+        binding,
+        used: true,
+    };
+    let inputs = iface
+        .inputs
+        .iter()
+        .zip(&f.inputs)
+        .enumerate()
+        .map(|(i, (p, t))| InputTensor { slot: slot(p, i as u32), data: t.clone() })
+        .collect();
+    let n = iface.inputs.len() as u32;
+    let outputs = iface.outputs.iter().enumerate().map(|(j, p)| slot(p, n + j as u32)).collect();
+    let a = spvgraph_ir::analysis::Analysis::new(&f.module);
+    let meta = CaseMeta {
+        ops: a.tosa_ops().into_iter().collect(),
+        graphs: 1,
+        nodes: a.tosa_histogram().values().sum(),
+        ..CaseMeta::default()
+    };
+    Case {
+        module: f.module.clone(),
+        entry_points: vec![EntryPoint { name: "main".into(), graph: 0, inputs, outputs }],
+        graph_constants: BTreeMap::new(),
+        meta,
+    }
+}
+
+fn mlir(f: &Finding) -> String {
+    spvgraph_ir::mlir::module_to_mlir(&f.module, "main", &BTreeMap::new()).expect("prints")
+}
+
+fn produce(mc: &ModelConverter, f: &Finding) -> Vec<u32> {
+    try_produce(mc, f).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn try_produce(mc: &ModelConverter, f: &Finding) -> Result<Vec<u32>, String> {
+    let text = mlir(f);
+    match mc.produce(&ProduceRequest { mlir: &text, debug_info: f.produced_with_debug_info }) {
+        Ok(ProduceOutcome::Module { words, .. }) => Ok(words),
+        other => Err(format!("{}: expected a module, got {other:?}", f.stem)),
+    }
+}
+
+/// Writes this file's findings into `corpus/findings/` (the example
+/// `write_findings`; the tests here check what it wrote).
+pub fn write_findings() {
+    let dir = findings_dir();
+    std::fs::create_dir_all(&dir).expect("findings dir");
+    let mc = ModelConverter::discover();
+    for f in findings() {
+        let case = build(&f);
+        write_case(&dir, f.stem, &case, &Extras { spvasm: true, mlir: true }).expect("write case");
+        std::fs::write(dir.join(format!("{}.md", f.stem)), note(&f)).expect("write note");
+        if f.stem.starts_with("model-converter-") {
+            let words = produce(&mc, &f);
+            let m = Module::decode_words(&words).expect("decodes");
+            let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+            std::fs::write(dir.join(format!("{}.produced.spv", f.stem)), bytes).expect("write");
+            std::fs::write(dir.join(format!("{}.produced.spvasm", f.stem)), spvgraph_ir::text::disassemble(&m))
+                .expect("write");
+        }
+    }
+}
+
+/// Whether each model-converter finding still shows with the dev channel's
+/// pre-release (`ci/setup-oracles --channel dev`, pinned in
+/// `ci/oracle-pins`), as its note says; the tests below check it on every
+/// installed model-converter.
+const ON_DEV: &[(&str, bool)] = &[
+    ("model-converter-opline-in-graph-body", true),
+    ("model-converter-folds-float-mul-by-zero", true),
+    ("model-converter-debuginfo-after-graph-end", true),
+];
+
+/// The release and dev versions the notes name (the pins of `ci/oracle-pins`).
+const RELEASE_VERSION: &str = "0.11.0";
+const DEV_VERSION: &str = "0.12.0.dev20261024";
+
+/// A finding's note: its text, and for a model-converter finding which
+/// versions show it.
+fn note(f: &Finding) -> String {
+    let Some((_, on_dev)) = ON_DEV.iter().find(|(s, _)| *s == f.stem) else { return f.note.to_string() };
+    format!(
+        "{}\n**Versions.** ai-ml-sdk-model-converter {RELEASE_VERSION} (the release channel) shows it; \
+         {DEV_VERSION} (the dev channel, Arm's pre-release: `ci/setup-oracles --channel dev`) {}. \
+         `oracle/tests/it/external_findings.rs` checks every installed version.\n",
+        f.note,
+        if *on_dev { "still shows it" } else { "no longer shows it" }
+    )
+}
+
+/// Every installed model-converter: the release's, then the dev channel's
+/// (skipped with a notice when that channel is not installed; under
+/// `CI=true`, which installs it, a failure), with its version.
+fn converters() -> Vec<(ModelConverter, String, bool)> {
+    let Some(release) = converter() else { return Vec::new() };
+    let tools = Tools::discover();
+    let version = |t: &Tools| {
+        t.package_version(Tool::ModelConverter)
+            .and_then(|v| v.split(' ').nth(1).map(str::to_string))
+            .unwrap_or_default()
+    };
+    let mut out = vec![(release, version(&tools), false)];
+    match tools.channel("dev") {
+        Ok(dev) => out.push((ModelConverter::from_config(&dev, None), version(&dev), true)),
+        Err(e) if Tools::required() => panic!("CI=true and {e}"),
+        Err(e) => eprintln!("skipping the dev channel: {e}"),
+    }
+    for (_, v, dev) in &out {
+        let pinned = if *dev { DEV_VERSION } else { RELEASE_VERSION };
+        assert_eq!(v, pinned, "the notes name {pinned}: check every finding with {v} and update ON_DEV and the notes");
+    }
+    out
+}
+
+/// Checks that `shows` holds for a model-converter finding on the release and
+/// on the dev channel as [`ON_DEV`] says.
+fn check_converters(stem: &str, shows: impl Fn(&ModelConverter, &Finding) -> Result<(), String>) {
+    let f = finding(stem);
+    let on_dev = ON_DEV.iter().find(|(s, _)| *s == stem).map(|(_, d)| *d).expect("in ON_DEV");
+    for (mc, version, dev) in converters() {
+        let expected = !dev || on_dev;
+        match (shows(&mc, &f), expected) {
+            (Ok(()), true) | (Err(_), false) => {}
+            (Ok(()), false) => panic!("{stem} shows with model-converter {version} again: update ON_DEV and the note"),
+            (Err(e), true) => panic!("{stem} no longer shows with model-converter {version} ({e}): update the finding"),
+        }
+    }
+}
+
+fn finding(stem: &str) -> Finding {
+    findings().into_iter().find(|f| f.stem == stem).expect("listed")
+}
+
+#[test]
+fn documented_discrepancies_point_at_stored_findings() {
+    let mc = spvgraph_oracle::external::model_converter::MODEL_CONVERTER_KNOWN;
+    for k in mc.iter().chain(spvgraph_oracle::external::iree::IREE_KNOWN) {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(k.finding);
+        assert!(path.is_file(), "{}", path.display());
+    }
+}
+
+#[test]
+fn stored_findings_are_the_modules_built_here() {
+    for f in findings() {
+        let stored = std::fs::read(findings_dir().join(format!("{}.spv", f.stem))).expect("stored .spv");
+        assert_eq!(
+            stored,
+            f.module.encode_bytes().expect("encodes"),
+            "{}: regenerate with `cargo run --release -p spvgraph-oracle --example write_findings -- external`",
+            f.stem
+        );
+        let md = std::fs::read_to_string(findings_dir().join(format!("{}.md", f.stem))).expect("stored .md");
+        assert_eq!(
+            md,
+            note(&f),
+            "{}: regenerate with `cargo run --release -p spvgraph-oracle --example write_findings -- external`",
+            f.stem
+        );
+        let v = Validator::new(ValidateOptions::default())
+            .check_words(&f.module.encode_words().expect("encodes"))
+            .verdict();
+        assert!(v.is_valid(), "{}: the finding's own module must be valid: {v:?}", f.stem);
+    }
+}
+
+fn iree() -> Option<Iree> {
+    for t in [Tool::IreeCompile, Tool::IreeRunModule, Tool::TosaOpt] {
+        spvgraph_testkit::tool(t)?;
+    }
+    Some(Iree::discover())
+}
+
+fn run_iree(iree: &Iree, f: &Finding) -> (Vec<TensorData>, ExecOutcome) {
+    let words = f.module.encode_words().expect("encodes");
+    let gc = BTreeMap::new();
+    let request = ExecRequest { module: &words, entry_point: Some("main"), inputs: &f.inputs, graph_constants: &gc };
+    let ours = match Executor::default().execute(&request).expect("answers") {
+        ExecOutcome::Outputs(o) => o,
+        other => panic!("{}: the executor must run it: {other:?}", f.stem),
+    };
+    (ours, iree.execute(&request).expect("IREE answers"))
+}
+
+#[test]
+fn iree_reduce_max_of_infinities_still_reproduces() {
+    let Some(iree) = iree() else { return };
+    let f = finding("iree-reduce-max-of-infinities");
+    let (ours, theirs) = run_iree(&iree, &f);
+    let inf = f64::INFINITY;
+    assert_eq!(ours[0].to_f64(), [-inf, inf, 2.0]);
+    assert_eq!(ours[1].to_f64(), [-inf, inf, 1.0]);
+    let ExecOutcome::Outputs(theirs) = theirs else { panic!("{theirs:?}") };
+    let max = f64::from(f32::MAX);
+    assert_eq!(theirs[0].to_f64(), [-max, inf, 2.0], "fixed? update the finding");
+    assert_eq!(theirs[1].to_f64(), [-inf, max, 1.0], "fixed? update the finding");
+}
+
+#[test]
+fn iree_sin_of_large_bf16_still_reproduces() {
+    let Some(iree) = iree() else { return };
+    let f = finding("iree-sin-of-large-bf16");
+    let (ours, theirs) = run_iree(&iree, &f);
+    assert!(ours[0].to_f64().iter().all(|v| v.abs() <= 1.0), "{:?}", ours[0].to_f64());
+    let ExecOutcome::Outputs(theirs) = theirs else { panic!("{theirs:?}") };
+    assert!(theirs[0].to_f64().iter().any(|v| v.is_infinite()), "fixed? update the finding: {:?}", theirs[0].to_f64());
+}
+
+#[test]
+fn iree_negative_i48_constant_still_reproduces() {
+    let Some(iree) = iree() else { return };
+    let f = finding("iree-negative-i48-constant");
+    let (ours, theirs) = run_iree(&iree, &f);
+    assert_eq!(ours[0].to_bits(), [(-8i64) as u64]);
+    let ExecOutcome::Outputs(theirs) = theirs else { panic!("{theirs:?}") };
+    assert_eq!(theirs[0].to_bits(), [(1u64 << 48) - 8], "fixed? update the finding");
+}
+
+#[test]
+fn iree_fft2d_transposed_result_still_reproduces() {
+    let Some(iree) = iree() else { return };
+    let f = finding("iree-fft2d-transposed-result");
+    match run_iree(&iree, &f).1 {
+        ExecOutcome::Refused { kind: Refusal::Rejected, reason } => {
+            assert!(reason.contains("linalg.yield"), "{reason}")
+        }
+        other => panic!("fixed? update the finding: {other:?}"),
+    }
+    // Without the transpose it compiles and agrees with the executor.
+    let plain = Finding { module: fft_module(false), ..finding("iree-fft2d-transposed-result") };
+    let (ours, theirs) = run_iree(&iree, &plain);
+    let ExecOutcome::Outputs(theirs) = theirs else { panic!("{theirs:?}") };
+    for (o, t) in ours.iter().zip(&theirs) {
+        let close = o.to_f64().iter().zip(t.to_f64()).all(|(a, b)| (a - b).abs() < 1e-4);
+        assert!(close, "{ours:?} vs {theirs:?}");
+    }
+}
+
+#[test]
+fn iree_transpose_conv2d_int16_stride_still_reproduces() {
+    let Some(iree) = iree() else { return };
+    let f = finding("iree-transpose-conv2d-int16-stride");
+    let (ours, theirs) = run_iree(&iree, &f);
+    assert_eq!(ours[0].to_f64(), [22.0, 1.0, 36.0]);
+    match theirs {
+        ExecOutcome::Refused { kind: Refusal::Rejected, reason } => {
+            assert!(reason.contains("tosa.reshape") && reason.contains("i48"), "{reason}")
+        }
+        other => panic!("fixed? update the finding: {other:?}"),
+    }
+}
+
+/// IREE refuses `stem` at compile time with `message`, where the in-tree
+/// executor computes `expected` as the first output.
+fn iree_refuses(stem: &str, expected: &[f64], message: &str) {
+    let Some(iree) = iree() else { return };
+    let f = finding(stem);
+    let (ours, theirs) = run_iree(&iree, &f);
+    assert_eq!(ours[0].to_f64(), expected);
+    match theirs {
+        ExecOutcome::Refused { kind: Refusal::Rejected, reason } => assert!(reason.contains(message), "{reason}"),
+        other => panic!("fixed? update the finding: {other:?}"),
+    }
+    let known = spvgraph_oracle::external::iree::IREE_KNOWN;
+    assert!(
+        known
+            .iter()
+            .any(|k| k.finding.ends_with(&format!("{stem}.spv")) && k.message.is_some_and(|m| message.contains(m))),
+        "{stem}: documented with a message the judge matches"
+    );
+}
+
+#[test]
+fn iree_conv2d_int16_weight_zero_point_still_reproduces() {
+    iree_refuses(
+        "iree-conv2d-int16-weight-zero-point",
+        &[20.0],
+        "'arith.muli' op requires the same type for all operands and results",
+    );
+}
+
+#[test]
+fn iree_depthwise_conv2d_int16_1x1_still_reproduces() {
+    iree_refuses(
+        "iree-depthwise-conv2d-int16-1x1",
+        &[21.0, 10.0],
+        "'tosa.cast' op illegal: operation operand/result data types did not align with any profile or extension, got (i16,i48)",
+    );
+}
+
+#[test]
+fn model_converter_folds_float_mul_by_zero_still_reproduces() {
+    check_converters("model-converter-folds-float-mul-by-zero", folds_mul_by_zero);
+}
+
+/// The converter folds the MUL away, and the module it makes returns +0
+/// where the case returns NaN and -0 (checked on the in-tree executor and,
+/// where installed, by the compliance rules against the reference model).
+fn folds_mul_by_zero(mc: &ModelConverter, f: &Finding) -> Result<(), String> {
+    let text = mlir(f);
+    let produced = mc.produce(&ProduceRequest { mlir: &text, debug_info: false }).map_err(|e| e.to_string())?;
+    let words = f.module.encode_words().expect("encodes");
+    let gc = BTreeMap::new();
+    let request = ExecRequest { module: &words, entry_point: Some("main"), inputs: &f.inputs, graph_constants: &gc };
+    let run = spvgraph_oracle::produced::ProducedRun::new(&request, &produced).map_err(|e| format!("{e:?}"))?;
+    let folded = spvgraph_oracle::produced::ProducerNote::OperatorCount { op: TosaOp::Mul, case: 1, produced: 0 };
+    if !run.operator_notes().contains(&folded) {
+        return Err(format!("the MUL is kept: {:?}", run.operator_notes()));
+    }
+    let ExecOutcome::Outputs(ours) = Executor::default().execute(&request).expect("answers") else { panic!() };
+    let ExecOutcome::Outputs(out) = Executor::default().execute(&run.request()).expect("answers") else { panic!() };
+    let theirs = run.case_outputs(&out).expect("maps back");
+    let ours = ours[0].to_f64();
+    assert!(ours[..3].iter().all(|v| v.is_nan()) && ours[3] == 0.0 && ours[3].is_sign_negative(), "{ours:?}");
+    let theirs = theirs[0].to_f64();
+    if !theirs.iter().all(|v| *v == 0.0 && v.is_sign_positive()) {
+        return Err(format!("the produced module returns {theirs:?}"));
+    }
+    // The compliance rules reject it too.
+    let reference = spvgraph_oracle::external::tosa_reference::TosaReferenceModel::discover();
+    if reference.available().is_ok() {
+        let precise = reference.execute_precise(&request).expect("answers");
+        let verdict = spvgraph_oracle::compliance::compare_run(
+            &request,
+            &precise,
+            "model-converter",
+            Ok(ExecOutcome::Outputs(run.case_outputs(&out).expect("maps"))),
+        );
+        assert!(matches!(verdict, Ok(spvgraph_oracle::compliance::Agreement::Mismatch { .. })), "{verdict:?}");
+    }
+    Ok(())
+}
+
+fn converter() -> Option<ModelConverter> {
+    for t in [Tool::ModelConverter, Tool::VgfDump] {
+        spvgraph_testkit::tool(t)?;
+    }
+    Some(ModelConverter::discover())
+}
+
+fn rules(v: &Verdict) -> Vec<RuleId> {
+    let mut r: Vec<RuleId> = match v {
+        Verdict::Valid => Vec::new(),
+        Verdict::Invalid(d) => d.iter().filter_map(|d| d.rule).collect(),
+    };
+    r.sort();
+    r.dedup();
+    r
+}
+
+/// Both validators' rules for a produced module (spirv-val's only when it is installed).
+fn verdicts(words: &[u32]) -> (Vec<RuleId>, Option<Vec<RuleId>>) {
+    let ours = rules(&Validator::new(ValidateOptions::default()).check_words(words).verdict());
+    let sv = SpirvVal::discover();
+    let theirs = match sv.available() {
+        Ok(()) => Some(rules(&sv.validate(words, &ValidateOptions::default()).expect("answers"))),
+        Err(e) if Tools::required() => panic!("CI=true and {e}"),
+        Err(_) => None,
+    };
+    (ours, theirs)
+}
+
+#[test]
+fn model_converter_opline_in_graph_body_still_reproduces() {
+    check_converters("model-converter-opline-in-graph-body", |mc, f| {
+        let (ours, theirs) = verdicts(&try_produce(mc, f)?);
+        if !ours.contains(&RuleId::LayoutGraphBodyInstruction) {
+            return Err(format!("the in-tree validator finds {ours:?}"));
+        }
+        if let Some(theirs) = theirs {
+            assert!(theirs.contains(&RuleId::LayoutGraphBodyInstruction), "{theirs:?}");
+        }
+        // Without debug info the same graph converts to a valid module.
+        let plain = Finding { produced_with_debug_info: false, ..finding(f.stem) };
+        assert_eq!(verdicts(&produce(mc, &plain)).0, []);
+        Ok(())
+    });
+}
+
+#[test]
+fn model_converter_debuginfo_after_graph_end_still_reproduces() {
+    check_converters("model-converter-debuginfo-after-graph-end", |mc, f| {
+        let words = try_produce(mc, f)?;
+        let (ours, theirs) = verdicts(&words);
+        // The in-tree catalogue follows SPIRV-Tools main: non-semantic instructions may stand
+        // anywhere in the graph section. Only spirv-val 2025.5 still rejects the module.
+        assert_eq!(ours, [], "changed? update the finding");
+        if let Some(theirs) = theirs {
+            if theirs != [RuleId::LayoutGraphSectionOutsideGraph] {
+                return Err(format!("spirv-val finds {theirs:?}"));
+            }
+        }
+        Ok(())
+    });
+    // The stored module is the release's.
+    let Some(mc) = converter() else { return };
+    let f = finding("model-converter-debuginfo-after-graph-end");
+    let words = produce(&mc, &f);
+    let stored = std::fs::read(findings_dir().join(format!("{}.produced.spv", f.stem))).expect("stored");
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    assert_eq!(stored, bytes, "model-converter's output changed: regenerate with `cargo run --release -p spvgraph-oracle --example write_findings -- external`");
+}

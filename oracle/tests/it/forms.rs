@@ -1,0 +1,276 @@
+//! Every equivalent form (`spvgraph_oracle::forms`) of generated valid
+//! cases: the rewritten modules are valid (the in-tree validator, which
+//! `forms::apply` runs, and spirv-val), and the in-tree executor computes
+//! the same bits from them as from the case. Each form must apply to some
+//! of the cases, so that the test says something about every one.
+//!
+//! `FORMS_SEEDS` sets the number of generated cases (default 400).
+
+use spvgraph_generator::{generate_from_seed, Config};
+use spvgraph_ir::tensor::TensorData;
+use spvgraph_ir::tosa::TosaOp;
+use spvgraph_oracle::exec::Executor;
+use spvgraph_oracle::external::spirv_val::SpirvVal;
+use spvgraph_oracle::forms::run::run_form;
+use spvgraph_oracle::forms::{apply, rescue, Form, FormError};
+use spvgraph_oracle::judge::{judge, ExecAnswer, Expectation, FormAnswer, Kind, Observations, AS_GIVEN};
+use spvgraph_oracle::oracle::{
+    Capability, ExecOutcome, ExecRequest, Oracle, OracleError, OwnedExecRequest, ValidateOptions, Verdict,
+};
+use std::collections::BTreeMap;
+
+fn seeds() -> u64 {
+    std::env::var("FORMS_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(400)
+}
+
+/// The request of generated case `seed` (its first entry point).
+fn request(seed: u64, config: &Config) -> Option<OwnedExecRequest> {
+    spvgraph_testkit::request(&generate_from_seed(seed, config), 0)
+}
+
+fn same_bits(a: &ExecOutcome, b: &ExecOutcome) -> bool {
+    match (a, b) {
+        (ExecOutcome::Outputs(x), ExecOutcome::Outputs(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y)
+                    .all(|(p, q)| p.elem() == q.elem() && p.shape() == q.shape() && p.to_bits() == q.to_bits())
+        }
+        _ => false,
+    }
+}
+
+#[test]
+fn every_form_is_valid_and_computes_the_same_bits() {
+    let spirv_val = spvgraph_testkit::oracle(SpirvVal::discover());
+    let config = Config::default();
+    let executor = Executor::default();
+    let mut applied: BTreeMap<Form, u64> = Form::ALL.iter().map(|f| (*f, 0)).collect();
+    let mut failures = Vec::new();
+    let mut rescued = 0;
+    for seed in 0..seeds() {
+        let Some(req) = request(seed, &config) else { continue };
+        let Ok(plain @ ExecOutcome::Outputs(_)) = executor.execute(&req.request()) else { continue };
+        for form in Form::ALL {
+            let r = match apply(form, &req) {
+                Ok(r) => r,
+                Err(FormError::NothingToChange | FormError::NotApplicable(_)) => continue,
+                Err(e) => {
+                    failures.push(format!("seed {seed}, {form}: {e}"));
+                    continue;
+                }
+            };
+            *applied.entry(form).or_default() += 1;
+            if let Some(sv) = &spirv_val {
+                for (k, stage) in r.stages.iter().enumerate() {
+                    match sv.validate(&stage.request.module, &ValidateOptions::default()) {
+                        Ok(Verdict::Valid) => {}
+                        other => failures.push(format!("seed {seed}, {form}, stage {k}: spirv-val: {other:?}")),
+                    }
+                }
+            }
+            match run_form(&executor, &r) {
+                Ok(o) if same_bits(&o, &plain) => {}
+                other => failures.push(format!("seed {seed}, {form}: the executor gives {other:?}")),
+            }
+        }
+        if let Some(r) = rescue(&req) {
+            rescued += 1;
+            match run_form(&executor, &r) {
+                Ok(o) if same_bits(&o, &plain) => {}
+                other => failures.push(format!("seed {seed}, rescue {}: the executor gives {other:?}", r.label())),
+            }
+        }
+    }
+    eprintln!("cases per form: {applied:?}; rescue forms: {rescued}");
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    let never: Vec<&Form> = applied.iter().filter(|(_, n)| **n == 0).map(|(f, _)| f).collect();
+    assert!(never.is_empty(), "forms that applied to none of the cases: {never:?}");
+}
+
+/// A planted fault.
+#[derive(Clone, Copy)]
+enum Fault {
+    /// Every TOSA ADD computed as SUB (an operator fault, present in
+    /// every form that runs the operator).
+    AddAsSub,
+    /// The lowest bit of every element of every integer or bool output
+    /// flipped, only in modules with `NonSemantic.Graph.DebugInfo` (a
+    /// fault that one form brings out).
+    FlipWithDebugInfo,
+}
+
+/// A test-only backend: the in-tree executor with a planted fault.
+struct Planted {
+    fault: Fault,
+}
+
+impl Planted {
+    fn add_as_sub(module: &[u32]) -> Option<Vec<u32>> {
+        let mut m = spvgraph_ir::Module::decode_words(module).ok()?;
+        for inst in &mut m.insts {
+            if let spvgraph_ir::Inst::Tosa { op: op @ TosaOp::Add, .. } = inst {
+                *op = TosaOp::Sub;
+            }
+        }
+        m.encode_words().ok()
+    }
+
+    fn flip(outputs: Vec<TensorData>) -> Vec<TensorData> {
+        outputs
+            .into_iter()
+            .map(|t| {
+                if t.elem().is_float() {
+                    return t;
+                }
+                let bits: Vec<u64> = t.to_bits().iter().map(|b| b ^ 1).collect();
+                TensorData::from_bits(t.elem(), t.shape(), &bits).unwrap_or(t)
+            })
+            .collect()
+    }
+
+    fn has_debug_info(module: &[u32]) -> bool {
+        use spvgraph_oracle::features::{detect_words, Feature};
+        let f = detect_words(module, None);
+        f.contains(&Feature::DebugInfoInGraph) || f.contains(&Feature::DebugInfoOutsideGraph)
+    }
+}
+
+impl Oracle for Planted {
+    fn name(&self) -> &str {
+        "planted"
+    }
+    fn capabilities(&self) -> &'static [Capability] {
+        &[Capability::Execute]
+    }
+    fn available(&self) -> Result<(), OracleError> {
+        Ok(())
+    }
+    fn execute(&self, request: &ExecRequest<'_>) -> Result<ExecOutcome, OracleError> {
+        match self.fault {
+            Fault::AddAsSub => {
+                let Some(module) = Planted::add_as_sub(request.module) else {
+                    return Err(OracleError::Failed { oracle: "planted".into(), reason: "undecodable".into() });
+                };
+                Executor::default().execute(&ExecRequest { module: &module, ..*request })
+            }
+            Fault::FlipWithDebugInfo => match Executor::default().execute(request)? {
+                ExecOutcome::Outputs(o) if Planted::has_debug_info(request.module) => {
+                    Ok(ExecOutcome::Outputs(Planted::flip(o)))
+                }
+                other => Ok(other),
+            },
+        }
+    }
+}
+
+/// Generated valid cases the in-tree executor runs whose outputs pass
+/// `keep`, and its outputs on each.
+fn cases_with(n: u64, keep: impl Fn(&OwnedExecRequest, &[TensorData]) -> bool) -> Vec<(OwnedExecRequest, ExecOutcome)> {
+    let config = Config::default();
+    let mut out = Vec::new();
+    for seed in 0..n {
+        let Some(req) = request(seed, &config) else { continue };
+        let Ok(plain @ ExecOutcome::Outputs(_)) = Executor::default().execute(&req.request()) else { continue };
+        if let ExecOutcome::Outputs(o) = &plain {
+            if keep(&req, o) {
+                out.push((req, plain));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn equivalent_forms_do_not_hide_a_planted_fault() {
+    let faulty = Planted { fault: Fault::AddAsSub };
+    let has_add = |r: &OwnedExecRequest, _: &[TensorData]| {
+        spvgraph_ir::Module::decode_words(&r.module)
+            .is_ok_and(|m| m.insts.iter().any(|i| matches!(i, spvgraph_ir::Inst::Tosa { op: TosaOp::Add, .. })))
+    };
+    let mut judged: BTreeMap<Form, u64> = BTreeMap::new();
+    let mut hidden = Vec::new();
+    let mut found_as_given = 0;
+    for (seed, (req, reference)) in cases_with(seeds().max(2000), has_add).into_iter().enumerate() {
+        // The fault as the case as given shows it (an integer output that
+        // the accuracy rules leave free, such as one taken from a NaN's
+        // position, may hide it: such cases say nothing about forms).
+        let as_given = Observations {
+            request: Some(req.request()),
+            reference: Some(reference.clone()),
+            executions: vec![ExecAnswer { oracle: &faulty, outcome: faulty.execute(&req.request()), observed: None }],
+            ..Observations::default()
+        };
+        if !judge(&Expectation::Valid, &as_given).iter().any(|d| d.kind == Kind::WrongOutput) {
+            continue;
+        }
+        found_as_given += 1;
+        for form in Form::ALL {
+            let Ok(r) = apply(form, &req) else { continue };
+            // The form alone (the backend gave nothing for the case as
+            // given): judged as the case's own outputs would be.
+            let answer = FormAnswer {
+                oracle: &faulty,
+                form: &r,
+                outcome: run_form(&faulty, &r),
+                reference: run_form(&Executor::default(), &r).ok(),
+                rescue: false,
+            };
+            let observations = Observations {
+                request: Some(req.request()),
+                reference: Some(reference.clone()),
+                forms: vec![answer],
+                ..Observations::default()
+            };
+            let found = judge(&Expectation::Valid, &observations);
+            *judged.entry(form).or_default() += 1;
+            if !found.iter().any(|d| d.kind == Kind::WrongOutput && d.detail.contains(form.name())) {
+                hidden.push(format!("case {seed}, {form}: {found:?}"));
+            }
+        }
+    }
+    assert!(found_as_given > 0, "the planted fault is found in none of the cases as given");
+    assert!(hidden.is_empty(), "the planted fault is not found in {} forms:\n{}", hidden.len(), hidden.join("\n"));
+    let never: Vec<Form> = Form::ALL.into_iter().filter(|f| !judged.contains_key(f)).collect();
+    assert!(never.is_empty(), "forms never tried on a case with an ADD: {never:?}");
+}
+
+#[test]
+fn a_fault_only_one_form_brings_out_is_a_form_difference_and_equal_forms_are_not() {
+    let only_debug = Planted { fault: Fault::FlipWithDebugInfo };
+    let always = Planted { fault: Fault::AddAsSub };
+    let mut differs = 0;
+    let integer = |_: &OwnedExecRequest, o: &[TensorData]| o.iter().any(|t| !t.elem().is_float());
+    for (req, reference) in cases_with(seeds().min(200), integer) {
+        let Ok(r) = apply(Form::DebugInfo, &req) else { continue };
+        let Ok(stripped) = apply(Form::Stripped, &req).or_else(|_| apply(Form::Renumbered, &req)) else { continue };
+        for (backend, form, expect_difference) in
+            [(&only_debug, &r, true), (&always, &r, false), (&only_debug, &stripped, false)]
+        {
+            let observations = Observations {
+                request: Some(req.request()),
+                reference: Some(reference.clone()),
+                executions: vec![ExecAnswer {
+                    oracle: backend,
+                    outcome: backend.execute(&req.request()),
+                    observed: None,
+                }],
+                forms: vec![FormAnswer {
+                    oracle: backend,
+                    form,
+                    outcome: run_form(backend, form),
+                    reference: run_form(&Executor::default(), form).ok(),
+                    rescue: false,
+                }],
+                ..Observations::default()
+            };
+            let found = judge(&Expectation::Valid, &observations);
+            let pair = format!("{AS_GIVEN} vs {}", form.label());
+            let named =
+                found.iter().any(|d| d.kind == Kind::FormDiffers && d.discriminator.as_deref() == Some(pair.as_str()));
+            assert_eq!(named, expect_difference, "{} in the {} form: {found:?}", backend.name(), form.label());
+            differs += usize::from(named);
+        }
+    }
+    assert!(differs > 0, "no case took the debug-info form");
+}

@@ -1,0 +1,295 @@
+//! The IREE adapter against the real tools (skipped with a `skipping: ...`
+//! notice when iree-compile, iree-run-module or tosa-opt is missing, a
+//! failure under `CI=true`): generated graphs compute what the in-tree
+//! executor computes (bit-exact, or within the TOSA compliance rules of a
+//! precise reference-model run), every element type crosses the raw-binary
+//! boundary (bf16, bool, i48 as i64), fp8 is `Unsupported`, and crashes,
+//! time-outs and runtime errors of the tools are outcomes. Compiled
+//! modules are cached per oracle.
+
+use spvgraph_generator::{generate_from_seed, Config};
+use spvgraph_ir::builder::ModuleBuilder;
+use spvgraph_ir::elem::ElemType;
+use spvgraph_ir::tensor::TensorData;
+use spvgraph_ir::tools::Tool;
+use spvgraph_ir::tosa::TosaOp;
+use spvgraph_ir::Module;
+use spvgraph_oracle::compliance::{compare_run_output, inexact_upstream, PreciseOutcome};
+use spvgraph_oracle::exec::Executor;
+use spvgraph_oracle::external::iree::{Iree, IreeTools};
+use spvgraph_oracle::external::process::Limits;
+use spvgraph_oracle::external::tosa_reference::TosaReferenceModel;
+use spvgraph_oracle::oracle::{Abnormal, Capability, ExecOutcome, ExecRequest, Oracle, Refusal};
+use spvgraph_oracle::produced::bit_identical;
+use std::collections::BTreeMap;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The adapter, or `None` (after a `skipping:` notice) without the tools.
+fn iree() -> Option<Iree> {
+    for t in [Tool::IreeCompile, Tool::IreeRunModule, Tool::TosaOpt] {
+        spvgraph_testkit::tool(t)?;
+    }
+    let o = Iree::discover();
+    o.available().expect("tools found, so available");
+    Some(o)
+}
+
+fn outputs(outcome: ExecOutcome) -> Vec<TensorData> {
+    match outcome {
+        ExecOutcome::Outputs(o) => o,
+        other => panic!("expected outputs, got {other:?}"),
+    }
+}
+
+fn run_both(iree: &Iree, module: &Module, inputs: &[TensorData]) -> (Vec<TensorData>, ExecOutcome) {
+    let words = module.encode_words().expect("encodes");
+    let gc = BTreeMap::new();
+    let request = ExecRequest { module: &words, entry_point: None, inputs, graph_constants: &gc };
+    let ours = outputs(Executor::default().execute(&request).expect("the executor answers"));
+    (ours, iree.execute(&request).expect("IREE answers"))
+}
+
+fn tensor(elem: ElemType, shape: &[usize], bits: &[u64]) -> TensorData {
+    TensorData::from_bits(elem, shape, bits).expect("shape matches")
+}
+
+#[test]
+fn an_fp32_chain_is_bit_exact() {
+    let Some(iree) = iree() else { return };
+    assert_eq!(iree.capabilities(), &[Capability::Execute]);
+    let m = spvgraph_ir::samples::elementwise_chain(6);
+    let n = 8 * 8 * 4;
+    let x: Vec<u64> = (0..n as u64).map(|i| f32::to_bits(i as f32 * 0.37 - 20.0) as u64).collect();
+    let y: Vec<u64> = (0..n as u64).map(|i| f32::to_bits(1.5 - i as f32 * 0.11) as u64).collect();
+    let inputs = [tensor(ElemType::Fp32, &[1, 8, 8, 4], &x), tensor(ElemType::Fp32, &[1, 8, 8, 4], &y)];
+    let (ours, theirs) = run_both(&iree, &m, &inputs);
+    assert_eq!(outputs(theirs), ours);
+}
+
+/// `op(inputs) -> output` with tensor-typed operands of the given types,
+/// plus extra constant operands.
+fn one_op(op: TosaOp, ins: &[(ElemType, &[u32])], out: (ElemType, &[u32]), consts: &[(ElemType, u64)]) -> Module {
+    let mut b = ModuleBuilder::new();
+    let in_types: Vec<_> = ins.iter().map(|(e, s)| b.type_tensor(*e, Some(s))).collect();
+    let out_type = b.type_tensor(out.0, Some(out.1));
+    let gty = b.type_graph(&in_types, &[out_type]);
+    let mut vars: Vec<_> = in_types.iter().enumerate().map(|(i, &t)| b.interface_variable(t, 0, i as u32)).collect();
+    vars.push(b.interface_variable(out_type, 0, ins.len() as u32));
+    let cs: Vec<_> = consts.iter().map(|&(e, v)| b.const_tensor(e, &[1], &[v]).expect("a [1] constant")).collect();
+    let g = b.begin_graph(gty);
+    b.graph_entry_point(g, "g", vars);
+    let mut args: Vec<_> = in_types.iter().enumerate().map(|(i, &t)| b.graph_input(t, i as u32, None)).collect();
+    args.extend(cs);
+    let r = b.tosa(op, out_type, args);
+    b.graph_output(r, 0, None);
+    b.end_graph();
+    b.finish()
+}
+
+#[test]
+fn bf16_bool_and_i48_cross_the_raw_boundary() {
+    let Some(iree) = iree() else { return };
+    // bf16: IREE's .npy reader has no bf16; raw binary with an explicit type works.
+    let m =
+        one_op(TosaOp::Add, &[(ElemType::Bf16, &[2, 3]), (ElemType::Bf16, &[2, 3])], (ElemType::Bf16, &[2, 3]), &[]);
+    let a = tensor(ElemType::Bf16, &[2, 3], &[0x3f80, 0x4000, 0xc040, 0x3e80, 0x4120, 0x0000]);
+    let (ours, theirs) = run_both(&iree, &m, &[a.clone(), a]);
+    assert_eq!(outputs(theirs), ours);
+    // bool: one byte per element.
+    let m = one_op(
+        TosaOp::LogicalXor,
+        &[(ElemType::Bool, &[2, 2]), (ElemType::Bool, &[2, 2])],
+        (ElemType::Bool, &[2, 2]),
+        &[],
+    );
+    let (p, q) = (tensor(ElemType::Bool, &[2, 2], &[0, 1, 0, 1]), tensor(ElemType::Bool, &[2, 2], &[0, 0, 1, 1]));
+    let (ours, theirs) = run_both(&iree, &m, &[p, q]);
+    assert_eq!(outputs(theirs), ours);
+    // i48: an i16 MATMUL accumulates in and returns i48, i64 at IREE's boundary.
+    let m = one_op(
+        TosaOp::Matmul,
+        &[(ElemType::I16, &[1, 2, 3]), (ElemType::I16, &[1, 3, 2])],
+        (ElemType::I48, &[1, 2, 2]),
+        &[(ElemType::I16, 0), (ElemType::I16, 0)],
+    );
+    let neg = |v: i64| v as u64;
+    let a = tensor(ElemType::I16, &[1, 2, 3], &[neg(-32768), neg(-32768), neg(-32768), 1, 2, neg(-300)]);
+    let b = tensor(ElemType::I16, &[1, 3, 2], &[32767, 1, 32767, 2, 32767, neg(-13)]);
+    let (ours, theirs) = run_both(&iree, &m, &[a, b]);
+    assert_eq!(outputs(theirs), ours);
+    assert!(ours[0].to_f64().iter().any(|&v| v < -2_147_483_648.0), "the test reaches past i32: {ours:?}");
+}
+
+#[test]
+fn fp8_is_unsupported_not_a_finding() {
+    let Some(iree) = iree() else { return };
+    // fp8 -> fp32 compiles; fp8 -> fp16 has no llvm-cpu lowering in IREE 3.13.
+    let m = one_op(TosaOp::Cast, &[(ElemType::Fp8E4M3, &[4])], (ElemType::Fp16, &[4]), &[]);
+    let x = tensor(ElemType::Fp8E4M3, &[4], &[0x38, 0x40, 0xb8, 0x00]);
+    let (_, theirs) = run_both(&iree, &m, &[x]);
+    match theirs {
+        ExecOutcome::Refused { kind: Refusal::Unsupported, reason } => assert!(reason.contains("fp8"), "{reason}"),
+        other => panic!("expected Unsupported, got {other:?}"),
+    }
+}
+
+#[test]
+fn generated_graphs_agree_with_the_executor_under_the_compliance_rules() {
+    let Some(iree) = iree() else { return };
+    let reference = TosaReferenceModel::discover();
+    let (mut compared, mut unsupported, mut unjudged) = (0, 0, 0);
+    for seed in 0..6 {
+        let case = generate_from_seed(seed, &Config::default());
+        for (k, ep) in case.entry_points.iter().enumerate() {
+            let owned = spvgraph_testkit::request(&case, k).expect("entry point k");
+            let request = owned.request();
+            let Ok(ExecOutcome::Outputs(ours)) = Executor::default().execute(&request) else { continue };
+            let theirs = match iree.execute(&request).expect("IREE answers") {
+                ExecOutcome::Refused { kind: Refusal::Unsupported, .. } => {
+                    unsupported += 1;
+                    continue;
+                }
+                ExecOutcome::Outputs(o) => o,
+                other => panic!("seed {seed} {}: {other:?}", ep.name),
+            };
+            assert_eq!(theirs.len(), ours.len());
+            let inexact = inexact_upstream(&case.module, Some(&ep.name)).expect("analysed");
+            for (j, (t, o)) in theirs.iter().zip(&ours).enumerate() {
+                compared += 1;
+                if bit_identical(std::slice::from_ref(t), std::slice::from_ref(o)) {
+                    continue;
+                }
+                // Computed from approximations: compliant implementations may differ.
+                if inexact[j] {
+                    unjudged += 1;
+                    continue;
+                }
+                // Floating-point results may differ within the TOSA accuracy rules.
+                if let Err(e) = reference.available() {
+                    assert!(!spvgraph_ir::tools::Tools::required(), "CI=true and {e}");
+                    eprintln!("skipping the compliance check of seed {seed} {}: {e}", ep.name);
+                    continue;
+                }
+                let PreciseOutcome::Outputs(precise) = reference.execute_precise(&request).expect("answers") else {
+                    panic!("the reference model refused seed {seed} {}", ep.name)
+                };
+                let verdict = compare_run_output(&request, j, &precise[j], t).expect("judged");
+                assert!(verdict.pass, "seed {seed} {} output {j}: {verdict}", ep.name);
+            }
+        }
+    }
+    eprintln!(
+        "{compared} outputs compared, {unjudged} not judged (inexact upstream), {unsupported} graphs unsupported"
+    );
+    assert!(compared >= 10, "only {compared} outputs compared ({unsupported} graphs unsupported)");
+}
+
+/// A stand-in tool script.
+fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, format!("#!/bin/sh\n{body}\n")).expect("write script");
+    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    p
+}
+
+/// Fake tools: tosa-opt copies, iree-compile runs `compile`, iree-run-module runs `run`.
+fn fake(dir: &Path, compile: &str, run: &str) -> Iree {
+    Iree::with_tools(IreeTools {
+        tosa_opt: script(dir, "tosa-opt", "cp \"$1\" \"$4\""),
+        compile: script(dir, "iree-compile", compile),
+        run_module: script(dir, "iree-run-module", run),
+    })
+}
+
+fn sample_request_run(o: &Iree) -> ExecOutcome {
+    let words = spvgraph_ir::samples::elementwise_chain(1).encode_words().expect("encodes");
+    let x = TensorData::zeros(ElemType::Fp32, &[1, 8, 8, 4]);
+    let inputs = [x.clone(), x];
+    let gc = BTreeMap::new();
+    o.execute(&ExecRequest { module: &words, entry_point: None, inputs: &inputs, graph_constants: &gc })
+        .expect("answers")
+}
+
+#[test]
+fn crashes_time_outs_and_runtime_errors_are_outcomes_and_compiles_are_cached() {
+    let dir = spvgraph_testkit::scratch("iree-fake");
+    let crash = fake(&dir, "echo 'LLVM ERROR: boom' >&2; kill -SEGV $$", "exit 0");
+    match sample_request_run(&crash) {
+        ExecOutcome::Abnormal { how: Abnormal::Signal(11), detail } => {
+            assert!(detail.contains("LLVM ERROR"), "{detail}")
+        }
+        other => panic!("expected SIGSEGV, got {other:?}"),
+    }
+    let counter = dir.join("compiles");
+    let compile = format!("echo x >> '{}'; touch graph.vmfb", counter.display());
+    let hang = fake(&dir, &compile, "exec sleep 30")
+        .with_limits(Limits { timeout: Duration::from_millis(300), memory_bytes: None });
+    assert!(matches!(sample_request_run(&hang), ExecOutcome::Abnormal { how: Abnormal::Timeout, .. }));
+    let error = fake(&dir, &compile, "echo 'INVALID_ARGUMENT; bad input' >&2; exit 1");
+    match sample_request_run(&error) {
+        ExecOutcome::Refused { kind: Refusal::Rejected, reason } => {
+            assert!(reason.contains("INVALID_ARGUMENT"), "{reason}")
+        }
+        other => panic!("expected a rejection, got {other:?}"),
+    }
+    // 1x8x8x4 fp32 zeros: 1024 bytes.
+    let works = fake(&dir, &compile, "head -c 1024 /dev/zero > out0.bin");
+    let before = std::fs::read_to_string(&counter).unwrap_or_default().lines().count();
+    for _ in 0..3 {
+        let out = outputs(sample_request_run(&works));
+        assert_eq!(out, vec![TensorData::zeros(ElemType::Fp32, &[1, 8, 8, 4])]);
+    }
+    let after = std::fs::read_to_string(&counter).unwrap_or_default().lines().count();
+    assert_eq!(after - before, 1, "one compilation for three runs of the same graph");
+    let short = fake(&dir, &compile, "head -c 10 /dev/zero > out0.bin");
+    assert!(sample_request_run_err(&short).contains("1024"));
+}
+
+fn sample_request_run_err(o: &Iree) -> String {
+    let words = spvgraph_ir::samples::elementwise_chain(1).encode_words().expect("encodes");
+    let x = TensorData::zeros(ElemType::Fp32, &[1, 8, 8, 4]);
+    let inputs = [x.clone(), x];
+    let gc = BTreeMap::new();
+    match o.execute(&ExecRequest { module: &words, entry_point: None, inputs: &inputs, graph_constants: &gc }) {
+        Err(e) => e.to_string(),
+        Ok(other) => panic!("expected an error, got {other:?}"),
+    }
+}
+
+#[test]
+fn the_registry_builds_it_with_its_versions() {
+    let Some(_) = iree() else { return };
+    let config = spvgraph_oracle::registry::OracleConfig::default();
+    let o = spvgraph_oracle::registry::build(spvgraph_oracle::registry::IREE, &config).expect("known");
+    assert!(o.available().is_ok());
+    let v = o.version().unwrap_or_default();
+    assert!(v.contains("3.13"), "{v}");
+}
+
+#[test]
+fn a_users_build_directory_is_used_and_its_version_reported() {
+    let Some(_) = iree() else { return };
+    let provisioned = spvgraph_ir::tools::Tools::discover();
+    let dir = spvgraph_testkit::scratch("iree-user");
+    std::fs::create_dir_all(dir.join("tools")).expect("dir");
+    for (tool, name) in [(Tool::IreeCompile, "iree-compile"), (Tool::IreeRunModule, "iree-run-module")] {
+        let link = dir.join("tools").join(name);
+        let _ = std::fs::remove_file(&link);
+        std::os::unix::fs::symlink(provisioned.get(tool).expect("located above"), &link).expect("symlink");
+    }
+    let mut config = spvgraph_oracle::registry::OracleConfig::default();
+    config.set_path(&format!("iree={}", dir.display())).expect("an existing directory");
+    let o = spvgraph_oracle::registry::build(spvgraph_oracle::registry::IREE, &config).expect("known");
+    assert!(o.available().is_ok());
+    let v = o.version().unwrap_or_default();
+    assert!(v.starts_with("IREE compiler version 3.13"), "{v}");
+    let m = spvgraph_ir::samples::elementwise_chain(2);
+    let x = TensorData::zeros(ElemType::Fp32, &[1, 8, 8, 4]);
+    let words = m.encode_words().expect("encodes");
+    let inputs = [x.clone(), x];
+    let gc = BTreeMap::new();
+    let out = o.execute(&ExecRequest { module: &words, entry_point: None, inputs: &inputs, graph_constants: &gc });
+    assert_eq!(outputs(out.expect("answers")), vec![TensorData::zeros(ElemType::Fp32, &[1, 8, 8, 4])]);
+}

@@ -1,0 +1,257 @@
+//! Emulation-layer bugs that only the Vulkan API path shows (the `vulkan`
+//! oracle), kept as corpus findings (`corpus/findings/STEM.spv`, `.spvasm`,
+//! the inputs as `.npy`, a `.md` note) and checked here: each module is
+//! valid, the in-tree executor runs it, and the layer still does what the
+//! note says. scenario-runner hides both: it cannot bind tensor arrays, and
+//! it catches the C++ exceptions the layer throws.
+//!
+//! Regenerate the files with
+//! `cargo run --release -p spvgraph-oracle --example write_findings -- vulkan`.
+
+use spvgraph_ir::builder::ModuleBuilder;
+use spvgraph_ir::elem::ElemType;
+use spvgraph_ir::tensor::TensorData;
+use spvgraph_ir::tosa::TosaOp;
+use spvgraph_ir::Module;
+use spvgraph_oracle::exec::Executor;
+use spvgraph_oracle::external::vulkan::{Vulkan, CPP_EXCEPTION};
+use spvgraph_oracle::oracle::{Abnormal, ExecOutcome, ExecRequest, Oracle, ValidateOptions};
+use spvgraph_oracle::validate::Validator;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use crate::consumer_common;
+
+use consumer_common::tensor;
+
+fn findings_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/findings")
+}
+
+/// One finding: the module, its data, the signal the worker dies of, what
+/// the worker's crash detail holds, and the note.
+struct Finding {
+    stem: &'static str,
+    words: Vec<u32>,
+    inputs: Vec<TensorData>,
+    constants: BTreeMap<u32, TensorData>,
+    signal: i32,
+    detail: &'static str,
+    note: &'static str,
+}
+
+impl Finding {
+    fn request(&self) -> ExecRequest<'_> {
+        ExecRequest { module: &self.words, entry_point: None, inputs: &self.inputs, graph_constants: &self.constants }
+    }
+}
+
+fn findings() -> Vec<Finding> {
+    vec![tensor_array_elements(), exception_through_the_api()]
+}
+
+/// An input array of two i32 `[4]` tensors whose two elements are both read.
+fn tensor_array_elements() -> Finding {
+    let mut b = ModuleBuilder::new();
+    let t = b.type_tensor(ElemType::I32, Some(&[4]));
+    let arr = b.type_array(t, 2);
+    let gty = b.type_graph(&[arr], &[t, t]);
+    let vars = vec![b.interface_variable(arr, 0, 0), b.interface_variable(t, 0, 1), b.interface_variable(t, 0, 2)];
+    let g = b.begin_graph(gty);
+    b.graph_entry_point(g, "main", vars);
+    let first = b.graph_input(t, 0, Some(0));
+    let second = b.graph_input(t, 0, Some(1));
+    let a = b.tosa(TosaOp::Abs, t, vec![first]);
+    let c = b.tosa(TosaOp::Abs, t, vec![second]);
+    b.graph_output(a, 0, None);
+    b.graph_output(c, 1, None);
+    b.end_graph();
+    Finding {
+        stem: "emulation-layer-tensor-array-elements-sigsegv",
+        words: b.finish().encode_words().expect("encodes"),
+        inputs: vec![tensor(ElemType::I32, &[4], &[1, -2, 3, -4]), tensor(ElemType::I32, &[4], &[-5, 6, -7, 8])],
+        constants: BTreeMap::new(),
+        signal: 11,
+        detail: "in vkCreateDataGraphPipelinesARM",
+        note: TENSOR_ARRAY_NOTE,
+    }
+}
+
+const TENSOR_ARRAY_NOTE: &str =
+    "# The emulation layer crashes on a graph that reads two elements of a tensor-array input
+
+The graph's input 0 is an `OpTypeArray` of two `i32 [4]` tensors (interface variable at
+DescriptorSet 0, Binding 0); the graph reads both elements (`OpGraphInputARM` with InputIndex 0
+and ElementIndex 0, then ElementIndex 1) and returns `ABS` of each as outputs 0 and 1 (bindings 1
+and 2). The module is valid (spvgraph's validator; spirv-val 2025.5 accepts it too).
+
+The `vulkan` oracle binds each element on its own: the descriptor-set layout gives binding 0 two
+`TENSOR_ARM` descriptors and the pipeline's resources are (set 0, binding 0, `arrayElement` 0),
+(0, 0, 1), (0, 1, 0), (0, 2, 0).
+
+Expected (in-tree executor): `[1, 2, 3, 4]` and `[5, 6, 7, 8]`.
+Seen (ai-ml-emulation-layer-for-vulkan 0.11.0 on lavapipe): `vkCreateDataGraphPipelinesARM`
+dies of SIGSEGV in the Graph layer's SPIR-V pass
+(`spvtools::opt::GraphExtInstContext::handleInputsAndOutputs`, called from
+`GraphPassExtInst::handleGraphs`). A graph that reads only one element of the array, or that
+writes a tensor-array output element by element, runs and gives the right results through the same
+bindings (`oracle/tests/it/vulkan.rs`), so the bindings are not the cause.
+
+Whose bug: the layer's. scenario-runner hides it, since it cannot bind tensor arrays (every
+resource is `arrayElement` 0), so the `emulation-layer` oracle never runs such graphs.
+
+Reproduce, in this directory of an spvgraph checkout with the oracles set up:
+
+    cargo run --release -q --bin spvgraph -- diff emulation-layer-tensor-array-elements-sigsegv.spv \\
+        --oracles in-tree,vulkan --input emulation-layer-tensor-array-elements-sigsegv.ep0.in0.e0.npy \\
+        --input emulation-layer-tensor-array-elements-sigsegv.ep0.in0.e1.npy
+
+`oracle/tests/it/vulkan_findings.rs` checks that it still reproduces.
+
+**Versions.** ai-ml-emulation-layer-for-vulkan 0.11.0 (the release channel) shows it through the Vulkan API; 0.12.0.dev20261024 (the dev channel: `ci/setup-oracles --channel dev`) still shows it: `spvgraph diff emulation-layer-tensor-array-elements-sigsegv.spv --oracles in-tree,vulkan,vulkan@dev` on 2026-11-26 gave the same end for both versions.
+";
+
+/// MUL with a graph constant as its shift operand: the layer refuses it by
+/// throwing (`emulation-layer-graph-constant-ctc-rejected`).
+fn exception_through_the_api() -> Finding {
+    let mut b = ModuleBuilder::new();
+    let t = b.type_tensor(ElemType::I32, Some(&[4]));
+    let shift_ty = b.type_tensor(ElemType::I8, Some(&[1]));
+    let gty = b.type_graph(&[t, t], &[t]);
+    let vars = vec![b.interface_variable(t, 0, 0), b.interface_variable(t, 0, 1), b.interface_variable(t, 0, 2)];
+    let shift = b.graph_constant(shift_ty, 0);
+    let g = b.begin_graph(gty);
+    b.graph_entry_point(g, "main", vars);
+    let x = b.graph_input(t, 0, None);
+    let y = b.graph_input(t, 1, None);
+    let p = b.tosa(TosaOp::Mul, t, vec![x, y, shift]);
+    b.graph_output(p, 0, None);
+    b.end_graph();
+    let mut constants = BTreeMap::new();
+    constants.insert(0, tensor(ElemType::I8, &[1], &[0]));
+    Finding {
+        stem: "emulation-layer-exception-through-vulkan-api",
+        words: b.finish().encode_words().expect("encodes"),
+        inputs: vec![tensor(ElemType::I32, &[4], &[1, 2, 3, 4]), tensor(ElemType::I32, &[4], &[5, 6, 7, 8])],
+        constants,
+        signal: 6,
+        detail: CPP_EXCEPTION,
+        note: EXCEPTION_NOTE,
+    }
+}
+
+const EXCEPTION_NOTE: &str = "# The emulation layer throws C++ exceptions out of vkCreateDataGraphPipelinesARM
+
+Any graph the Graph layer refuses at pipeline creation (here MUL with an `OpGraphConstantARM` as
+its shift, `emulation-layer-graph-constant-ctc-rejected`; likewise debug information, a null bool
+operand, a null constituent of a tensor constant) is refused by a C++ exception
+(`std::exception` thrown in `spvtools::opt::GraphExtInstContext::getConstVector`, seen with
+`gdb` `catch throw`) that leaves the layer's `vkCreateDataGraphPipelinesARM` instead of a
+`VkResult` error code.
+
+Expected: `vkCreateDataGraphPipelinesARM` returns an error (`VK_ERROR_UNKNOWN`, or
+`VK_ERROR_INITIALIZATION_FAILED`) and the application goes on; a Vulkan command is a C function
+and cannot throw.
+Seen (ai-ml-emulation-layer-for-vulkan 0.11.0 on lavapipe): in a C or Rust application the
+exception cannot be caught; the `vulkan` worker (Rust) aborts with SIGABRT (\"Rust cannot catch
+foreign exceptions\"). scenario-runner, written in C++ with exceptions, catches it and prints the
+message as an `ERROR` line, which is why the `emulation-layer` oracle reports a refusal.
+
+Whose bug: the layer's (the refusal itself is documented in the other findings; letting the
+exception out of a Vulkan command is this one).
+
+Reproduce, in this directory of an spvgraph checkout with the oracles set up:
+
+    cargo run --release -q --bin spvgraph -- diff emulation-layer-exception-through-vulkan-api.spv \\
+        --oracles in-tree,vulkan --input emulation-layer-exception-through-vulkan-api.ep0.in0.npy \\
+        --input emulation-layer-exception-through-vulkan-api.ep0.in1.npy \\
+        --graph-constant 0=emulation-layer-exception-through-vulkan-api.gc0.npy
+
+`oracle/tests/it/vulkan_findings.rs` checks that it still reproduces.
+
+**Versions.** ai-ml-emulation-layer-for-vulkan 0.11.0 (the release channel) shows it through the Vulkan API; 0.12.0.dev20261024 (the dev channel: `ci/setup-oracles --channel dev`) still shows it: `spvgraph diff emulation-layer-exception-through-vulkan-api.spv --oracles in-tree,vulkan,vulkan@dev` on 2026-11-26 gave the same end for both versions.
+";
+
+/// The files of a finding: module, text form, inputs (corpus names:
+/// `STEM.ep0.in<i>[.e<j>].npy`), graph constants, note.
+fn files(f: &Finding) -> Vec<(String, Vec<u8>)> {
+    let module = Module::decode_words(&f.words).expect("decodes");
+    let mut out = vec![
+        (format!("{}.spv", f.stem), f.words.iter().flat_map(|w| w.to_le_bytes()).collect()),
+        (format!("{}.spvasm", f.stem), spvgraph_ir::text::disassemble(&module).into_bytes()),
+        (format!("{}.md", f.stem), f.note.as_bytes().to_vec()),
+    ];
+    let iface = spvgraph_oracle::exec::interface(&module, None).expect("an interface");
+    for (port, _) in iface.inputs.iter().zip(&f.inputs) {
+        let element = port.element.map(|e| format!(".e{e}")).unwrap_or_default();
+        out.push((format!("{}.ep0.in{}{element}.npy", f.stem, port.index), Vec::new()));
+    }
+    for id in f.constants.keys() {
+        out.push((format!("{}.gc{id}.npy", f.stem), Vec::new()));
+    }
+    out
+}
+
+/// Writes this file's findings into `corpus/findings/` (the example
+/// `write_findings`; the tests here check what it wrote).
+pub fn write_findings() {
+    let dir = findings_dir();
+    for f in findings() {
+        let names = files(&f);
+        let (text, npy) = names.split_at(3);
+        for (name, bytes) in text {
+            std::fs::write(dir.join(name), bytes).expect("write");
+        }
+        let data = f.inputs.iter().chain(f.constants.values());
+        for ((name, _), t) in npy.iter().zip(data) {
+            t.write_npy(&dir.join(name)).expect("write npy");
+        }
+    }
+}
+
+#[test]
+fn every_finding_has_its_files_and_is_valid() {
+    let dir = findings_dir();
+    for f in findings() {
+        for (name, bytes) in files(&f) {
+            let path = dir.join(&name);
+            assert!(
+                path.is_file(),
+                "{name} missing; rerun `cargo run --release -p spvgraph-oracle --example write_findings -- vulkan`"
+            );
+            if name.ends_with(".spv") || name.ends_with(".md") {
+                assert_eq!(
+                    std::fs::read(&path).expect("read"),
+                    bytes,
+                    "{name} differs; rerun `cargo run --release -p spvgraph-oracle --example write_findings -- vulkan`"
+                );
+            }
+        }
+        assert!(Validator::new(ValidateOptions::default()).check_words(&f.words).is_valid(), "{}", f.stem);
+        assert!(matches!(Executor::default().execute(&f.request()), Ok(ExecOutcome::Outputs(_))), "{}", f.stem);
+    }
+}
+
+#[test]
+fn every_finding_still_reproduces_through_the_vulkan_api() {
+    let Some(vk) = spvgraph_testkit::oracle(Vulkan::discover()) else { return };
+    for f in findings() {
+        match vk.execute(&f.request()) {
+            Ok(ExecOutcome::Abnormal { how: Abnormal::Signal(s), detail }) => {
+                assert_eq!(s, f.signal, "{}: {detail}", f.stem);
+                assert!(detail.contains(f.detail), "{}: {detail}", f.stem);
+            }
+            other => panic!("{} no longer reproduces ({other:?}); update or retire it", f.stem),
+        }
+    }
+}
+
+#[test]
+fn the_vulkan_oracle_documents_every_finding() {
+    let Some(vk) = spvgraph_testkit::oracle(Vulkan::discover()) else { return };
+    let known = vk.known_discrepancies();
+    for f in findings() {
+        let file = format!("corpus/findings/{}.spv", f.stem);
+        assert!(known.iter().any(|k| k.finding == file && k.kind == "crash"), "{file} is not documented");
+    }
+}

@@ -1,0 +1,89 @@
+//! `spvgraph diff`: one module (or TOSA MLIR, through a producer) through the
+//! oracles named, one judgement, exit 0 when all agree, 1 when any disagree,
+//! 2 on usage or I/O errors.
+
+use spvgraph_ir::builder::ModuleBuilder;
+use spvgraph_ir::elem::ElemType;
+use spvgraph_ir::tensor::TensorData;
+use spvgraph_ir::tools::Tool;
+use spvgraph_ir::tosa::TosaOp;
+use spvgraph_testkit::{bin, scratch};
+use std::process::{Command, Output};
+
+fn run(cmd: &mut Command) -> (i32, String, String) {
+    let Output { status, stdout, stderr } = cmd.output().expect("run spvgraph");
+    (status.code().unwrap_or(-1), String::from_utf8_lossy(&stdout).into(), String::from_utf8_lossy(&stderr).into())
+}
+
+/// ABS of an i32 `[4]` input.
+fn abs_module() -> Vec<u8> {
+    let mut b = ModuleBuilder::new();
+    let t = b.type_tensor(ElemType::I32, Some(&[4]));
+    let gty = b.type_graph(&[t], &[t]);
+    let vars = vec![b.interface_variable(t, 0, 0), b.interface_variable(t, 0, 1)];
+    let g = b.begin_graph(gty);
+    b.graph_entry_point(g, "main", vars);
+    let x = b.graph_input(t, 0, None);
+    let y = b.tosa(TosaOp::Abs, t, vec![x]);
+    b.graph_output(y, 0, None);
+    b.end_graph();
+    b.finish().encode_bytes().expect("encodes")
+}
+
+#[test]
+fn a_valid_module_on_the_in_tree_oracle_agrees_with_generated_inputs() {
+    let dir = scratch("valid");
+    let spv = dir.join("abs.spv");
+    std::fs::write(&spv, abs_module()).expect("write");
+    let (code, out, err) = run(bin!().arg("diff").arg(&spv).args(["--oracles", "in-tree"]));
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("every oracle agrees"), "{out}");
+    assert!(out.contains("in-tree executor"), "the module ran: {out}");
+}
+
+#[test]
+fn save_outputs_writes_each_executors_outputs_as_npy() {
+    let dir = scratch("save");
+    let spv = dir.join("abs.spv");
+    std::fs::write(&spv, abs_module()).expect("write");
+    let input = dir.join("x.npy");
+    TensorData::from_bits(ElemType::I32, &[4], &[(-3i64) as u64, 0, 7, (-1i64) as u64])
+        .expect("[4]")
+        .write_npy(&input)
+        .expect("write input");
+    let saved = dir.join("outputs");
+    let (code, out, err) = run(bin!()
+        .arg("diff")
+        .arg(&spv)
+        .args(["--oracles", "in-tree", "--input"])
+        .arg(&input)
+        .arg("--save-outputs")
+        .arg(&saved));
+    assert_eq!(code, 0, "{out}{err}");
+    let abs = TensorData::read_npy(&saved.join("in-tree").join("out0.npy"), ElemType::I32).expect("saved output");
+    assert_eq!(abs.to_f64(), [3.0, 0.0, 7.0, 1.0]);
+}
+
+#[test]
+fn mlir_without_a_producer_is_a_usage_error() {
+    let dir = scratch("no-producer");
+    let mlir = dir.join("abs.mlir");
+    std::fs::write(&mlir, "func.func @f() { return }\n").expect("write");
+    let (code, out, err) = run(bin!().arg("diff").arg(&mlir).args(["--oracles", "in-tree"]));
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("needs a producer"), "{err}");
+}
+
+#[test]
+fn mlir_the_producer_refuses_is_a_producer_rejects_disagreement() {
+    let Some(_) = spvgraph_testkit::tool(Tool::ModelConverter) else { return };
+    let dir = scratch("refused");
+    let mlir = dir.join("bad.mlir");
+    let text = "func.func @bad(%a: tensor<2xf32>) -> tensor<2xf32> {\n  \
+                %0 = tosa.no_such_operator %a : (tensor<2xf32>) -> tensor<2xf32>\n  \
+                return %0 : tensor<2xf32>\n}\n";
+    std::fs::write(&mlir, text).expect("write");
+    let (code, out, err) = run(bin!().arg("diff").arg(&mlir).args(["--oracles", "model-converter"]));
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("producer-rejects"), "{out}");
+}
