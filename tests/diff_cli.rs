@@ -12,8 +12,8 @@
 use spvgraph_ir::builder::ModuleBuilder;
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::tensor::TensorData;
-use spvgraph_ir::tools::{locate, Tool};
 use spvgraph_ir::tosa::TosaOp;
+use spvgraph_oracle::tools::{locate, Tool};
 use std::path::PathBuf;
 use std::process::{Command, Output};
 

@@ -29,7 +29,7 @@ fn scratch(name: &str) -> PathBuf {
 
 #[test]
 fn a_newer_version_that_crashes_where_the_release_converts_is_a_regression() {
-    if spvgraph_ir::tools::locate(spvgraph_ir::tools::Tool::ModelConverter)
+    if spvgraph_oracle::tools::locate(spvgraph_oracle::tools::Tool::ModelConverter)
         .unwrap_or_else(|e| panic!("CI=true and {e}"))
         .is_none()
     {

@@ -195,6 +195,7 @@ fn hunt_case(candidate: &Candidate) -> CaseOutcome {
         operators: Vec::new(),
         disagreements: Vec::new(),
         coverage: Vec::new(),
+        neighbour: None,
     }
 }
 

@@ -11,9 +11,9 @@
 use spvgraph_ir::builder::ModuleBuilder;
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::inst::Inst;
-use spvgraph_ir::tools::{Tool, Tools};
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::Module;
+use spvgraph_oracle::tools::{Tool, Tools};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 

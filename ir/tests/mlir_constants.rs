@@ -28,9 +28,9 @@ use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::inst::{Id, Inst};
 use spvgraph_ir::mlir::module_to_mlir;
 use spvgraph_ir::tensor::TensorData;
-use spvgraph_ir::tools::Tool;
 use spvgraph_ir::tosa::{AccType, TosaOp};
 use spvgraph_ir::Module;
+use spvgraph_oracle::tools::Tool;
 use std::collections::BTreeMap;
 use std::path::Path;
 

@@ -33,8 +33,8 @@ use spvgraph_ir::analysis::Analysis;
 use spvgraph_ir::inst::Inst;
 use spvgraph_ir::mlir::{module_to_mlir, MlirErrorKind};
 use spvgraph_ir::tensor::TensorData;
-use spvgraph_ir::tools::Tool;
 use spvgraph_ir::Module;
+use spvgraph_oracle::tools::Tool;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 

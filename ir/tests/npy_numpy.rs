@@ -14,7 +14,7 @@
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::npy::{Dtypes, NpyArray};
 use spvgraph_ir::tensor::TensorData;
-use spvgraph_ir::tools::{locate, Tool};
+use spvgraph_oracle::tools::{locate, Tool};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

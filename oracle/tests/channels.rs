@@ -16,9 +16,9 @@
     reason = "a test, bench or example: a failure names its place"
 )]
 
-use spvgraph_ir::tools::{Tool, Tools};
 use spvgraph_oracle::oracle::{Oracle, ProduceOutcome, ProduceRequest};
 use spvgraph_oracle::registry::{self, OracleConfig, RegistryError};
+use spvgraph_oracle::tools::{Tool, Tools};
 use std::path::PathBuf;
 
 /// The registry configuration, when the dev channel is installed.

@@ -18,14 +18,14 @@ mod common;
 use common::*;
 use spvgraph_ir::elem::ElemType::{self, Fp16, Fp32, I16, I32, I48, I8};
 use spvgraph_ir::tensor::TensorData;
-use spvgraph_ir::tools::Tool;
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::{Id, Module};
+use spvgraph_oracle::tools::Tool;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn tool(t: Tool) -> Option<PathBuf> {
-    spvgraph_ir::tools::locate(t).unwrap_or_else(|e| panic!("CI=true and {e}"))
+    spvgraph_oracle::tools::locate(t).unwrap_or_else(|e| panic!("CI=true and {e}"))
 }
 
 fn scratch(name: &str) -> PathBuf {

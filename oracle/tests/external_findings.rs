@@ -24,7 +24,6 @@ use spvgraph_ir::builder::ModuleBuilder;
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::rules::RuleId;
 use spvgraph_ir::tensor::TensorData;
-use spvgraph_ir::tools::{locate, Tool, Tools};
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::{Id, Module};
 use spvgraph_oracle::exec::{self, Executor};
@@ -34,6 +33,7 @@ use spvgraph_oracle::external::spirv_val::SpirvVal;
 use spvgraph_oracle::oracle::{
     ExecOutcome, ExecRequest, Oracle, ProduceOutcome, ProduceRequest, Refusal, ValidateOptions, Verdict,
 };
+use spvgraph_oracle::tools::{locate, Tool, Tools};
 use spvgraph_oracle::validate::Validator;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -18,7 +18,6 @@ use spvgraph_ir::builder::ModuleBuilder;
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::rules::RuleId;
 use spvgraph_ir::tensor::TensorData;
-use spvgraph_ir::tools::{locate, Tool, Tools};
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_oracle::exec::Executor;
 use spvgraph_oracle::external::model_converter::ModelConverter;
@@ -29,6 +28,7 @@ use spvgraph_oracle::oracle::{
     Verdict,
 };
 use spvgraph_oracle::produced::{bit_identical, OutputSource, ProducedRun, ProducerNote};
+use spvgraph_oracle::tools::{locate, Tool, Tools};
 use spvgraph_oracle::validate::Validator;
 use std::collections::BTreeMap;
 use std::os::unix::fs::PermissionsExt;

@@ -17,18 +17,18 @@ use spvgraph_ir::analysis::{Analysis, Type};
 use spvgraph_ir::inst::{Id, Inst};
 use spvgraph_ir::observe::{local_form, observed_form, ObserveError};
 use spvgraph_ir::tensor::TensorData;
-use spvgraph_ir::tools::Tool;
 use spvgraph_ir::Module;
 use spvgraph_oracle::exec::Executor;
 use spvgraph_oracle::external::spirv_val::SpirvVal;
 use spvgraph_oracle::oracle::{Oracle, ValidateOptions, Verdict};
+use spvgraph_oracle::tools::Tool;
 use spvgraph_oracle::validate::Validator;
 use std::collections::BTreeSet;
 
 const SEEDS: u64 = 400;
 
 fn spirv_val() -> Option<SpirvVal> {
-    let lib = spvgraph_ir::tools::locate(Tool::LibSpirvTools).unwrap_or_else(|e| panic!("CI=true and {e}"))?;
+    let lib = spvgraph_oracle::tools::locate(Tool::LibSpirvTools).unwrap_or_else(|e| panic!("CI=true and {e}"))?;
     Some(SpirvVal::with_paths(Some(lib), None))
 }
 

@@ -14,18 +14,18 @@ use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::inst::{Id, Inst};
 use spvgraph_ir::rules::RuleId;
 use spvgraph_ir::tensor_access::{ConstructReplicate, TensorAccess, TensorOperands};
-use spvgraph_ir::tools::Tool;
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::Module;
 use spvgraph_oracle::external::spirv_val::SpirvVal;
 use spvgraph_oracle::oracle::{Oracle, ValidateOptions};
+use spvgraph_oracle::tools::Tool;
 use spvgraph_oracle::validate::{Report, Validator};
 use std::path::PathBuf;
 
 /// The path of `tool`, or `None` with a notice when it is missing outside CI.
 /// Under `CI=true` a missing tool fails the test.
 pub fn tool(tool: Tool) -> Option<PathBuf> {
-    spvgraph_ir::tools::locate(tool).unwrap_or_else(|e| panic!("CI=true and {e}"))
+    spvgraph_oracle::tools::locate(tool).unwrap_or_else(|e| panic!("CI=true and {e}"))
 }
 
 /// spirv-val in process, or `None` with a notice when it is missing outside
@@ -35,7 +35,7 @@ pub fn spirv_val() -> Option<SpirvVal> {
     match sv.available() {
         Ok(()) => Some(sv),
         Err(e) => {
-            assert!(!spvgraph_ir::tools::Tools::required(), "CI=true and {e}");
+            assert!(!spvgraph_oracle::tools::Tools::required(), "CI=true and {e}");
             eprintln!("skipping spirv-val: {e}");
             None
         }

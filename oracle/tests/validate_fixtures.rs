@@ -17,10 +17,10 @@ mod common;
 
 use common::*;
 use spvgraph_ir::rules::RuleId;
-use spvgraph_ir::tools::Tool;
 use spvgraph_ir::Module;
 use spvgraph_oracle::external::spirv_val::SpirvVal;
 use spvgraph_oracle::oracle::{Oracle, ValidateOptions};
+use spvgraph_oracle::tools::Tool;
 use spvgraph_oracle::validate::{Report, Validator};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -227,7 +227,7 @@ fn spirv_val_agrees_except_where_documented() {
     let Some(dir) = fixtures() else { return };
     let sv = SpirvVal::discover();
     if let Err(e) = sv.available() {
-        assert!(!spvgraph_ir::tools::Tools::required(), "CI=true and {e}");
+        assert!(!spvgraph_oracle::tools::Tools::required(), "CI=true and {e}");
         eprintln!("skipping: {e}");
         return;
     }

@@ -7,7 +7,7 @@ use spvgraph_generator::Case;
 use spvgraph_ir::analysis::Analysis;
 use spvgraph_ir::inst::{Id, Inst};
 use spvgraph_ir::tensor::TensorData;
-use spvgraph_ir::tools::Tool;
+use spvgraph_oracle::tools::Tool;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -15,7 +15,7 @@ use std::process::Command;
 /// The path of `tool`, or `None` with a notice when it is missing outside CI.
 /// Under `CI=true` a missing tool fails the test.
 pub fn tool(tool: Tool) -> Option<PathBuf> {
-    spvgraph_ir::tools::locate(tool).unwrap_or_else(|e| panic!("CI=true and {e}"))
+    spvgraph_oracle::tools::locate(tool).unwrap_or_else(|e| panic!("CI=true and {e}"))
 }
 
 /// spirv-val (`tools.json` names the native binary, not the Python wrapper).

@@ -1,14 +1,14 @@
 //! Shared helpers for tests that drive the external tools.
 #![allow(dead_code)]
 
-use spvgraph_ir::tools::Tool;
+use spvgraph_oracle::tools::Tool;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The path of `tool`, or `None` with a notice when it is missing outside CI.
 /// Under `CI=true` a missing tool fails the test.
 pub fn tool(tool: Tool) -> Option<PathBuf> {
-    spvgraph_ir::tools::locate(tool).unwrap_or_else(|e| panic!("CI=true and {e}"))
+    spvgraph_oracle::tools::locate(tool).unwrap_or_else(|e| panic!("CI=true and {e}"))
 }
 
 /// A scratch directory unique to this test process and name.
@@ -76,7 +76,7 @@ pub struct Converter {
 pub fn converters() -> Vec<Converter> {
     let (Some(mc), Some(dump)) = (tool(Tool::ModelConverter), tool(Tool::VgfDump)) else { return Vec::new() };
     let mut out = vec![Converter { channel: "release".into(), mc: mc.clone(), dump }];
-    let tools = spvgraph_ir::tools::Tools::discover();
+    let tools = spvgraph_oracle::tools::Tools::discover();
     for name in tools.channels() {
         let Ok(channel) = tools.channel(&name) else { continue };
         let (Ok(c_mc), Ok(c_dump)) = (channel.get(Tool::ModelConverter), channel.get(Tool::VgfDump)) else {

@@ -21,8 +21,8 @@ mod structure;
 
 use crate::candidate::Candidate;
 
-/// Reshaping a graph input (shared with the fuzzer's shape mutation).
-pub use shrink::reshape_input;
+/// Reshaping a graph input (in `spvgraph_ir::edit`, shared with the mutator's shape change).
+pub use spvgraph_ir::edit::reshape::reshape_input;
 
 /// The level of the hierarchy a pass works at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
