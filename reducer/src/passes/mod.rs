@@ -10,6 +10,7 @@
 mod attributes;
 mod bindings;
 mod canon;
+mod carry;
 mod constants;
 mod data;
 mod dead;
@@ -65,6 +66,7 @@ pub fn all() -> Vec<Box<dyn Pass>> {
         Box::new(dead::DeadCode),
         Box::new(shrink::ShrinkShapes { halve: false }),
         Box::new(shrink::ShrinkShapes { halve: true }),
+        Box::new(carry::CarryShapes),
         Box::new(attributes::SimplifyAttributes),
         Box::new(constants::SimplifyConstants { replicate: false }),
         Box::new(constants::SimplifyConstants { replicate: true }),

@@ -150,6 +150,41 @@ pub fn attempt(module: &Module, rng: &mut SplitMix64) -> Result<(Module, ShapeCh
         attribute_origin(&a, view, rng).or_else(|| input_origin(&a, view, rng))
     }
     .ok_or(Stop::NoSite)?;
+    carry(&Candidate::new(module.clone()), &a, view, origin, rng).map(|(c, change)| (c.module, change))
+}
+
+/// Graph input `k` of graph `g` of `c` given the shape `to`, carried
+/// through the graph as [`attempt`] carries a change (attributes re-fitted,
+/// other inputs and constants made to follow), with the candidate's data
+/// cut to the new shapes: the reducer's shape shrinking through the shape
+/// rules. [`Stop::NoSite`] when `g` has no such input with a known shape,
+/// or `to` is its shape already.
+pub fn carry_input_shape(
+    c: &Candidate,
+    g: Id,
+    k: u32,
+    to: &[u32],
+    rng: &mut SplitMix64,
+) -> Result<(Candidate, ShapeChange), Stop> {
+    let a = Analysis::new(&c.module);
+    let view = a.graphs.iter().find(|v| v.result == g).ok_or(Stop::NoSite)?;
+    let (index, value, from) =
+        origin::graph_inputs(&a, view).into_iter().find(|(i, _, _)| *i == k).ok_or(Stop::NoSite)?;
+    if from == to {
+        return Err(Stop::NoSite);
+    }
+    carry(c, &a, view, Origin::Input { index, value, from, to: to.to_vec() }, rng)
+}
+
+/// Plans `origin` through the graph of `view` (an analysis of `c.module`)
+/// and writes the plan into a copy of `c`.
+fn carry(
+    c: &Candidate,
+    a: &Analysis<'_>,
+    view: &GraphView,
+    origin: Origin,
+    rng: &mut SplitMix64,
+) -> Result<(Candidate, ShapeChange), Stop> {
     let mut leaves = Leaves::new();
     let mut seed_attrs = Attrs::new();
     match &origin {
@@ -162,7 +197,7 @@ pub fn attempt(module: &Module, rng: &mut SplitMix64) -> Result<(Module, ShapeCh
     }
     let mut followers = 0;
     let (attrs, new_shapes) = loop {
-        match plan(&a, view, &leaves, &seed_attrs, rng)? {
+        match plan(a, view, &leaves, &seed_attrs, rng)? {
             Outcome::Consistent { attrs, shapes } => break (attrs, shapes),
             Outcome::Follow { leaf, shape } => {
                 if followers == MAX_ROUNDS || leaves.contains_key(&leaf) {
@@ -176,19 +211,19 @@ pub fn attempt(module: &Module, rng: &mut SplitMix64) -> Result<(Module, ShapeCh
     let (value, before, after) = match origin {
         Origin::Input { value, from, to, .. } => (value, from, to),
         Origin::Attribute { node, .. } => {
-            let before = shapes::declared_shape(&a, node).ok_or(Stop::NoSite)?;
+            let before = shapes::declared_shape(a, node).ok_or(Stop::NoSite)?;
             let after = new_shapes.get(&node).ok_or(Stop::NoSite)?.clone();
             (node, before, after)
         }
     };
     let change = ShapeChange { graph: view.result, value, before, after, reshaped: new_shapes.len(), followers };
-    let out = apply(module, view.result, &leaves, &attrs).ok_or(Stop::Apply)?;
+    let out = apply(c, view.result, &leaves, &attrs).ok_or(Stop::Apply)?;
     Ok((out, change))
 }
 
-/// Writes a consistent plan into a copy of `module`.
-fn apply(module: &Module, g: Id, leaves: &Leaves, attrs: &Attrs) -> Option<Module> {
-    let mut c = Candidate::new(module.clone());
+/// Writes a consistent plan into a copy of `c`.
+fn apply(c: &Candidate, g: Id, leaves: &Leaves, attrs: &Attrs) -> Option<Candidate> {
+    let mut c = c.clone();
     let base = Baseline::of(&c);
     let mut replaced: HashMap<Id, Id> = HashMap::new();
     for (&leaf, shape) in leaves {
@@ -215,7 +250,7 @@ fn apply(module: &Module, g: Id, leaves: &Leaves, attrs: &Attrs) -> Option<Modul
     }
     shapes::retype_graph(&mut c, g)?;
     finish(&mut c, &base)?;
-    Some(c.module)
+    Some(c)
 }
 
 /// Most elements of a constant the change rebuilds.
