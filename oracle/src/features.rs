@@ -37,6 +37,10 @@ pub enum Feature {
     NullBoolOperand,
     /// An `OpConstantCompositeReplicateEXT` (anywhere in the module).
     ReplicatedConstant,
+    /// A tensor constant one of whose constituents is an
+    /// `OpConstantCompositeReplicateEXT` of a tensor type of rank 2 or more
+    /// (a replicated block inside an explicit composite).
+    NestedReplicate,
     /// An `OpGraphConstantARM` as a compile-time-constant operand of a TOSA
     /// instruction (zero points, MUL shift, PAD pad_const, ...).
     GraphConstantAsCtc,
@@ -66,11 +70,12 @@ pub enum Feature {
 
 impl Feature {
     /// Every feature, in order.
-    pub const ALL: [Feature; 14] = [
+    pub const ALL: [Feature; 15] = [
         Feature::NullRow,
         Feature::NullConstituent,
         Feature::NullBoolOperand,
         Feature::ReplicatedConstant,
+        Feature::NestedReplicate,
         Feature::GraphConstantAsCtc,
         Feature::SharedOutput,
         Feature::SeveralEntryPoints,
@@ -90,6 +95,7 @@ impl Feature {
             Feature::NullConstituent => "null-constituent",
             Feature::NullBoolOperand => "null-bool-operand",
             Feature::ReplicatedConstant => "replicated-constant",
+            Feature::NestedReplicate => "nested-replicate",
             Feature::GraphConstantAsCtc => "graph-constant-as-ctc",
             Feature::SharedOutput => "shared-output",
             Feature::SeveralEntryPoints => "several-entry-points",
@@ -110,6 +116,9 @@ impl Feature {
             Feature::NullConstituent => "a tensor constant with an OpConstantNull constituent",
             Feature::NullBoolOperand => "OpConstantNull of bool as a TOSA operand",
             Feature::ReplicatedConstant => "a replicated composite constant (OpConstantCompositeReplicateEXT)",
+            Feature::NestedReplicate => {
+                "a tensor constant with an OpConstantCompositeReplicateEXT constituent of rank 2 or more"
+            }
             Feature::GraphConstantAsCtc => "a graph constant as a compile-time-constant operand",
             Feature::SharedOutput => "one value set as several graph outputs",
             Feature::SeveralEntryPoints => "several graph entry points",
@@ -153,9 +162,13 @@ pub fn detect(module: &Module, request: Option<&ExecRequest<'_>>) -> FeatureSet 
     }
     // Which values something other than a graph output reads.
     let mut read_by_operator: BTreeSet<Id> = BTreeSet::new();
+    let mut set_as_output: BTreeSet<Id> = BTreeSet::new();
     let mut extracts: HashMap<Id, Vec<(Id, Vec<u32>)>> = HashMap::new();
     for inst in &module.insts {
         match inst {
+            Inst::GraphSetOutput { value, .. } => {
+                set_as_output.insert(*value);
+            }
             Inst::Tosa { args, .. } => read_by_operator.extend(args.iter().copied()),
             Inst::CompositeExtract { result, composite, indices, .. } => {
                 read_by_operator.insert(*composite);
@@ -179,7 +192,10 @@ pub fn detect(module: &Module, request: Option<&ExecRequest<'_>>) -> FeatureSet 
                     let parts = extracts.get(result).map(Vec::as_slice).unwrap_or_default();
                     let members: BTreeSet<u32> = parts.iter().filter_map(|(_, ix)| ix.first().copied()).collect();
                     let both_extracted = members.contains(&0) && members.contains(&1);
-                    let all_outputs = parts.iter().all(|(id, _)| !read_by_operator.contains(id));
+                    // An extracted part that is unused is as much "not itself an
+                    // output" as one another operator reads.
+                    let all_outputs =
+                        parts.iter().all(|(id, _)| !read_by_operator.contains(id) && set_as_output.contains(id));
                     if !both_extracted || !all_outputs {
                         out.insert(Feature::FftResultToOperator);
                     }
@@ -293,13 +309,22 @@ fn constant_features(a: &Analysis<'_>, id: Id, out: &mut FeatureSet, depth: u32)
     match inst {
         Inst::ConstantComposite { constituents, .. } if tensor.is_some() => {
             for &c in constituents {
-                if let Some(Inst::ConstantNull { ty, .. }) = a.def(c) {
-                    out.insert(Feature::NullConstituent);
-                    if a.tensor_type(*ty).and_then(|t| t.element_count()).is_some_and(|n| n > 1) {
-                        out.insert(Feature::NullRow);
+                match a.def(c) {
+                    Some(Inst::ConstantNull { ty, .. }) => {
+                        out.insert(Feature::NullConstituent);
+                        if a.tensor_type(*ty).and_then(|t| t.element_count()).is_some_and(|n| n > 1) {
+                            out.insert(Feature::NullRow);
+                        }
                     }
-                } else {
-                    constant_features(a, c, out, depth + 1);
+                    Some(Inst::ConstantCompositeReplicate { ty, .. }) => {
+                        // Rank-1 replicated rows are read right; a replicated
+                        // block of rank 2 or more is the layer's bug.
+                        if a.tensor_type(*ty).and_then(|t| t.rank).is_some_and(|r| r >= 2) {
+                            out.insert(Feature::NestedReplicate);
+                        }
+                        constant_features(a, c, out, depth + 1);
+                    }
+                    _ => constant_features(a, c, out, depth + 1),
                 }
             }
         }
@@ -389,5 +414,74 @@ mod tests {
             detect(&m, None),
             FeatureSet::from([Feature::NullRow, Feature::NullConstituent, Feature::SharedOutput])
         );
+    }
+
+    /// An FFT2D whose imaginary part is extracted but not used is an FFT
+    /// result that is not itself an output; both parts as outputs are not.
+    #[test]
+    fn an_unused_fft_part_is_a_result_that_is_not_an_output() {
+        let module = |imag_out: bool| {
+            let mut b = ModuleBuilder::new();
+            let t = b.type_tensor(ElemType::Fp32, Some(&[1, 4, 4]));
+            let outs: Vec<Id> = if imag_out { vec![t, t] } else { vec![t] };
+            let gty = b.type_graph(&[t, t], &outs);
+            let vars: Vec<Id> = (0..2 + outs.len()).map(|k| b.interface_variable(t, 0, k as u32)).collect();
+            let pair = b.type_struct(vec![t, t]);
+            let no = b.const_bool(false);
+            let g = b.begin_graph(gty);
+            b.graph_entry_point(g, "main", vars);
+            let x = b.graph_input(t, 0, None);
+            let y = b.graph_input(t, 1, None);
+            let fft = b.tosa(TosaOp::Fft2d, pair, vec![no, no, x, y]);
+            let real = b.composite_extract(t, fft, 0);
+            let imag = b.composite_extract(t, fft, 1);
+            b.graph_output(real, 0, None);
+            if imag_out {
+                b.graph_output(imag, 1, None);
+            }
+            b.end_graph();
+            b.finish()
+        };
+        assert_eq!(detect(&module(false), None), FeatureSet::from([Feature::FftResultToOperator]));
+        assert_eq!(detect(&module(true), None), FeatureSet::new());
+    }
+
+    /// A constant `[[rows of 1.5]]` of shape 1x2x4 whose one constituent is
+    /// a 2x4 replicate is a nested replicate; a 2x4 constant whose rows are
+    /// rank-1 replicates, and a whole-tensor replicate, are not.
+    #[test]
+    fn only_a_replicated_block_of_rank_two_or_more_is_nested() {
+        let module = |block: bool| {
+            let mut b = ModuleBuilder::new();
+            let row = b.type_tensor(ElemType::Fp32, Some(&[4]));
+            let t2x4 = b.type_tensor(ElemType::Fp32, Some(&[2, 4]));
+            let t1x2x4 = b.type_tensor(ElemType::Fp32, Some(&[1, 2, 4]));
+            let out_ty = if block { t1x2x4 } else { t2x4 };
+            let gty = b.type_graph(&[], &[out_ty, t2x4]);
+            let v0 = b.interface_variable(out_ty, 0, 0);
+            let v1 = b.interface_variable(t2x4, 0, 1);
+            let x = b.const_scalar(ElemType::Fp32, u64::from(1.5f32.to_bits()));
+            let c = if block {
+                let rep = b.const_replicate(t2x4, x);
+                b.const_composite(t1x2x4, vec![rep])
+            } else {
+                let rep = b.const_replicate(row, x);
+                b.const_composite(t2x4, vec![rep, rep])
+            };
+            let whole = b.const_replicate(t2x4, x);
+            let g = b.begin_graph(gty);
+            b.graph_entry_point(g, "main", vec![v0, v1]);
+            let a0 = b.tosa(TosaOp::Abs, out_ty, vec![c]);
+            let a1 = b.tosa(TosaOp::Abs, t2x4, vec![whole]);
+            b.graph_output(a0, 0, None);
+            b.graph_output(a1, 1, None);
+            b.end_graph();
+            b.finish()
+        };
+        assert_eq!(
+            detect(&module(true), None),
+            FeatureSet::from([Feature::ReplicatedConstant, Feature::NestedReplicate])
+        );
+        assert_eq!(detect(&module(false), None), FeatureSet::from([Feature::ReplicatedConstant]));
     }
 }

@@ -145,6 +145,8 @@ fn findings() -> Vec<Finding> {
         null_constituent(),
         bool_null_row(),
         int_null_row(),
+        nested_replicate(),
+        log_near_one(),
     ]
 }
 
@@ -486,6 +488,64 @@ LOGICAL_AND, LOGICAL_LEFT_SHIFT, each on a constant with a null row), seen with
 `spvgraph diff --save-outputs`, and written by hand as small as it goes.
 ";
 
+fn nested_replicate() -> Finding {
+    let words = module(&[], &[(ElemType::Fp16, &[1, 2, 4])], |b, _, t| {
+        // [[[1.5 x4], [1.5 x4]]] as fp32: one constituent, a 2x4 replicate of 1.5.
+        let x = b.const_scalar(ElemType::Fp32, u64::from(1.5f32.to_bits()));
+        let block_ty = b.type_tensor(ElemType::Fp32, Some(&[2, 4]));
+        let block = b.const_replicate(block_ty, x);
+        let c_ty = b.type_tensor(ElemType::Fp32, Some(&[1, 2, 4]));
+        let c = b.const_composite(c_ty, vec![block]);
+        vec![b.tosa(TosaOp::Cast, t[0], vec![c])]
+    });
+    Finding {
+        stem: "emulation-layer-nested-replicate-misread",
+        kind: "wrong-output",
+        words,
+        entry: "main",
+        inputs: Vec::new(),
+        constants: BTreeMap::new(),
+        rows: vec![(TosaOp::Cast, vec![ElemType::Fp32, ElemType::Fp16])],
+        breaks: None,
+        // Elements 2.. are memory the layer never wrote: the last is 0 on
+        // every run seen, element 2 sometimes other values.
+        seen: Seen::OffBy { index: 0, element: 7, right: 1.5, more_than: 0.5 },
+        note: NESTED_REPLICATE,
+    }
+}
+
+const NESTED_REPLICATE: &str = "# The emulation layer reads a replicated block inside a tensor constant as one element per row
+
+**Belongs to:** ML Emulation Layer for Vulkan. **Status:** open. The reproducer of `emulation-layer-nested-replicate-misread.json` (`upstream.reproduce`) is run by `tests/upstream_reproducers.rs`.
+
+CAST to fp16 of the `1x2x4` fp32 tensor constant whose eight elements are all 1.5, written as
+`OpConstantComposite %tensor_float_1x2x4 %block` with `%block =
+OpConstantCompositeReplicateEXT %tensor_float_2x4 %float_1_5` (SPV_EXT_replicated_composites:
+a replicated constant of a tensor type fills every element with the scalar). spirv-val and
+spvgraph's validator accept it.
+
+Expected (in-tree executor and TOSA reference model): eight times `1.5`.
+Seen (ai-ml-emulation-layer-for-vulkan 0.11.0 on lavapipe): `[1.5, 1.5, 0, 0, 0, 0, 0, 0]`;
+element 2 is sometimes another value (`inf`, `-13.9`) from run to run.
+
+Why: the layer expands the replicated block as if it held one element per index of its
+first dimension (two here) instead of all eight, so the rest of the constant is never
+written and the graph computes on memory it did not fill. Silently: nothing is reported.
+A `2x4` constant whose rows are rank-1 replicates (`OpConstantCompositeReplicateEXT
+%tensor_float_4`) is read right, and so is the same `2x4` block as a whole-tensor
+replicate or written out element by element: it is a replicate of rank 2 or more nested in
+an `OpConstantComposite`. The layer contradicts itself: a replicate of a rank-2 or rank-3
+tensor type from a scalar, when it is the whole constant, is read by the same layer as the
+scalar in every element (as spirv-val, the in-tree executor and the reference model read
+it), so the meaning of the instruction is not in question. A sibling of the null-row bug
+(`emulation-layer-null-row-shifts-elements`). Found by the 10-minute `ci/hunt` (seed 0,
+case seed 941: an fp8e4m3 `1x7x5` constant whose one constituent is a `7x5` replicate of
+-7.5, read twice by CONCAT, 56 of 70 elements wrong) through the `vulkan` oracle; the
+equivalent forms without the nested replicate (explicit constants, whole-tensor replicate,
+graph constants, constants as inputs) were right on the same backend; reduced by `spvgraph
+reduce --finding` to two operators, then written by hand as small as it goes.
+";
+
 fn fft2d_result_to_operator() -> Finding {
     let shape: &[u32] = &[1, 4, 4];
     let words =
@@ -663,6 +723,54 @@ single-operator sweep with special input values (`emulation_layer_hunt --per-row
 --special 0.3`: LOG fp32 and bf16). The exact wrong values depend on the CPU lavapipe
 compiles for; `oracle/tests/emulation_layer_findings.rs` checks that the first is more
 than 1 away from the right answer.
+";
+
+fn log_near_one() -> Finding {
+    let words = module(&[(ElemType::Fp32, &[4])], &[(ElemType::Fp32, &[4])], |b, x, t| {
+        vec![b.tosa(TosaOp::Log, t[0], vec![x[0]])]
+    });
+    Finding {
+        stem: "emulation-layer-log-near-one-inaccurate",
+        kind: "wrong-output",
+        words,
+        entry: "main",
+        inputs: vec![f32s(&[4], &[0.941_269_8, 0.953_968_2, 0.960_317_43, 0.992_063_46])],
+        constants: BTreeMap::new(),
+        rows: vec![(TosaOp::Log, vec![ElemType::Fp32])],
+        breaks: None,
+        // TOSA's bound here is 2^-24 (5.96e-8); the layer is 8.5e-8 off.
+        seen: Seen::OffBy { index: 0, element: 2, right: -0.040_491_389_925_558_78, more_than: 5.960_464_5e-8 },
+        note: LOG_NEAR_ONE,
+    }
+}
+
+const LOG_NEAR_ONE: &str = "# LOG of fp32 values near 1 is less accurate than TOSA allows on the emulation layer
+
+**Belongs to:** ML Emulation Layer for Vulkan. **Status:** open. The reproducer of `emulation-layer-log-near-one-inaccurate.json` (`upstream.reproduce`) is run by `tests/upstream_reproducers.rs`.
+
+LOG of the fp32 tensor `[0.9412698, 0.9539682, 0.9603174, 0.9920635]`.
+
+Expected: within TOSA 1.0's LOG bound of the exact logarithm `[-0.0605254, -0.0471249,
+-0.0404914, -0.0079682]`. The bound (TOSA 1.0 LOG accuracy, the conformance checker's
+ABS_ERROR mode: `calcAbsErrorBound(out_ref, 5, 0.5, 1)`) is `2^-23 * max(|log x|, 0.1) * 5`,
+that is 2^-24 = 5.96e-8 for these inputs. The in-tree executor and the TOSA reference
+model are within it.
+Seen (ai-ml-emulation-layer-for-vulkan 0.11.0 on lavapipe, mesa-vulkan-drivers 22.3.6,
+llvmpipe with LLVM 15): errors of 6.2e-8, 6.9e-8, 8.5e-8 and 6.1e-8: up to 1.4 times the
+bound. Over 64 inputs evenly spaced in [0.9, 1.1], 4 fail. Silently: nothing is reported.
+
+Whose bug: the layer computes LOG with GLSL `log()`. Vulkan requires of `log` only an
+absolute error below 2^-21 (4.8e-7) in [0.5, 2], which lavapipe meets here; TOSA's bound
+is eight times tighter, so a layer that implements TOSA's LOG with GLSL `log` does not meet
+TOSA's accuracy on a conformant Vulkan driver. The layer's bug, not Mesa's (unlike
+`emulation-layer-log-subnormal-lavapipe`, where lavapipe is outside Vulkan's own bound).
+Found by the 10-minute `ci/hunt` (seed 0, case seed 3140: 10 of 1152 LOG elements outside
+the bound, through the `vulkan` oracle) and checked on a single-operator graph by
+`spvgraph diff --oracles in-tree,tosa-ref,emulation-layer,vulkan`; the ABS_ERROR check is
+the one `oracle/tests/compliance_tosa_verify.rs` cross-checks against the reference
+model's `tosa_verify`. The exact wrong values depend on the CPU lavapipe compiles for;
+`oracle/tests/emulation_layer_findings.rs` checks that the third is further than the
+bound from the right answer.
 ";
 
 fn accepts_shape_mismatch() -> Finding {
@@ -978,6 +1086,8 @@ const ON_DEV: &[(&str, bool)] = &[
     ("emulation-layer-null-constituent-rejected", true),
     ("emulation-layer-bool-null-row-misread", true),
     ("emulation-layer-null-row-shifts-elements", true),
+    ("emulation-layer-nested-replicate-misread", true),
+    ("emulation-layer-log-near-one-inaccurate", true),
 ];
 
 /// The dev channel's emulation layer, or `None` with a notice when the
@@ -1155,6 +1265,16 @@ fn int_null_row_still_reproduces() {
 }
 
 #[test]
+fn nested_replicate_still_reproduces() {
+    check("emulation-layer-nested-replicate-misread");
+}
+
+#[test]
+fn log_near_one_still_reproduces() {
+    check("emulation-layer-log-near-one-inaccurate");
+}
+
+#[test]
 fn shared_output_still_reproduces() {
     check("emulation-layer-shared-output");
 }
@@ -1247,6 +1367,11 @@ fn attribution(f: &Finding) -> String {
             "Reproduced through the Vulkan API: the elements after the null row are shifted as here; those past the \
              end of the misread data differ from run to run and between the two paths (memory the layer never \
              wrote). The layer's bug, not scenario-runner's."
+        }
+        (_, "emulation-layer-nested-replicate-misread") => {
+            "Reproduced through the Vulkan API (first seen there, by the `vulkan` oracle): the block is read as one \
+             element per row as here; the elements the layer never wrote are zeros or, from run to run, other \
+             values. The layer's bug, not scenario-runner's."
         }
         _ => {
             "Reproduced through the Vulkan API with the same module, bindings and inputs: the same wrong outputs. \

@@ -50,7 +50,7 @@ pub struct Args {
     /// Where an oracle's backend is, NAME=DIR (repeatable); also SPVGRAPH_ORACLE_PATH_<NAME>.
     #[arg(long = "oracle-path", value_name = "NAME=DIR")]
     oracle_paths: Vec<String>,
-    /// Time limit of one backend run, in seconds.
+    /// Time limit of one backend run, in seconds of CPU time (a run that waits is killed after three times as long on the clock).
     #[arg(long, value_name = "SECS", default_value_t = 60.0)]
     timeout: f64,
     /// Write each executor's outputs as DIR/ORACLE/out<j>.npy (the in-tree

@@ -91,7 +91,7 @@ pub struct Args {
     /// (name NAME@LABEL in --oracles), judged against it.
     #[arg(long = "oracle-path", value_name = "NAME=DIR")]
     oracle_paths: Vec<String>,
-    /// Time limit of one backend run, in seconds.
+    /// Time limit of one backend run, in seconds of CPU time (a run that waits is killed after three times as long on the clock).
     #[arg(long, value_name = "SECS", default_value_t = 60.0)]
     timeout: f64,
     /// Also send near-valid cases to consumers (backends that read SPIR-V),

@@ -5,6 +5,14 @@
 //! adapter reports ([`Abnormal`]), not a failure of the harness; only failing
 //! to start the tool at all is an error.
 //!
+//! The time limit is on the child's CPU time as well as on the wall clock:
+//! a run is killed once it has used `timeout` of CPU *and* `timeout` has
+//! passed, or after [`WALL_FACTOR`] times `timeout` whatever it used. On a
+//! loaded machine (a parallel test run, two hunts) a backend gets less than
+//! a core, and a wall-clock limit alone turned slow but healthy runs into
+//! false `timeout` findings; a hang that computes is still killed at
+//! `timeout`, one that waits (a deadlock) at `WALL_FACTOR` times it.
+//!
 //! The memory limit is enforced by polling the child's resident set size
 //! (`VmRSS` in `/proc/PID/status`) while waiting for it, not with
 //! `RLIMIT_AS`: Vulkan drivers and JIT compilers reserve far more address
@@ -29,10 +37,18 @@ use std::process::{Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+/// How many times [`Limits::timeout`] of wall-clock time a run may take when
+/// it has not used `timeout` of CPU time (it is waiting, or starved by a
+/// loaded machine).
+pub const WALL_FACTOR: u32 = 3;
+
 /// Limits for one run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
-    /// Wall-clock time after which the process is killed.
+    /// CPU time (user and system, all threads) after which the process is
+    /// killed, once as much wall-clock time has passed too; a process is
+    /// killed after [`WALL_FACTOR`] times this much wall-clock time whatever
+    /// it used.
     pub timeout: Duration,
     /// Resident memory, in bytes, above which the process is killed (`None`: no limit).
     pub memory_bytes: Option<u64>,
@@ -196,7 +212,10 @@ pub fn run(mut cmd: Command, dir: &Path, limits: &Limits) -> Result<ProcessRun, 
         let mem = memory_of(pid);
         polled_peak = polled_peak.max(mem.high_water);
         let over_memory = limits.memory_bytes.is_some_and(|m| mem.resident > m);
-        if killed.is_none() && (over_memory || start.elapsed() >= limits.timeout) {
+        let wall = start.elapsed();
+        let out_of_time = (wall >= limits.timeout && cpu_time(pid) >= limits.timeout)
+            || wall >= limits.timeout.saturating_mul(WALL_FACTOR);
+        if killed.is_none() && (over_memory || out_of_time) {
             killed = Some(if over_memory { Abnormal::OutOfMemory } else { Abnormal::Timeout });
             let _ = child.kill();
         }
@@ -296,6 +315,26 @@ fn reap(pid: u32) -> Reap {
         if std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
             return Reap::Lost;
         }
+    }
+}
+
+/// The CPU time (user plus system, every thread) process `pid` has used,
+/// from `/proc/PID/stat`; zero when it cannot be read (then only the
+/// wall-clock bound applies).
+fn cpu_time(pid: u32) -> Duration {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { return Duration::ZERO };
+    // The command name (field 2) is in parentheses and may hold spaces: the
+    // fields after its closing parenthesis start at field 3 (state), so
+    // utime and stime (fields 14 and 15) are the 12th and 13th of them.
+    let Some(rest) = stat.rfind(')').map(|at| &stat[at + 1..]) else { return Duration::ZERO };
+    let mut fields = rest.split_ascii_whitespace().skip(11);
+    let ticks = |f: Option<&str>| f.and_then(|t| t.parse::<u64>().ok()).unwrap_or(0);
+    let used = ticks(fields.next()).saturating_add(ticks(fields.next()));
+    // SAFETY: sysconf has no preconditions.
+    let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+    match u64::try_from(per_second) {
+        Ok(hz) if hz > 0 => Duration::from_millis(used.saturating_mul(1000) / hz),
+        _ => Duration::ZERO,
     }
 }
 
@@ -425,7 +464,41 @@ mod tests {
         let limits = Limits { timeout: Duration::from_millis(200), memory_bytes: None };
         let run = run(sh("exec sleep 30"), dir.path(), &limits).expect("runs");
         assert_eq!(run.abnormal(), Some(Abnormal::Timeout));
+        // A waiting process is given WALL_FACTOR times the limit.
+        assert!(run.elapsed >= Duration::from_millis(600), "{:?}", run.elapsed);
         assert!(run.elapsed < Duration::from_secs(10));
+    }
+
+    #[test]
+    fn a_computing_hang_is_killed_once_it_has_used_the_limit() {
+        let dir = ScratchDir::new("process-test").expect("scratch");
+        let limits = Limits { timeout: Duration::from_millis(300), memory_bytes: None };
+        let run = run(sh("exec awk 'BEGIN { while (1) n++ }'"), dir.path(), &limits).expect("runs");
+        assert_eq!(run.abnormal(), Some(Abnormal::Timeout));
+        assert!(run.elapsed >= Duration::from_millis(300), "{:?}", run.elapsed);
+    }
+
+    /// The false timeouts of a loaded machine: a run that has not used its
+    /// CPU time is not killed at the wall-clock limit.
+    #[test]
+    fn a_run_past_the_wall_clock_limit_that_used_little_cpu_finishes() {
+        let dir = ScratchDir::new("process-test").expect("scratch");
+        let limits = Limits { timeout: Duration::from_millis(300), memory_bytes: None };
+        let run = run(sh("sleep 0.5; exit 4"), dir.path(), &limits).expect("runs");
+        assert_eq!(run.ended, Ended::Exited(4), "{}", run.status_text());
+        assert!(run.elapsed >= Duration::from_millis(500));
+    }
+
+    #[test]
+    fn cpu_time_is_read_from_proc() {
+        let dir = ScratchDir::new("process-test").expect("scratch");
+        let mut child = sh("exec awk 'BEGIN { while (1) n++ }'").current_dir(dir.path()).spawn().expect("spawns");
+        std::thread::sleep(Duration::from_millis(400));
+        let used = cpu_time(child.id());
+        let _ = child.kill();
+        let _ = child.wait();
+        assert!(used >= Duration::from_millis(100), "{used:?}");
+        assert_eq!(cpu_time(u32::MAX), Duration::ZERO);
     }
 
     #[test]

@@ -433,6 +433,14 @@ const KNOWN: &[KnownDiscrepancy] = &[
     },
     known(
         "wrong-output",
+        Some(TosaOp::Log),
+        &[],
+        "LOG of fp32 values near 1 is off by up to 1.4 times TOSA's bound (2^-24 absolute for |log x| < 0.1): the \
+         layer uses GLSL log, whose Vulkan precision there is only 2^-21 absolute",
+        "corpus/findings/emulation-layer-log-near-one-inaccurate.spv",
+    ),
+    known(
+        "wrong-output",
         None,
         &[Feature::SharedOutput],
         SHARED_WHY,
@@ -451,6 +459,16 @@ const KNOWN: &[KnownDiscrepancy] = &[
         &[Feature::NullRow],
         NULL_ROW_WHY,
         "corpus/findings/emulation-layer-bool-null-row-misread.spv",
+    ),
+    known(
+        "wrong-output",
+        None,
+        &[Feature::NestedReplicate],
+        "a tensor constant with an OpConstantCompositeReplicateEXT constituent of rank 2 or more (a replicated \
+         block inside an OpConstantComposite) is misread (silently wrong values): the block is read as one element \
+         per outer index, and the rest of the constant is left unwritten (zeros or, from run to run, other values); \
+         the same block as a whole-tensor replicate, or written out, is right",
+        "corpus/findings/emulation-layer-nested-replicate-misread.spv",
     ),
     KnownDiscrepancy {
         message: Some("Unsupported float constant encoding in composite constant"),
