@@ -187,7 +187,7 @@ mod tests {
             // Only when this machine lacks the model; CI installs it.
             other => {
                 let why = other.map_or_else(|e| e.to_string(), |r| format!("{:?}", r.available().err()));
-                assert!(!spvgraph_ir::tools::Tools::required(), "CI=true has the reference model: {why}");
+                assert!(!spvgraph_oracle::tools::Tools::required(), "CI=true has the reference model: {why}");
                 return;
             }
         };

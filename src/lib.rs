@@ -8,5 +8,6 @@
 pub mod corpus;
 pub mod diff;
 pub mod diff_exec;
+pub mod generate;
 pub mod hunt;
 pub mod reduce;

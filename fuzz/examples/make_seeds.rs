@@ -16,9 +16,9 @@
 
 use spvgraph_ir::builder::ModuleBuilder;
 use spvgraph_ir::elem::ElemType;
-use spvgraph_ir::tools::{Tool, Tools};
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::{Endian, GraphDebugInst, Inst, Module};
+use spvgraph_oracle::tools::{Tool, Tools};
 use std::path::Path;
 use std::process::Command;
 

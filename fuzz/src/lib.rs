@@ -15,7 +15,6 @@ pub mod graph_validator;
 pub mod meter;
 pub mod mutate;
 pub mod roundtrip;
-pub mod shape_change;
 
 use std::path::{Path, PathBuf};
 

@@ -26,6 +26,7 @@ mod datasets;
 mod dice;
 pub mod files;
 pub mod floats;
+pub mod mutate;
 pub mod near_valid;
 pub mod network;
 pub mod prng;

@@ -10,6 +10,7 @@ pub mod binary;
 pub mod builder;
 pub mod count;
 pub mod decls;
+pub mod edit;
 pub mod elem;
 pub mod env;
 pub mod ids;
@@ -27,7 +28,6 @@ pub mod shader;
 pub mod tensor;
 pub mod tensor_access;
 pub mod text;
-pub mod tools;
 pub mod tosa;
 
 pub use binary::{DecodeError, DecodeErrorKind, Endian, Header};

@@ -501,6 +501,6 @@ fn main() {
 
 /// `tosa_reference_model`, for its baseline.
 fn model_path() -> Option<PathBuf> {
-    let tools = spvgraph_ir::tools::Tools::discover();
-    tools.get(spvgraph_ir::tools::Tool::TosaReferenceModel).ok().map(Path::to_path_buf)
+    let tools = spvgraph_oracle::tools::Tools::discover();
+    tools.get(spvgraph_oracle::tools::Tool::TosaReferenceModel).ok().map(Path::to_path_buf)
 }

@@ -13,4 +13,5 @@ pub mod judge;
 pub mod oracle;
 pub mod produced;
 pub mod registry;
+pub mod tools;
 pub mod validate;

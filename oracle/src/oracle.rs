@@ -539,13 +539,13 @@ pub trait Oracle: Send + Sync {
 
 /// `oracle` when it can run here. When it cannot: `Ok(None)` after a
 /// `skipping: …` notice, or, when a missing tool is a failure
-/// ([`spvgraph_ir::tools::Tools::required`], `CI=true`), the reason as an
-/// error. The oracle-level counterpart of [`spvgraph_ir::tools::locate`],
+/// ([`crate::tools::Tools::required`], `CI=true`), the reason as an
+/// error. The oracle-level counterpart of [`crate::tools::locate`],
 /// for code (tests, examples) that may skip work without a tool.
 pub fn runnable<O: Oracle>(oracle: O) -> Result<Option<O>, OracleError> {
     match oracle.available() {
         Ok(()) => Ok(Some(oracle)),
-        Err(e) if spvgraph_ir::tools::Tools::required() => Err(e),
+        Err(e) if crate::tools::Tools::required() => Err(e),
         Err(e) => {
             eprintln!("skipping: {e}");
             Ok(None)

@@ -34,9 +34,9 @@ use crate::external::tosa_reference::TosaReferenceModel;
 use crate::external::vulkan::Vulkan;
 use crate::oracle::{Capability, ExecOutcome, ExecRequest, Oracle, OracleError, RuleClaim, ValidateOptions, Verdict};
 use crate::oracle::{KnownDiscrepancy, ProduceOutcome, ProduceRequest};
+use crate::tools::{ChannelUnavailable, Tools};
 use crate::validate::Validator;
 use spvgraph_ir::rules::RuleId;
-use spvgraph_ir::tools::{ChannelUnavailable, Tools};
 mod conformance;
 pub use conformance::{conformance, Conformance};
 

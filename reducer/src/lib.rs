@@ -33,11 +33,12 @@
 //! already judged are remembered by a hash and never judged twice.
 #![deny(missing_docs)]
 
-pub mod candidate;
-pub mod graph;
 pub mod passes;
 pub mod search;
-pub mod shapes;
+
+/// The candidate, graph editing and shape re-inference (in `spvgraph_ir::edit`, shared with the
+/// mutator in `spvgraph_generator::mutate`).
+pub use spvgraph_ir::edit::{candidate, graph, shapes};
 
 pub use candidate::{Candidate, InputKey, Size};
 pub use search::{Expect, Info, PassInfo, Progress, ReduceError, Reduced, Reducer, Rules};

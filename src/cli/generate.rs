@@ -22,17 +22,17 @@ use super::Outcome;
 use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
+use spvgraph::generate::{Batch, Tally};
 use spvgraph_generator::files::{self, Extras};
 use spvgraph_generator::near_valid::{covered_pipeline_rules, covered_rules, near_valid_from_seed, NearValid};
-use spvgraph_generator::{generate_from_seed, Config, ConfigProfile, Coverage};
+use spvgraph_generator::{Config, ConfigProfile};
 use spvgraph_ir::elem::Profile;
 use spvgraph_ir::rules::RuleId;
-use spvgraph_ir::tools::{Tool, Tools};
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_oracle::oracle::ValidateOptions;
+use spvgraph_oracle::registry::{self, OracleConfig};
 use spvgraph_oracle::validate::Validator;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// Arguments of `generate`. Every configuration field can be set: from a
 /// JSON file (`--config`), by the named flags below, or by `--set`.
@@ -126,33 +126,6 @@ pub struct Args {
     rule: Option<String>,
 }
 
-/// What happened to one case.
-#[derive(Default)]
-struct Tally {
-    coverage: Coverage,
-    cases: u64,
-    graphs: u64,
-    nodes: u64,
-    rejected: Vec<(u64, String)>,
-    internal: Vec<(u64, String)>,
-    mlir: Vec<(u64, String)>,
-    io: Vec<String>,
-}
-
-impl Tally {
-    fn merge(mut self, o: Tally) -> Tally {
-        self.coverage.merge(&o.coverage);
-        self.cases += o.cases;
-        self.graphs += o.graphs;
-        self.nodes += o.nodes;
-        self.rejected.extend(o.rejected);
-        self.internal.extend(o.internal);
-        self.mlir.extend(o.mlir);
-        self.io.extend(o.io);
-        self
-    }
-}
-
 /// Runs `generate`.
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let config = build_config(&args)?;
@@ -172,28 +145,26 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     if let Some(dir) = &args.out {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
-    let val = if args.check_spirv_val { Some(native_tool(Tool::SpirvVal)?) } else { None };
-    let scratch = std::env::temp_dir().join(format!("spvgraph-generate-{}", std::process::id()));
-    if val.is_some() && args.out.is_none() {
-        std::fs::create_dir_all(&scratch).with_context(|| format!("cannot create {}", scratch.display()))?;
-    }
-    let extras = Extras { spvasm: args.spvasm, mlir: !args.no_mlir };
+    let spirv_val = if args.check_spirv_val {
+        let oracle = registry::build(registry::SPIRV_VAL, &OracleConfig::default())?;
+        oracle.available().map_err(|e| anyhow::anyhow!("--check-spirv-val: {e}"))?;
+        Some(oracle)
+    } else {
+        None
+    };
+    let batch = Batch {
+        seed: args.seed,
+        count: args.count,
+        config: &config,
+        out: args.out.as_deref(),
+        prefix: &args.prefix,
+        extras: Extras { spvasm: args.spvasm, mlir: !args.no_mlir },
+        validator: spirv_val.as_deref(),
+    };
     let bar = progress(args.count);
-    let tally = (0..args.count)
-        .into_par_iter()
-        .map(|i| {
-            let seed = args.seed.wrapping_add(i);
-            let stem = format!("{}{seed}", args.prefix);
-            let t = one_case(seed, &stem, &config, args.out.as_deref(), &extras, val.as_deref(), &scratch);
-            bar.inc(1);
-            t
-        })
-        .reduce(Tally::default, Tally::merge);
+    let tally = spvgraph::generate::run(&batch, &|| bar.inc(1));
     bar.finish_and_clear();
-    if val.is_some() && args.out.is_none() {
-        let _ = std::fs::remove_dir_all(&scratch);
-    }
-    report(&args, &config, tally, val.is_some())
+    report(&args, &config, tally, spirv_val.is_some())
 }
 
 /// Parses a `--rule` name: a rule of the catalogue that some near-valid
@@ -291,62 +262,7 @@ fn broken_pipelines(nv: &NearValid) -> Vec<String> {
         .collect()
 }
 
-fn one_case(
-    seed: u64,
-    stem: &str,
-    config: &Config,
-    out: Option<&Path>,
-    extras: &Extras,
-    val: Option<&Path>,
-    scratch: &Path,
-) -> Tally {
-    let case = generate_from_seed(seed, config);
-    let mut t = Tally { cases: 1, graphs: case.meta.graphs as u64, nodes: case.meta.nodes as u64, ..Tally::default() };
-    t.coverage.add(&case.meta);
-    t.internal.extend(case.meta.internal_errors.iter().map(|e| (seed, e.clone())));
-    let spv = match out {
-        Some(dir) => match files::write_case(dir, stem, &case, extras) {
-            Ok(m) => {
-                t.mlir.extend(m.mlir_errors.into_iter().map(|e| (seed, e)));
-                dir.join(format!("{stem}.spv"))
-            }
-            Err(e) => {
-                t.io.push(e.to_string());
-                return t;
-            }
-        },
-        None if val.is_some() => {
-            let p = scratch.join(format!("{stem}.spv"));
-            let written = case
-                .module
-                .encode_bytes()
-                .map_err(|e| e.to_string())
-                .and_then(|b| std::fs::write(&p, b).map_err(|e| e.to_string()));
-            if let Err(e) = written {
-                t.io.push(format!("{}: {e}", p.display()));
-                return t;
-            }
-            p
-        }
-        None => return t,
-    };
-    if let Some(val) = val {
-        match Command::new(val).args(["--target-env", "vulkan1.3"]).arg(&spv).output() {
-            Ok(o) if o.status.success() => {}
-            Ok(o) => {
-                let msg = format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
-                t.rejected.push((seed, msg.trim().replace('\n', " | ")));
-            }
-            Err(e) => t.io.push(format!("cannot run {}: {e}", val.display())),
-        }
-        if out.is_none() {
-            let _ = std::fs::remove_file(&spv);
-        }
-    }
-    t
-}
-
-fn report(args: &Args, config: &Config, mut t: Tally, checked: bool) -> anyhow::Result<Outcome> {
+fn report(args: &Args, config: &Config, t: Tally, checked: bool) -> anyhow::Result<Outcome> {
     if let Some(e) = t.io.first() {
         bail!("{e} ({} I/O error(s) in total)", t.io.len());
     }
@@ -357,9 +273,6 @@ fn report(args: &Args, config: &Config, mut t: Tally, checked: bool) -> anyhow::
         "generated {} case(s), seeds {}..={last}{whereto}: {} graphs, {} TOSA instructions",
         t.cases, args.seed, t.graphs, t.nodes
     );
-    for list in [&mut t.internal, &mut t.mlir, &mut t.rejected] {
-        list.sort();
-    }
     if !t.internal.is_empty() {
         failed = true;
         eprintln!("{} generator invariant failure(s) (operations dropped); first ones:", t.internal.len());
@@ -476,12 +389,4 @@ fn progress(count: u64) -> ProgressBar {
         bar.set_style(style);
     }
     bar
-}
-
-/// Where `tool` is; an error saying how to install it when it is missing.
-fn native_tool(tool: Tool) -> anyhow::Result<PathBuf> {
-    match Tools::discover().get(tool) {
-        Ok(p) => Ok(p.to_path_buf()),
-        Err(e) => bail!("{e}"),
-    }
 }

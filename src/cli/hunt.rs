@@ -144,6 +144,13 @@ pub struct Args {
     /// in seconds; findings whose turn comes later stay as found.
     #[arg(long, value_name = "S", default_value_t = 180.0, value_parser = parse_seconds)]
     reduce_tail: f64,
+    /// Per case of the generator that shows a new signature: how many
+    /// mutants of it (each one structure-aware mutation away, valid, drawn
+    /// from its seed) run through the same oracles, to find its neighbours;
+    /// one showing the same signature is counted, one showing a new
+    /// signature is filed with `neighbour_of`. 0 turns them off.
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    neighbours: usize,
     /// Testing aid: make the in-tree validator panic on the case with this seed.
     #[arg(long, hide = true, value_name = "SEED")]
     inject_panic: Vec<u64>,
@@ -375,6 +382,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         inject_panic: args.inject_panic.clone(),
         ignore_documented: args.ignore_documented,
         observe: !args.no_observed_form,
+        neighbours: args.neighbours,
         reduce: (!args.no_reduce).then(|| FindingReduction {
             time_limit: Duration::from_secs_f64(args.reduce_time),
             slow_time_limit: Duration::from_secs_f64(args.reduce_time_slow),

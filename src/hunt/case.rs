@@ -204,6 +204,8 @@ pub struct CaseOutcome {
     pub disagreements: Vec<Disagreement>,
     /// What was judged of each backend's run (valid cases the backends ran).
     pub coverage: Vec<Coverage>,
+    /// For a mutant of a finding's case: which one (see [`super::neighbours`]).
+    pub neighbour: Option<super::neighbours::NeighbourOf>,
 }
 
 impl CaseOutcome {
@@ -333,6 +335,7 @@ impl Hunter<'_> {
             operators: Vec::new(),
             disagreements: Vec::new(),
             coverage: Vec::new(),
+            neighbour: None,
         };
         match planned_rule {
             None => match guard("generator", || generate_from_seed(seed, self.config)) {
@@ -443,9 +446,10 @@ impl Hunter<'_> {
             inputs: ep.inputs.iter().map(|t| t.data.clone()).collect(),
             graph_constants: case.graph_constants.clone(),
         };
-        // A near-valid mutation may change a graph constant's or an input's
-        // type: the data the valid case had must follow the module.
-        if !valid {
+        // A near-valid mutation or a neighbour's shape change may change a
+        // graph constant's or an input's type: the data the valid case had
+        // must follow the module.
+        if !valid || out.neighbour.is_some() {
             request.fit_to_module();
         }
         out.entry = Some(ep.name.clone());

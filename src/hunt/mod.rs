@@ -19,6 +19,7 @@ pub mod case;
 pub mod findings;
 pub mod guard;
 pub mod merge;
+pub mod neighbours;
 pub mod note;
 pub mod oracles;
 pub mod picture;
@@ -82,6 +83,9 @@ pub struct HuntOptions {
     pub observe: bool,
     /// Reduce each new signature's case before its finding is written.
     pub reduce: Option<reduce_finding::FindingReduction>,
+    /// Mutants run around each case that shows a new signature (its
+    /// neighbours, see [`neighbours`]); 0 turns them off.
+    pub neighbours: usize,
 }
 
 /// Told about the hunt's progress (the CLI draws a bar; tests ignore it).
@@ -149,16 +153,24 @@ struct Shared<'a> {
     /// Set when the cases are done: the end of the reductions' tail.
     reductions_until: std::sync::OnceLock<Instant>,
     completion: progress::Completion,
+    /// Mutants per case that shows a new signature.
+    neighbours: usize,
+    /// Cases whose neighbours wait for a worker.
+    neighbour_jobs: Mutex<Vec<CaseOutcome>>,
 }
 
 impl Shared<'_> {
     /// Records a case's disagreements; each finding written as found goes
-    /// to the background reducer, so the hunt goes on meanwhile.
-    fn record(&self, case: &CaseOutcome) {
+    /// to the background reducer, so the hunt goes on meanwhile. A case of
+    /// the generator that shows a new signature queues its neighbours. How
+    /// many new signatures it showed.
+    fn record(&self, case: &CaseOutcome) -> usize {
+        let mut new = 0;
         for d in &case.disagreements {
             let written = match self.store.record(case, d) {
                 Recorded::New(path, documented) => {
                     self.progress.finding(case.seed, &d.signature().key(), &path, documented);
+                    new += 1;
                     true
                 }
                 Recorded::Smaller => true,
@@ -170,6 +182,66 @@ impl Shared<'_> {
                 }
             }
         }
+        let has_neighbours = matches!(case.subject, case::Subject::Valid(_)) && case.neighbour.is_none();
+        if new > 0 && self.neighbours > 0 && has_neighbours {
+            if let Ok(mut jobs) = self.neighbour_jobs.lock() {
+                jobs.push(case.clone());
+            }
+        }
+        new
+    }
+
+    /// Runs the neighbours of `parent` through the first phase and then
+    /// every sampled oracle that takes them (at once, not through the
+    /// queues: they are no case of the hunt's index range), and records
+    /// what they show.
+    fn run_neighbours(&self, parent: &CaseOutcome, stats: &mut Stats) {
+        let parent_keys: std::collections::BTreeSet<String> =
+            parent.disagreements.iter().map(|d| d.signature().key()).collect();
+        let mutants = self.hunter.neighbours(parent, self.neighbours);
+        let oracles = self.hunter.oracles;
+        let (mut same, mut new) = (0, 0);
+        for (outcome, pending) in &mutants {
+            let mut keys: Vec<String> = outcome.disagreements.iter().map(|d| d.signature().key()).collect();
+            let mut found = self.record(outcome);
+            if let Some(p) = pending {
+                for q in &self.queues {
+                    let takes = match q.producer {
+                        true => q.member.takes(outcome.seed) && p.mlir.is_some(),
+                        false => oracles.executor_takes(&q.member, outcome.seed, true),
+                    };
+                    if !takes {
+                        continue;
+                    }
+                    let result = if q.producer {
+                        batch::run_producer(&q.member, oracles, vec![p.clone()])
+                    } else {
+                        batch::run_executor(&q.member, oracles, vec![p.clone()])
+                    };
+                    for case in &result.cases {
+                        keys.extend(case.disagreements.iter().map(|d| d.signature().key()));
+                        found += self.record(case);
+                    }
+                }
+            }
+            same += u64::from(keys.iter().any(|k| parent_keys.contains(k)));
+            new += u64::from(found > 0);
+        }
+        let t = &mut stats.neighbours;
+        t.findings += 1;
+        t.run += mutants.len() as u64;
+        t.same_signature += same;
+        t.new_signature += new;
+        self.progress.note(&format!(
+            "neighbours of seed {}: {} mutant(s) run, {same} with its signature, {new} with a new one",
+            parent.seed,
+            mutants.len()
+        ));
+    }
+
+    /// The next case whose neighbours wait, if any.
+    fn next_neighbours(&self) -> Option<CaseOutcome> {
+        self.neighbour_jobs.lock().ok()?.pop()
     }
 
     /// The background reducer: reduces each finding it is sent, within its
@@ -238,6 +310,11 @@ fn worker(sh: &Shared<'_>) -> Stats {
         if sh.deadline.is_some_and(|d| Instant::now() >= d) {
             break;
         }
+        // Neighbours of the findings so far go before new cases.
+        if let Some(parent) = sh.next_neighbours() {
+            sh.run_neighbours(&parent, &mut stats);
+            continue;
+        }
         let index = sh.next.fetch_add(1, Ordering::Relaxed);
         if index >= sh.limit {
             break;
@@ -275,6 +352,13 @@ fn worker(sh: &Shared<'_>) -> Stats {
         while q.waiting.lock().map(|w| !w.is_empty()).unwrap_or(false) {
             sh.run_queue(q, &mut stats, true);
         }
+    }
+    // And the neighbours of the last findings (within the time limit).
+    while let Some(parent) = sh.next_neighbours() {
+        if sh.deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+        sh.run_neighbours(&parent, &mut stats);
     }
     stats
 }
@@ -345,6 +429,8 @@ pub fn run(options: &HuntOptions, progress: &dyn Progress) -> anyhow::Result<Hun
         reductions: Mutex::new(None),
         reductions_until: std::sync::OnceLock::new(),
         completion: progress::Completion::new(options.start),
+        neighbours: options.neighbours,
+        neighbour_jobs: Mutex::new(Vec::new()),
     };
     let (to_reducer, reducer_jobs) = std::sync::mpsc::channel();
     if options.reduce.is_some() {

@@ -2,10 +2,10 @@
 //! what they answer: validators on every case, backends and producers on a
 //! sample of cases, and the referee that settles output disagreements.
 
-use spvgraph_ir::tools::Tools;
 use spvgraph_oracle::judge::fnv1a;
 use spvgraph_oracle::oracle::{Capability, Oracle};
 use spvgraph_oracle::registry::{self, OracleConfig, RegistryError, IN_TREE};
+use spvgraph_oracle::tools::Tools;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -265,7 +265,7 @@ mod tests {
             // Only when this machine lacks an oracle; CI installs them all.
             Err(e) => {
                 assert!(matches!(e, SetupError::Unavailable(_)), "{e}");
-                assert!(!spvgraph_ir::tools::Tools::required(), "CI=true has every oracle: {e}");
+                assert!(!spvgraph_oracle::tools::Tools::required(), "CI=true has every oracle: {e}");
             }
         }
     }

@@ -633,6 +633,9 @@ impl Store {
             "case": if rule.is_some() { "near-valid" } else { "valid" },
             "seed": case.seed,
             "hunt_index": case.index,
+            // A mutant of the case at `seed` (the finding's .spv is the mutant;
+            // `reproduce` regenerates the case it was mutated from).
+            "neighbour_of": case.neighbour.map(|n| n.to_json()),
             "near_valid_unavailable": case.unavailable,
             "mutator": near.map(|nv| nv.mutator),
             "note": near.map(|nv| nv.note.as_str()),

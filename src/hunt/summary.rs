@@ -104,6 +104,8 @@ pub struct Stats {
     pub coverage: spvgraph_generator::Coverage,
     /// Per backend, what was judged of its runs.
     pub judged: BTreeMap<String, JudgedTally>,
+    /// What the neighbours of new findings showed.
+    pub neighbours: super::neighbours::NeighbourTally,
 }
 
 fn label(a: &Answer) -> &'static str {
@@ -205,6 +207,7 @@ impl Stats {
         for (name, t) in &o.judged {
             self.judged.entry(name.clone()).or_default().merge(t);
         }
+        self.neighbours.merge(&o.neighbours);
     }
 }
 
@@ -367,6 +370,8 @@ pub fn summary_json(st: &Stats, store: &Store, cx: &SummaryContext<'_>) -> Value
             "why": JUDGED_WHY,
             "backends": judged,
         },
+        // Mutants of the cases of new findings (`--neighbours`).
+        "neighbours": st.neighbours,
         "unavailable_oracles": cx.unavailable.iter().map(|(n, why)| json!({ "oracle": n, "why": why })).collect::<Vec<_>>(),
         "roundtrip": {
             "identical": st.roundtrip[0],

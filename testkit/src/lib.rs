@@ -10,9 +10,9 @@
 )]
 
 use spvgraph_generator::Case;
-use spvgraph_ir::tools::Tool;
 use spvgraph_oracle::external::spirv_val::SpirvVal;
 use spvgraph_oracle::oracle::{runnable, Oracle, OwnedExecRequest};
+use spvgraph_oracle::tools::Tool;
 use std::path::{Path, PathBuf};
 
 /// The environment variable that keeps scratch directories for inspection.
@@ -122,7 +122,7 @@ pub fn scratch(name: &str) -> Scratch {
 /// The path of `tool`, or `None` after a `skipping: …` notice when it is
 /// missing. Under `CI=true` a missing tool fails the test.
 pub fn tool(tool: Tool) -> Option<PathBuf> {
-    spvgraph_ir::tools::locate(tool).unwrap_or_else(|e| panic!("CI=true and {e}"))
+    spvgraph_oracle::tools::locate(tool).unwrap_or_else(|e| panic!("CI=true and {e}"))
 }
 
 /// `oracle` when it can run here, or `None` after a `skipping: …` notice.

@@ -13,11 +13,11 @@
 use spvgraph::corpus::cases::{self, CorpusCase, Expect};
 use spvgraph::corpus::check::{self, CheckOptions, Implementation, Role, Status};
 use spvgraph_ir::elem::Profile;
-use spvgraph_ir::tools::Tool;
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::Module;
 use spvgraph_oracle::compliance::{output_contexts, Mode};
 use spvgraph_oracle::registry::{self, OracleConfig};
+use spvgraph_oracle::tools::Tool;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -174,7 +174,7 @@ fn same_verdict_in_corpus_check_and_diff(name: &str, role: Role, oracle_name: &s
     let config = OracleConfig::default();
     let built = registry::build(oracle_name, &config).expect("a registry name");
     if let Err(e) = built.available() {
-        assert!(!spvgraph_ir::tools::Tools::required(), "CI=true has {oracle_name}: {e}");
+        assert!(!spvgraph_oracle::tools::Tools::required(), "CI=true has {oracle_name}: {e}");
         return None;
     }
     let report = check::check(&cases, &options(role, oracle(oracle_name))).expect("runs");

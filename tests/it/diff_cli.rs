@@ -5,8 +5,8 @@
 use spvgraph_ir::builder::ModuleBuilder;
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::tensor::TensorData;
-use spvgraph_ir::tools::Tool;
 use spvgraph_ir::tosa::TosaOp;
+use spvgraph_oracle::tools::Tool;
 use spvgraph_testkit::{bin, scratch};
 use std::process::{Command, Output};
 

@@ -139,8 +139,8 @@ fn coverage_reports_rows_and_fails_when_incomplete() {
 
 #[test]
 fn check_spirv_val_counts_rejections() {
-    if spvgraph_ir::tools::Tools::discover().get(spvgraph_ir::tools::Tool::SpirvVal).is_err() {
-        assert!(!spvgraph_ir::tools::Tools::required(), "CI=true and spirv-val is unavailable");
+    if spvgraph_oracle::tools::Tools::discover().get(spvgraph_oracle::tools::Tool::SpirvVal).is_err() {
+        assert!(!spvgraph_oracle::tools::Tools::required(), "CI=true and spirv-val is unavailable");
         eprintln!("skipping: spirv-val unavailable");
         return;
     }

@@ -39,9 +39,9 @@ fn counts(s: &Value) -> Value {
 }
 
 fn spirv_val_available() -> bool {
-    let ok = spvgraph_ir::tools::Tools::discover().get(spvgraph_ir::tools::Tool::SpirvVal).is_ok();
+    let ok = spvgraph_oracle::tools::Tools::discover().get(spvgraph_oracle::tools::Tool::SpirvVal).is_ok();
     if !ok {
-        assert!(!spvgraph_ir::tools::Tools::required(), "CI=true and spirv-val is unavailable");
+        assert!(!spvgraph_oracle::tools::Tools::required(), "CI=true and spirv-val is unavailable");
         eprintln!("skipping the spirv-val part: spirv-val unavailable");
     }
     ok
@@ -419,7 +419,7 @@ fn a_fixed_seed_hunt_through_every_oracle_has_no_oracle_error() {
     no_errors(&s);
     let layer = spvgraph_oracle::registry::build("emulation-layer", &Default::default()).expect("a registry name");
     if layer.available().is_err() {
-        assert!(!spvgraph_ir::tools::Tools::required(), "CI=true and the emulation layer is unavailable");
+        assert!(!spvgraph_oracle::tools::Tools::required(), "CI=true and the emulation layer is unavailable");
         return;
     }
     let args = [

@@ -15,7 +15,7 @@ use std::path::Path;
 
 #[test]
 fn a_newer_version_that_crashes_where_the_release_converts_is_a_regression() {
-    if spvgraph_testkit::tool(spvgraph_ir::tools::Tool::ModelConverter).is_none() {
+    if spvgraph_testkit::tool(spvgraph_oracle::tools::Tool::ModelConverter).is_none() {
         return;
     }
     let mine = scratch("build");

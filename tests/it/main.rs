@@ -23,6 +23,7 @@ mod findings_cli;
 mod generate_cli;
 mod hunt_cli;
 mod hunt_kill;
+mod hunt_neighbours;
 mod hunt_release_differential;
 mod hunt_reproduce;
 mod planted_fault;

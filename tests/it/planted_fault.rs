@@ -186,6 +186,7 @@ fn hunt_case(candidate: &Candidate) -> CaseOutcome {
         operators: Vec::new(),
         disagreements: Vec::new(),
         coverage: Vec::new(),
+        neighbour: None,
     }
 }
 

@@ -9,10 +9,10 @@
 use serde_json::Value;
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::tensor::TensorData;
-use spvgraph_ir::tools::{Tool, Tools};
 use spvgraph_oracle::attribution::{Owner, Status};
 use spvgraph_oracle::external::known;
 use spvgraph_oracle::registry::{self, OracleConfig};
+use spvgraph_oracle::tools::{Tool, Tools};
 use spvgraph_testkit::scratch;
 use spvgraph_testkit::Scratch;
 use std::os::unix::process::ExitStatusExt;

@@ -4,9 +4,9 @@
 use spvgraph_ir::builder::ModuleBuilder;
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::inst::Inst;
-use spvgraph_ir::tools::{Tool, Tools};
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::Module;
+use spvgraph_oracle::tools::{Tool, Tools};
 use spvgraph_testkit::{bin, scratch};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

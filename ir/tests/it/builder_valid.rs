@@ -2,8 +2,8 @@
 
 use spvgraph_ir::builder::ModuleBuilder;
 use spvgraph_ir::elem::ElemType;
-use spvgraph_ir::tools::Tool;
 use spvgraph_ir::Module;
+use spvgraph_oracle::tools::Tool;
 
 fn chain(n: usize) -> Module {
     spvgraph_ir::samples::elementwise_chain(n)

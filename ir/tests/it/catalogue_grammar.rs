@@ -3,8 +3,8 @@
 //! opcodes, names, operand names and order, and CONCAT's variadic tail.
 
 use serde::Deserialize;
-use spvgraph_ir::tools::{Tool, Tools};
 use spvgraph_ir::tosa::TosaOp;
+use spvgraph_oracle::tools::{Tool, Tools};
 use std::path::PathBuf;
 
 const GRAMMAR_FILE: &str = "extinst.tosa.001000.1.grammar.json";

@@ -14,9 +14,9 @@ use spvgraph_ir::elem::{ElemType, ScalarKind};
 use spvgraph_ir::inst::{GraphDebugInst, Id, Inst};
 use spvgraph_ir::mlir::{module_to_mlir, MlirErrorKind};
 use spvgraph_ir::tensor::TensorData;
-use spvgraph_ir::tools::Tool;
 use spvgraph_ir::tosa::{NanMode, TosaOp};
 use spvgraph_ir::Module;
+use spvgraph_oracle::tools::Tool;
 use spvgraph_testkit::tool;
 use std::collections::BTreeMap;
 

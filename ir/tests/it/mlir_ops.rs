@@ -24,13 +24,13 @@ use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::inst::{Id, Inst};
 use spvgraph_ir::mlir::module_to_mlir;
 use spvgraph_ir::tensor::TensorData;
-use spvgraph_ir::tools::Tool;
 use spvgraph_ir::tosa::spec::table_size;
 use spvgraph_ir::tosa::{
     infer_shapes, AccType, EnumKind, Form, Len, NanMode, OperandSpec, ResizeMode, ResultKind, RoundingMode,
     RowQualifier, ShapeArg, ShapeInputs, ShapeRule, TosaOp, TypeRow, ValueRule,
 };
 use spvgraph_ir::Module;
+use spvgraph_oracle::tools::Tool;
 use spvgraph_testkit::tool;
 use std::collections::BTreeMap;
 

@@ -7,7 +7,7 @@
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::npy::{Dtypes, NpyArray};
 use spvgraph_ir::tensor::TensorData;
-use spvgraph_ir::tools::Tool;
+use spvgraph_oracle::tools::Tool;
 use spvgraph_testkit::{scratch, Scratch};
 use std::path::Path;
 use std::process::Command;

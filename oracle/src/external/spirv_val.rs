@@ -14,9 +14,9 @@ use super::process::{self, Limits};
 use crate::oracle::{
     Capability, Diagnostic, KnownDiscrepancy, Oracle, OracleError, RuleClaim, Standalone, ValidateOptions, Verdict,
 };
+use crate::tools::{Tool, Tools};
 use crate::validate::TargetEnv;
 use spvgraph_ir::rules::RuleId;
-use spvgraph_ir::tools::{Tool, Tools};
 use std::ffi::{c_char, c_void, CStr};
 use std::path::{Path, PathBuf};
 use std::process::Command;

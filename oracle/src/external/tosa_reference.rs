@@ -33,12 +33,12 @@ pub use crate::compliance::{Agreement, PreciseOutcome, PreciseOutput, RowTally, 
 use crate::oracle::{
     Abnormal, Capability, ExecOutcome, ExecRequest, KnownDiscrepancy, Oracle, OracleError, Refusal, Standalone,
 };
+use crate::tools::{Tool, Tools};
 use spvgraph_ir::analysis::{Analysis, Type};
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::inst::Inst;
 use spvgraph_ir::npy::{Dtypes, NpyArray, NpyError};
 use spvgraph_ir::tensor::TensorData;
-use spvgraph_ir::tools::{Tool, Tools};
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::Module;
 use std::path::{Path, PathBuf};

@@ -9,9 +9,9 @@
 //! Skipped (with a notice) when the dev channel is not installed; under
 //! `CI=true`, which installs it, that is a failure.
 
-use spvgraph_ir::tools::{Tool, Tools};
 use spvgraph_oracle::oracle::{Oracle, ProduceOutcome, ProduceRequest};
 use spvgraph_oracle::registry::{self, OracleConfig, RegistryError};
+use spvgraph_oracle::tools::{Tool, Tools};
 use std::path::PathBuf;
 
 /// The registry configuration, when the dev channel is installed.

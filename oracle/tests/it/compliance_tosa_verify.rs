@@ -7,11 +7,11 @@ use ndarray::{ArrayD, IxDyn};
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::npy::NpyArray;
 use spvgraph_ir::tensor::TensorData;
-use spvgraph_ir::tools::{Tool, Tools};
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_oracle::compliance::{compare, DotInfo, FpFormat, Mode, OpContext};
 use spvgraph_oracle::external::tosa_reference::{write_npy, PreciseOutcome, PreciseOutput, TosaReferenceModel};
 use spvgraph_oracle::oracle::ExecOutcome;
+use spvgraph_oracle::tools::{Tool, Tools};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

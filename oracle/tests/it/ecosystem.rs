@@ -28,12 +28,12 @@ use spvgraph_ir::builder::ModuleBuilder;
 use spvgraph_ir::elem::ElemType::{Fp32, I8};
 use spvgraph_ir::inst::{GraphDebugInst, Id, Inst};
 use spvgraph_ir::rules::{RuleId, Severity};
-use spvgraph_ir::tools::Tool;
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::Module;
 use spvgraph_oracle::external::known::{SPIRV_VAL_MAIN_KNOWN, SPIRV_VAL_REJECTS_VALID};
 use spvgraph_oracle::external::spirv_val::SpirvVal;
 use spvgraph_oracle::oracle::{Oracle, ValidateOptions};
+use spvgraph_oracle::tools::Tool;
 use spvgraph_oracle::validate::{PipelineError, Validator};
 use std::path::{Path, PathBuf};
 

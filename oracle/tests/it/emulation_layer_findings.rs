@@ -19,7 +19,6 @@ use spvgraph_ir::builder::ModuleBuilder;
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::rules::RuleId;
 use spvgraph_ir::tensor::TensorData;
-use spvgraph_ir::tools::{Tool, Tools};
 use spvgraph_ir::tosa::{RowQualifier, TosaOp};
 use spvgraph_ir::{GraphDebugInst, Id, Inst, Module};
 use spvgraph_oracle::compliance::ReferenceTensor;
@@ -29,6 +28,7 @@ use spvgraph_oracle::external::emulation_layer::{prepare, EmulationLayer, Prepar
 use spvgraph_oracle::external::process::{self, Ended, Limits, ScratchDir};
 use spvgraph_oracle::external::tosa_reference;
 use spvgraph_oracle::oracle::{Abnormal, ExecOutcome, ExecRequest, Oracle, Refusal, ValidateOptions};
+use spvgraph_oracle::tools::{Tool, Tools};
 use spvgraph_oracle::validate::Validator;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

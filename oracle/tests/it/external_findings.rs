@@ -17,7 +17,6 @@ use spvgraph_ir::builder::ModuleBuilder;
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::rules::RuleId;
 use spvgraph_ir::tensor::TensorData;
-use spvgraph_ir::tools::{Tool, Tools};
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::{Id, Module};
 use spvgraph_oracle::exec::{self, Executor};
@@ -27,6 +26,7 @@ use spvgraph_oracle::external::spirv_val::SpirvVal;
 use spvgraph_oracle::oracle::{
     ExecOutcome, ExecRequest, Oracle, ProduceOutcome, ProduceRequest, Refusal, ValidateOptions, Verdict,
 };
+use spvgraph_oracle::tools::{Tool, Tools};
 use spvgraph_oracle::validate::Validator;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

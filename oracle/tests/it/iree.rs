@@ -11,7 +11,6 @@ use spvgraph_generator::{generate_from_seed, Config};
 use spvgraph_ir::builder::ModuleBuilder;
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::tensor::TensorData;
-use spvgraph_ir::tools::Tool;
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::Module;
 use spvgraph_oracle::compliance::{compare_run_output, inexact_upstream, PreciseOutcome};
@@ -21,6 +20,7 @@ use spvgraph_oracle::external::process::Limits;
 use spvgraph_oracle::external::tosa_reference::TosaReferenceModel;
 use spvgraph_oracle::oracle::{Abnormal, Capability, ExecOutcome, ExecRequest, Oracle, Refusal};
 use spvgraph_oracle::produced::bit_identical;
+use spvgraph_oracle::tools::Tool;
 use std::collections::BTreeMap;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -168,7 +168,7 @@ fn generated_graphs_agree_with_the_executor_under_the_compliance_rules() {
                 }
                 // Floating-point results may differ within the TOSA accuracy rules.
                 if let Err(e) = reference.available() {
-                    assert!(!spvgraph_ir::tools::Tools::required(), "CI=true and {e}");
+                    assert!(!spvgraph_oracle::tools::Tools::required(), "CI=true and {e}");
                     eprintln!("skipping the compliance check of seed {seed} {}: {e}", ep.name);
                     continue;
                 }
@@ -271,7 +271,7 @@ fn the_registry_builds_it_with_its_versions() {
 #[test]
 fn a_users_build_directory_is_used_and_its_version_reported() {
     let Some(_) = iree() else { return };
-    let provisioned = spvgraph_ir::tools::Tools::discover();
+    let provisioned = spvgraph_oracle::tools::Tools::discover();
     let dir = spvgraph_testkit::scratch("iree-user");
     std::fs::create_dir_all(dir.join("tools")).expect("dir");
     for (tool, name) in [(Tool::IreeCompile, "iree-compile"), (Tool::IreeRunModule, "iree-run-module")] {

@@ -313,7 +313,7 @@ fn outputs_are_compared_and_the_referee_names_the_culprit() {
             assert!(ds[0].detail.contains("in-tree: compliant"), "all three verdicts: {}", ds[0].detail);
         }
         Err(e) => {
-            assert!(!spvgraph_ir::tools::Tools::required(), "CI=true and {e}");
+            assert!(!spvgraph_oracle::tools::Tools::required(), "CI=true and {e}");
             eprintln!("skipping the referee part: {e}");
         }
     }
@@ -370,7 +370,7 @@ fn a_producer_is_not_condemned_where_the_referee_condemns_the_case_too() {
     use spvgraph_oracle::oracle::ProduceOutcome;
     let model = TosaReferenceModel::discover();
     if let Err(e) = model.available() {
-        assert!(!spvgraph_ir::tools::Tools::required(), "CI=true and {e}");
+        assert!(!spvgraph_oracle::tools::Tools::required(), "CI=true and {e}");
         eprintln!("skipping: {e}");
         return;
     }
@@ -466,7 +466,7 @@ fn referee_model() -> Option<TosaReferenceModel> {
     match model.available() {
         Ok(()) => Some(model),
         Err(e) => {
-            assert!(!spvgraph_ir::tools::Tools::required(), "CI=true and {e}");
+            assert!(!spvgraph_oracle::tools::Tools::required(), "CI=true and {e}");
             eprintln!("skipping the referee part: {e}");
             None
         }

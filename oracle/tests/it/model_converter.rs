@@ -11,7 +11,6 @@ use spvgraph_ir::builder::ModuleBuilder;
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::rules::RuleId;
 use spvgraph_ir::tensor::TensorData;
-use spvgraph_ir::tools::{Tool, Tools};
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_oracle::exec::Executor;
 use spvgraph_oracle::external::model_converter::ModelConverter;
@@ -20,6 +19,7 @@ use spvgraph_oracle::oracle::{
     Abnormal, Capability, ExecOutcome, ExecRequest, Oracle, ProduceOutcome, ProduceRequest, ValidateOptions, Verdict,
 };
 use spvgraph_oracle::produced::{bit_identical, OutputSource, ProducedRun, ProducerNote};
+use spvgraph_oracle::tools::{Tool, Tools};
 use spvgraph_oracle::validate::Validator;
 use spvgraph_testkit::spirv_val;
 use std::collections::BTreeMap;

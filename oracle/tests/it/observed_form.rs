@@ -10,11 +10,11 @@ use spvgraph_ir::analysis::{Analysis, Type};
 use spvgraph_ir::inst::{Id, Inst};
 use spvgraph_ir::observe::{local_form, observed_form, ObserveError};
 use spvgraph_ir::tensor::TensorData;
-use spvgraph_ir::tools::Tool;
 use spvgraph_ir::Module;
 use spvgraph_oracle::exec::Executor;
 use spvgraph_oracle::external::spirv_val::SpirvVal;
 use spvgraph_oracle::oracle::{Oracle, ValidateOptions, Verdict};
+use spvgraph_oracle::tools::Tool;
 use spvgraph_oracle::validate::Validator;
 use std::collections::BTreeSet;
 

@@ -6,10 +6,10 @@
 
 use spvgraph_generator::{generate_from_seed, Case, Config};
 use spvgraph_ir::elem::Profile;
-use spvgraph_ir::tools::{Tool, Tools};
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_oracle::exec::Executor;
 use spvgraph_oracle::external::tosa_reference::{check_against_reference, SweepTally, TosaReferenceModel};
+use spvgraph_oracle::tools::{Tool, Tools};
 use std::collections::BTreeSet;
 
 /// Known reference-model disagreements, each documented under

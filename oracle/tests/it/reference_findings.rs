@@ -14,11 +14,11 @@ use spvgraph_generator::{Case, CaseMeta, EntryPoint, InputTensor, InterfaceSlot,
 use spvgraph_ir::builder::ModuleBuilder;
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::tensor::TensorData;
-use spvgraph_ir::tools::{Tool, Tools};
 use spvgraph_ir::tosa::{RowQualifier, TosaOp};
 use spvgraph_ir::Module;
 use spvgraph_oracle::external::tosa_reference::{write_npy, PreciseOutcome, TosaReferenceModel};
 use spvgraph_oracle::oracle::{ExecOutcome, ExecRequest, Oracle, Refusal};
+use spvgraph_oracle::tools::{Tool, Tools};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -6,11 +6,11 @@
 use ndarray::{ArrayD, IxDyn};
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::tensor::TensorData;
-use spvgraph_ir::tools::{Tool, Tools};
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_oracle::compliance::{bounds, compare, DotInfo, OpContext, ReferenceTensor};
 use spvgraph_oracle::external::tosa_reference::{PreciseOutcome, TosaReferenceModel};
 use spvgraph_oracle::oracle::{Abnormal, ExecOutcome, Oracle, OracleError, Refusal};
+use spvgraph_oracle::tools::{Tool, Tools};
 use std::time::Duration;
 
 /// The oracle, or `None` with a notice when tosa-tools is missing outside CI.

@@ -9,10 +9,10 @@ use crate::validate_common as common;
 
 use common::*;
 use spvgraph_ir::rules::RuleId;
-use spvgraph_ir::tools::Tool;
 use spvgraph_ir::Module;
 use spvgraph_oracle::external::spirv_val::SpirvVal;
 use spvgraph_oracle::oracle::{Oracle, ValidateOptions, Verdict};
+use spvgraph_oracle::tools::Tool;
 use std::path::Path;
 use std::process::Command;
 
@@ -74,7 +74,7 @@ fn debug_info_after_graph_end_is_valid() {
     // spirv-val 2025.5 rejects it (documented in external::known::SPIRV_VAL_REJECTS_VALID).
     let sv = SpirvVal::discover();
     if let Err(e) = sv.available() {
-        assert!(!spvgraph_ir::tools::Tools::required(), "CI=true and {e}");
+        assert!(!spvgraph_oracle::tools::Tools::required(), "CI=true and {e}");
         return;
     }
     match sv.validate(&words(&m), &ValidateOptions::default()).expect("spirv-val runs") {

@@ -11,11 +11,11 @@ use spvgraph_ir::builder::ModuleBuilder;
 use spvgraph_ir::elem::{ElemType, Profile};
 use spvgraph_ir::inst::{GraphDebugInst, Id, Inst};
 use spvgraph_ir::rules::{RuleId, Severity};
-use spvgraph_ir::tools::Tool;
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::Module;
 use spvgraph_oracle::external::spirv_val::SpirvVal;
 use spvgraph_oracle::oracle::{Oracle, ValidateOptions, Verdict};
+use spvgraph_oracle::tools::Tool;
 use spvgraph_oracle::validate::Validator;
 use ElemType::{Fp16, Fp32, I16, I32, I8};
 
@@ -1572,7 +1572,7 @@ fn spirv_val_checks_flags_match_spirv_val() {
         return;
     }
     let sv = SpirvVal::discover();
-    if sv.available().is_err() && !spvgraph_ir::tools::Tools::required() {
+    if sv.available().is_err() && !spvgraph_oracle::tools::Tools::required() {
         eprintln!("skipping: {:?}", sv.available());
         return;
     }

@@ -8,11 +8,11 @@ use common::*;
 use spvgraph_ir::builder::ModuleBuilder;
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::inst::Inst;
-use spvgraph_ir::tools::{Tool, Tools};
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::Module;
 use spvgraph_oracle::external::spirv_val::{Backend, SpirvVal};
 use spvgraph_oracle::oracle::{Oracle, OracleError, ValidateOptions, Verdict};
+use spvgraph_oracle::tools::{Tool, Tools};
 use spvgraph_oracle::validate::TargetEnv;
 
 /// Both backends, or `None` (skip; failure under CI) when either is missing.

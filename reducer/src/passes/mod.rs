@@ -10,6 +10,7 @@
 mod attributes;
 mod bindings;
 mod canon;
+mod carry;
 mod constants;
 mod data;
 mod dead;
@@ -21,8 +22,8 @@ mod structure;
 
 use crate::candidate::Candidate;
 
-/// Reshaping a graph input (shared with the fuzzer's shape mutation).
-pub use shrink::reshape_input;
+/// Reshaping a graph input (in `spvgraph_ir::edit`, shared with the mutator's shape change).
+pub use spvgraph_ir::edit::reshape::reshape_input;
 
 /// The level of the hierarchy a pass works at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -65,6 +66,7 @@ pub fn all() -> Vec<Box<dyn Pass>> {
         Box::new(dead::DeadCode),
         Box::new(shrink::ShrinkShapes { halve: false }),
         Box::new(shrink::ShrinkShapes { halve: true }),
+        Box::new(carry::CarryShapes),
         Box::new(attributes::SimplifyAttributes),
         Box::new(constants::SimplifyConstants { replicate: false }),
         Box::new(constants::SimplifyConstants { replicate: true }),

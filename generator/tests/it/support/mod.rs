@@ -6,7 +6,7 @@ use spvgraph_generator::Case;
 use spvgraph_ir::analysis::Analysis;
 use spvgraph_ir::inst::{Id, Inst};
 use spvgraph_ir::tensor::TensorData;
-use spvgraph_ir::tools::Tool;
+use spvgraph_oracle::tools::Tool;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -1,6 +1,6 @@
 //! Shared helpers for tests that drive the external tools.
 
-use spvgraph_ir::tools::Tool;
+use spvgraph_oracle::tools::Tool;
 use std::path::{Path, PathBuf};
 
 /// The hand-written fixtures (`ir/tests/fixtures`).
@@ -41,7 +41,7 @@ pub fn converters() -> Vec<Converter> {
         return Vec::new();
     };
     let mut out = vec![Converter { channel: "release".into(), mc: mc.clone(), dump }];
-    let tools = spvgraph_ir::tools::Tools::discover();
+    let tools = spvgraph_oracle::tools::Tools::discover();
     for name in tools.channels() {
         let Ok(channel) = tools.channel(&name) else { continue };
         let (Ok(c_mc), Ok(c_dump)) = (channel.get(Tool::ModelConverter), channel.get(Tool::VgfDump)) else {

@@ -10,7 +10,7 @@
 //! layers).
 
 use crate::external::process::ScratchDir;
-use spvgraph_ir::tools::{is_elf, Tool, Tools};
+use crate::tools::{is_elf, Tool, Tools};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;

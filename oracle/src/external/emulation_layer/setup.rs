@@ -4,7 +4,7 @@
 //! (`--oracle-path emulation-layer=DIR`).
 
 use crate::external::consumer::env::{self, Found, VulkanEnv};
-use spvgraph_ir::tools::{Tool, Tools};
+use crate::tools::{Tool, Tools};
 use std::path::{Path, PathBuf};
 
 /// Everything a run needs, found.

@@ -31,8 +31,8 @@ use crate::features::Feature;
 use crate::oracle::{
     Abnormal, Capability, ExecOutcome, ExecRequest, KnownDiscrepancy, Oracle, OracleError, Refusal, Standalone,
 };
+use crate::tools::{Tool, Tools};
 use spvgraph_ir::elem::ElemType;
-use spvgraph_ir::tools::{Tool, Tools};
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::Module;
 use std::collections::{HashMap, VecDeque};

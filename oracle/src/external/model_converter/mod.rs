@@ -35,8 +35,8 @@ use crate::exec;
 use crate::features::Feature;
 use crate::oracle::{Capability, KnownDiscrepancy, Oracle, OracleError, ProduceOutcome, ProduceRequest, Standalone};
 use crate::produced::{InterfaceMap, OutputSource, ProducerNote, Side};
+use crate::tools::{Tool, Tools};
 use spvgraph_ir::rules::RuleId;
-use spvgraph_ir::tools::{Tool, Tools};
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::Module;
 use std::collections::BTreeMap;
@@ -91,7 +91,7 @@ impl ModelConverter {
     /// With `dir` (`--oracle-path model-converter=DIR`, a user's own build or
     /// another release), `model-converter` found under `DIR` (`DIR`, `DIR/bin`,
     /// or anywhere below, as in a `site-packages` of either wheel layout:
-    /// [`spvgraph_ir::tools::find_executable`]), and `vgf_dump` from there too
+    /// [`crate::tools::find_executable`]), and `vgf_dump` from there too
     /// when present (else the provisioned one).
     pub fn from_config(tools: &Tools, dir: Option<&Path>) -> ModelConverter {
         let limits = Limits { timeout: Self::DEFAULT_TIMEOUT, ..Limits::default() };
@@ -111,7 +111,7 @@ impl ModelConverter {
                 version,
             };
         };
-        let find = |name: &str| spvgraph_ir::tools::find_executable(dir, name);
+        let find = |name: &str| crate::tools::find_executable(dir, name);
         let found = match find("model-converter") {
             None => Err(format!("{}: no model-converter there (nor in bin/, nor an executable below)", dir.display())),
             Some(converter) => match find("vgf_dump").map_or_else(|| provisioned(Tool::VgfDump), Ok) {

@@ -3,13 +3,13 @@
 //! point's interface list and the candidate's input data consistent; and
 //! finishing an edit removes what it left unused.
 
-use crate::candidate::{Candidate, InputKey};
+use super::candidate::{Candidate, InputKey};
+use crate::analysis::{Analysis, Type};
 use crate::decls;
 use crate::ids;
-use spvgraph_ir::analysis::{Analysis, Type};
-use spvgraph_ir::inst::{Id, Inst};
-use spvgraph_ir::tensor::TensorData;
-use spvgraph_ir::Module;
+use crate::inst::{Id, Inst};
+use crate::tensor::TensorData;
+use crate::Module;
 use std::collections::{BTreeMap, HashSet};
 
 /// The input and output types of graph `g` (from its `OpTypeGraphARM`).

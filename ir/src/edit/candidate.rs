@@ -1,9 +1,9 @@
 //! What the reducer shrinks and the predicate judges: a module with the data
 //! of its graph inputs and graph constants.
 
-use spvgraph_ir::inst::{Id, Inst};
-use spvgraph_ir::tensor::TensorData;
-use spvgraph_ir::Module;
+use crate::inst::{Id, Inst};
+use crate::tensor::TensorData;
+use crate::Module;
 use std::collections::BTreeMap;
 use std::hash::{Hash, Hasher};
 

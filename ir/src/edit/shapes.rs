@@ -2,13 +2,13 @@
 //! about an instruction's operands, and re-inferring every result type of a
 //! graph after its inputs, constants or attributes changed.
 
-use crate::candidate::Candidate;
+use super::candidate::Candidate;
+use super::graph;
+use crate::analysis::Analysis;
 use crate::decls;
-use crate::graph;
+use crate::inst::{Id, Inst};
+use crate::tosa::{infer_shapes, Form, ShapeArg, ShapeInputs, TosaOp};
 use spirv::StorageClass;
-use spvgraph_ir::analysis::Analysis;
-use spvgraph_ir::inst::{Id, Inst};
-use spvgraph_ir::tosa::{infer_shapes, Form, ShapeArg, ShapeInputs, TosaOp};
 use std::collections::HashMap;
 
 /// Most elements read from a constant for shape purposes.
@@ -105,7 +105,7 @@ pub fn retype_graph(c: &mut Candidate, g: Id) -> Option<()> {
         // Every output whose value's shape is not the graph type's (a
         // changed result, or a user rewired to a value of another shape).
         let declared_outputs = match a.ty(view.ty) {
-            Some(spvgraph_ir::analysis::Type::Graph { outputs, .. }) => outputs,
+            Some(crate::analysis::Type::Graph { outputs, .. }) => outputs,
             _ => return None,
         };
         let mut new_outputs: Vec<(u32, Vec<u32>)> = Vec::new();
