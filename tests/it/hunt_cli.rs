@@ -14,9 +14,12 @@ fn run(cmd: &mut Command) -> (i32, String, String) {
     (status.code().unwrap_or(-1), String::from_utf8_lossy(&stdout).into(), String::from_utf8_lossy(&stderr).into())
 }
 
-/// Runs `hunt ARGS --quiet --json --out DIR`; returns the exit code and the summary.
+/// Runs `hunt ARGS --neighbours 0 --quiet --json --out DIR` (the counts these
+/// tests check are the hunt's own cases; `hunt_neighbours` tests the
+/// mutants); returns the exit code and the summary.
 fn hunt(dir: &Path, args: &[&str]) -> (i32, Value, String) {
-    let (code, out, err) = run(bin!().arg("hunt").args(args).args(["--quiet", "--json", "--out"]).arg(dir));
+    let (code, out, err) =
+        run(bin!().arg("hunt").args(args).args(["--neighbours", "0", "--quiet", "--json", "--out"]).arg(dir));
     let summary: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("summary is JSON ({e}): {out}\n{err}"));
     (code, summary, err)
 }
