@@ -796,7 +796,7 @@ fn unread_input() -> Finding {
 
 const UNREAD_INPUT: &str = "# The emulation layer gives zeros when a graph input is not read
 
-**Belongs to:** ML Emulation Layer for Vulkan. **Status:** open. The reproducer of `emulation-layer-unread-input-zeros.json` (`upstream.reproduce`) is run by `tests/upstream_reproducers.rs`.
+**Belongs to:** ML Emulation Layer for Vulkan. **Status:** open. The reproducer of `emulation-layer-unread-input-zeros.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
 
 A graph of two i32 `[4]` inputs and one output whose body reads only input 1
 (`OpGraphInputARM %tensor_int_4 %uint_1`) and sets `ABS` of it as output 0. Input 0 is
