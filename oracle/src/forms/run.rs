@@ -87,11 +87,12 @@ pub fn choose(
     // One case in four spends its last form on a changed operator sequence.
     let changed_slot = seed % 4 == 0;
     for form in order {
-        // The emulation layer gives zeros for most elements of the
-        // array-elements form (5 signatures in a 1,500-case hunt) where it
-        // cannot run the case as given; whether the per-element interface
-        // variables reach it bound as the case's were is not checked yet,
-        // so the form stays out of hunts (and rescues) until it is.
+        // The array-elements form turns every tensor-array element the
+        // graph does not read into an unread graph input, which the
+        // emulation layer answers with zeros (its documented bug
+        // `emulation-layer-unread-input-zeros`): the form would lose most
+        // tensor-array cases to that one bug. It stays out of hunts (and
+        // rescues) until it drops the elements the graph does not read.
         if form == Form::ArrayElements {
             continue;
         }
