@@ -19,10 +19,12 @@ use spvgraph_ir::rules::RuleId;
 use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::Module;
 use spvgraph_oracle::exec::{self, Executor, Port};
-use spvgraph_oracle::forms::run::{answers as form_answers, choose, in_tree_reference, run_cases, CaseRuns, FormCase};
+use spvgraph_oracle::forms::run::{
+    answers as form_answers, choose, in_tree_reference, observed_answer, run_cases, CaseRuns, FormCase,
+};
 use spvgraph_oracle::judge::{
     check_production, judge, judge_counted, Coverage, Disagreement, ExecAnswer, Expectation, Observations,
-    ObservedAnswer, ProductionAnswer, ValidityAnswer,
+    ProductionAnswer, ValidityAnswer,
 };
 use spvgraph_oracle::oracle::{
     Capability, ExecOutcome, Oracle, OracleError, OwnedExecRequest, ProduceOutcome, ProduceRequest, Refusal,
@@ -501,7 +503,7 @@ pub fn diff_module(file: &Path, oracles: &[Arc<dyn Oracle>], given: &DiffInputs)
             let form = observed.as_ref().ok().filter(|_| expectation == Expectation::Valid);
             let observed_request = form.map(|f| OwnedExecRequest { module: f.words.clone(), ..req.clone() });
             let case = FormCase { request: req, forms: forms.clone(), rescue, observed: observed_request };
-            let mut runs = run_cases(&[case], &mut |requests| o.execute_batch(requests))
+            let runs = run_cases(&[case], &mut |requests| o.execute_batch(requests))
                 .pop()
                 .ok_or_else(|| anyhow!("{} gave no answer", o.name()))?;
             let outcome = runs.plain.clone();
@@ -516,18 +518,25 @@ pub fn diff_module(file: &Path, oracles: &[Arc<dyn Oracle>], given: &DiffInputs)
                 let label = format!("{} (rescue: {})", o.name(), r.form.label());
                 report.answers.push((label, Answer::of_outcome(&r.outcome)));
             }
-            let observed = match (form, runs.observed.take()) {
-                (Some(f), Some(outcome)) => {
-                    if let Some(dir) = &given.save_outputs {
-                        save_outputs(dir, &format!("{}.observed", o.name()), &outcome)?;
-                    }
-                    report.answers.push((format!("{} (observed form)", o.name()), Answer::of_outcome(&outcome)));
-                    Some(ObservedAnswer { form: &f.form, outcome })
+            if let (Some(_), Some(outcome)) = (form, &runs.observed) {
+                if let Some(dir) = &given.save_outputs {
+                    save_outputs(dir, &format!("{}.observed", o.name()), outcome)?;
                 }
-                _ => None,
-            };
-            observations.executions.push(ExecAnswer { oracle: o.as_ref(), outcome, observed });
+                report.answers.push((format!("{} (observed form)", o.name()), Answer::of_outcome(outcome)));
+            }
+            if let Some(r) = &runs.rescue_observed {
+                if let Some(dir) = &given.save_outputs {
+                    save_outputs(dir, &format!("{}.rescue.observed", o.name()), &r.outcome)?;
+                }
+                let label = format!("{} (observed form of the rescue)", o.name());
+                report.answers.push((label, Answer::of_outcome(&r.outcome)));
+            }
             all_runs.push((o.as_ref(), runs));
+        }
+        let form = observed.as_ref().ok().filter(|_| expectation == Expectation::Valid).map(|f| &f.form);
+        for (o, runs) in &all_runs {
+            let observed = observed_answer(runs, form);
+            observations.executions.push(ExecAnswer { oracle: *o, outcome: runs.plain.clone(), observed });
         }
         for (o, runs) in &all_runs {
             observations.forms.extend(form_answers(*o, runs, &references));

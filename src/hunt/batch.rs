@@ -7,9 +7,11 @@ use super::case::{Answer, CaseOutcome, Pending};
 use super::guard::guard;
 use super::oracles::{OracleSet, Sampled};
 use spvgraph_oracle::features;
-use spvgraph_oracle::forms::run::{adds_documented, answers as form_answers, choose, run_cases, CaseRuns, FormCase};
+use spvgraph_oracle::forms::run::{
+    adds_documented, answers as form_answers, choose, observed_answer, run_cases, CaseRuns, FormCase,
+};
 use spvgraph_oracle::judge::{
-    check_production, judge, judge_counted, ExecAnswer, Expectation, Observations, ObservedAnswer, ProductionAnswer,
+    check_production, judge, judge_counted, ExecAnswer, Expectation, Observations, ProductionAnswer,
 };
 use spvgraph_oracle::oracle::{ExecOutcome, ExecRequest, Oracle, OracleError, OwnedExecRequest, ProduceRequest};
 use std::time::{Duration, Instant};
@@ -69,10 +71,9 @@ pub fn run_executor(member: &Sampled, oracles: &OracleSet, pending: Vec<Pending>
     for p in &pending {
         let mut case = p.case.clone();
         case.disagreements.clear();
-        let mut executions = Vec::new();
         let mut per_version: Vec<(&dyn Oracle, CaseRuns)> = Vec::new();
         for (o, run) in versions.iter().zip(runs.iter_mut()) {
-            let mut runs = run.next().unwrap_or_else(|| CaseRuns {
+            let runs = run.next().unwrap_or_else(|| CaseRuns {
                 plain: Err(OracleError::Failed {
                     oracle: o.name().to_string(),
                     reason: "no answer for this request".into(),
@@ -80,14 +81,16 @@ pub fn run_executor(member: &Sampled, oracles: &OracleSet, pending: Vec<Pending>
                 forms: Vec::new(),
                 rescue: None,
                 observed: None,
+                rescue_observed: None,
             });
-            let observed = match (&p.observed, runs.observed.take()) {
-                (Ok(form), Some(outcome)) => Some(ObservedAnswer { form: &form.form, outcome }),
-                _ => None,
-            };
-            case.answers.push((o.name().to_string(), Answer::of_outcome(&runs.plain)));
-            executions.push(ExecAnswer { oracle: *o, outcome: runs.plain.clone(), observed });
             per_version.push((*o, runs));
+        }
+        let form = p.observed.as_ref().ok().map(|o| &o.form);
+        let mut executions = Vec::new();
+        for (o, runs) in &per_version {
+            case.answers.push((o.name().to_string(), Answer::of_outcome(&runs.plain)));
+            let observed = observed_answer(runs, form);
+            executions.push(ExecAnswer { oracle: *o, outcome: runs.plain.clone(), observed });
         }
         // The forms' answers under labels of their own, counted apart.
         for (o, runs) in &per_version {

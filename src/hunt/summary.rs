@@ -268,7 +268,9 @@ pub const JUDGED_WHY: &str = "per backend, over the valid cases it was sent: eac
 
 /// What the notes of a summary are, in its own words.
 pub const NOTES_WHY: &str = "outside the tools' contracts, not findings: what a Vulkan consumer does with an \
-    invalid module is undefined behaviour (spvgraph hunt --strict-consumers files them as low-severity findings)";
+    invalid module is undefined behaviour (spvgraph hunt --strict-consumers files them as low-severity findings); \
+    where the TOSA reference model's own result fails an accuracy rule, the rule asks what no one delivers \
+    (checker-disagrees-with-reference, charged to no one)";
 
 /// The summary as JSON (also written to `OUT/summary.json`).
 pub fn summary_json(st: &Stats, store: &Store, cx: &SummaryContext<'_>) -> Value {

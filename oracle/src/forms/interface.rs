@@ -161,38 +161,98 @@ fn port(a: &Analysis<'_>, ty: Id) -> Result<Option<(Id, u64)>, FormError> {
 /// An interface type, with its element type and length when it is an array.
 type PortType = (Id, Option<(Id, u64)>);
 
-/// [`super::Form::ArrayElements`]: the flat order of inputs and outputs
-/// (arrays in ElementIndex order) is the same, so the request is too.
+/// The elements of each tensor-array input port that the graph reads
+/// (`OpGraphInputARM` with that ElementIndex), by port.
+fn read_elements(a: &Analysis<'_>, g: Id, in_ports: &[PortType]) -> Result<Vec<Vec<bool>>, FormError> {
+    let view = a.graph(g).ok_or_else(|| FormError::BadCase("no graph".into()))?;
+    let mut read: Vec<Vec<bool>> =
+        in_ports.iter().map(|(_, p)| p.map_or_else(Vec::new, |(_, n)| vec![false; n as usize])).collect();
+    for &k in &view.inputs {
+        let Some(Inst::GraphInput { input_index, element_index: Some(e), .. }) = a.module.insts.get(k) else {
+            continue;
+        };
+        let (Some(i), Some(e)) = (a.const_uint(*input_index), a.const_uint(*e)) else {
+            return Err(FormError::BadCase("an InputIndex or ElementIndex is not a constant".into()));
+        };
+        if let Some(slot) = read.get_mut(i as usize).and_then(|r| r.get_mut(e as usize)) {
+            *slot = true;
+        }
+    }
+    Ok(read)
+}
+
+/// [`super::Form::ArrayElements`]: every tensor-array element becomes an
+/// interface of its own, in the same flat order (arrays in ElementIndex
+/// order). An input element the graph does not read is left out with its
+/// request input: as an unread graph input of its own it would be a
+/// construct of its own (the emulation layer answers any graph with an
+/// unread input with zeros, `emulation-layer-unread-input-zeros`), where
+/// the array element it was is simply not bound.
 pub(super) fn array_elements(mut case: Case) -> Result<Made, FormError> {
     let g = edit::graph_of(&case.module, &case.entry)?;
     let (ins, outs) = edit::io_types(&case.module, g)?;
-    // Per port: (flat offset, array element type and length).
-    let (in_ports, out_ports) = {
+    let (in_ports, out_ports, read) = {
         let a = Analysis::new(&case.module);
         let ports =
             |tys: &[Id]| -> Result<Vec<PortType>, FormError> { tys.iter().map(|&t| Ok((t, port(&a, t)?))).collect() };
-        (ports(&ins)?, ports(&outs)?)
+        let (in_ports, out_ports) = (ports(&ins)?, ports(&outs)?);
+        if in_ports.iter().chain(&out_ports).all(|(_, p)| p.is_none()) {
+            return Err(FormError::NothingToChange);
+        }
+        let elements: u64 = in_ports.iter().chain(&out_ports).map(|(_, p)| p.map_or(1, |(_, n)| n)).sum();
+        if elements > crate::exec::MAX_ARRAY_PORTS {
+            return Err(FormError::NotApplicable("too many array elements".into()));
+        }
+        let read = read_elements(&a, g, &in_ports)?;
+        (in_ports, out_ports, read)
     };
-    if in_ports.iter().chain(&out_ports).all(|(_, p)| p.is_none()) {
-        return Err(FormError::NothingToChange);
+    // Each flat input kept (in flat order) and its new position.
+    let mut keep_input: Vec<bool> = Vec::new();
+    for (k, (_, p)) in in_ports.iter().enumerate() {
+        match p {
+            Some(_) => keep_input.extend(read.get(k).into_iter().flatten().copied()),
+            None => keep_input.push(true),
+        }
     }
-    let flat = |ports: &[PortType]| -> (Vec<Id>, Vec<u64>) {
+    if !keep_input.contains(&true) {
+        return Err(FormError::NotApplicable("the graph reads no input".into()));
+    }
+    if case.inputs.len() != keep_input.len() {
+        return Err(FormError::BadCase(format!(
+            "the request has {} inputs where the interface has {}",
+            case.inputs.len(),
+            keep_input.len()
+        )));
+    }
+    // Per port: its first flat position; the flat types kept.
+    let flat = |ports: &[PortType], keep: Option<&[bool]>| -> (Vec<Id>, Vec<u64>) {
         let mut types = Vec::new();
         let mut offsets = Vec::new();
+        let mut position = 0usize;
         for (ty, p) in ports {
-            offsets.push(types.len() as u64);
-            match p {
-                Some((element, n)) => types.extend(std::iter::repeat_n(*element, *n as usize)),
-                None => types.push(*ty),
+            offsets.push(position as u64);
+            let (element, n) = p.map_or((*ty, 1), |(e, n)| (e, n));
+            for _ in 0..n {
+                if keep.and_then(|k| k.get(position)).copied().unwrap_or(true) {
+                    types.push(element);
+                }
+                position += 1;
             }
         }
         (types, offsets)
     };
-    let (new_ins, in_offsets) = flat(&in_ports);
-    let (new_outs, out_offsets) = flat(&out_ports);
-    if (new_ins.len() + new_outs.len()) as u64 > crate::exec::MAX_ARRAY_PORTS {
-        return Err(FormError::NotApplicable("too many array elements".into()));
-    }
+    let (new_ins, in_offsets) = flat(&in_ports, Some(&keep_input));
+    let (new_outs, out_offsets) = flat(&out_ports, None);
+    // Old flat input position -> new one.
+    let new_input: Vec<Option<u64>> = keep_input
+        .iter()
+        .scan(0u64, |next, &kept| {
+            Some(kept.then(|| {
+                *next += 1;
+                *next - 1
+            }))
+        })
+        .collect();
     let dead = edit::dead_before(&case.module);
     // The new index of every input and output instruction.
     let reindex: HashMap<Port, u32> = {
@@ -200,9 +260,9 @@ pub(super) fn array_elements(mut case: Case) -> Result<Made, FormError> {
         let view = a.graph(g).ok_or_else(|| FormError::BadCase("no graph".into()))?;
         let mut out = HashMap::new();
         for &k in view.inputs.iter().chain(&view.outputs) {
-            let (key, index, element, offsets, ports) = match a.module.insts.get(k) {
+            let (key, index, element, offsets, ports, is_input) = match a.module.insts.get(k) {
                 Some(Inst::GraphInput { result, input_index, element_index, .. }) => {
-                    (Port::Input(*result), *input_index, *element_index, &in_offsets, &in_ports)
+                    (Port::Input(*result), *input_index, *element_index, &in_offsets, &in_ports, true)
                 }
                 Some(Inst::GraphSetOutput { value, output_index, element_index }) => (
                     Port::Output(*value, *output_index, *element_index),
@@ -210,6 +270,7 @@ pub(super) fn array_elements(mut case: Case) -> Result<Made, FormError> {
                     *element_index,
                     &out_offsets,
                     &out_ports,
+                    false,
                 ),
                 _ => continue,
             };
@@ -225,12 +286,21 @@ pub(super) fn array_elements(mut case: Case) -> Result<Made, FormError> {
                 (None, true) => return Err(FormError::NotApplicable("a whole tensor array is read or set".into())),
                 (Some(_), false) => return Err(FormError::BadCase("an ElementIndex on a tensor port".into())),
             };
-            out.insert(key, (offset + e) as u32);
+            let position = if is_input {
+                new_input
+                    .get((offset + e) as usize)
+                    .copied()
+                    .flatten()
+                    .ok_or_else(|| FormError::BadCase("an input read is out of range".into()))?
+            } else {
+                offset + e
+            };
+            out.insert(key, position as u32);
         }
         out
     };
     edit::set_io_types(&mut case.module, g, &new_ins, &new_outs);
-    // Array variables become one variable per element, in every entry point.
+    // Array variables become one variable per element kept, in every entry point.
     let entry_points =
         case.module.insts.iter().filter(|i| matches!(i, Inst::GraphEntryPoint { graph, .. } if *graph == g)).count();
     let mut element_vars: Vec<HashMap<(usize, bool), Vec<Id>>> = Vec::with_capacity(entry_points);
@@ -239,8 +309,10 @@ pub(super) fn array_elements(mut case: Case) -> Result<Made, FormError> {
         for (is_out, ports) in [(false, &in_ports), (true, &out_ports)] {
             for (k, (_, p)) in ports.iter().enumerate() {
                 if let Some((element, n)) = p {
-                    let vars = (0..*n).map(|_| decls::interface_variable(&mut case.module, *element)).collect();
-                    vars_of.insert((k, is_out), vars);
+                    let kept = |e: u64| is_out || read.get(k).and_then(|r| r.get(e as usize)).copied().unwrap_or(false);
+                    let vars =
+                        (0..*n).filter(|&e| kept(e)).map(|_| decls::interface_variable(&mut case.module, *element));
+                    vars_of.insert((k, is_out), vars.collect());
                 }
             }
         }
@@ -261,6 +333,8 @@ pub(super) fn array_elements(mut case: Case) -> Result<Made, FormError> {
         nth += 1;
         *interface = out;
     });
+    let mut kept = keep_input.iter();
+    case.inputs.retain(|_| kept.next().copied().unwrap_or(false));
     let indices: HashMap<u32, Id> = reindex.values().map(|&i| (i, decls::const_u32(&mut case.module, i))).collect();
     for inst in &mut case.module.insts {
         match inst {

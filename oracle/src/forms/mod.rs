@@ -84,7 +84,8 @@ pub enum Form {
     /// A value set as several graph outputs set once; the other outputs
     /// are taken from that one.
     DistinctOutputs,
-    /// Every tensor-array input or output as one interface per element.
+    /// Every tensor-array input or output as one interface per element;
+    /// input elements the graph does not read are left out.
     ArrayElements,
     /// The graph split in two through its intermediate values: two graph
     /// entry points in one module, the second fed with the first's outputs.
@@ -204,10 +205,9 @@ impl Form {
             | Form::PlainConstants
             | Form::SingleEntryPoint
             | Form::Stripped
-            | Form::DistinctOutputs => true,
-            // Unchecked on the emulation layer: see `run::choose`.
-            Form::ArrayElements
-            | Form::ReplicatedConstants
+            | Form::DistinctOutputs
+            | Form::ArrayElements => true,
+            Form::ReplicatedConstants
             | Form::NullConstants
             | Form::NullRows
             | Form::NullElements

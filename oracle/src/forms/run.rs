@@ -5,9 +5,11 @@
 
 use super::{apply, rescue, Form, Rewritten};
 use crate::features::{self, FeatureSet};
-use crate::judge::fnv1a;
+use crate::judge::{fnv1a, ObservedAnswer, RescuedRun};
 use crate::oracle::{ExecOutcome, ExecRequest, Oracle, OracleError, OwnedExecRequest, Refusal};
+use spvgraph_ir::observe::{observed_form, ObservedForm};
 use spvgraph_ir::tensor::TensorData;
+use spvgraph_ir::Module;
 
 /// What a backend answered for one form of a case.
 #[derive(Clone, Debug, PartialEq)]
@@ -32,6 +34,45 @@ pub struct CaseRuns {
     /// The case's observed form (every intermediate value an output), when
     /// it was asked for ([`FormCase::observed`]).
     pub observed: Option<Outcome>,
+    /// The rescue's own observed form and the backend's runs of the rescue
+    /// and of it, when the case was rescued and observed forms were asked
+    /// for: a case the backend can only run rescued is then still judged
+    /// operator by operator.
+    pub rescue_observed: Option<RescueObserved>,
+}
+
+/// A rescue's observed form and what the backend made of it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RescueObserved {
+    /// The rescue's request (one stage: the rescue forms keep the operators).
+    pub request: OwnedExecRequest,
+    /// Its observed form.
+    pub form: ObservedForm,
+    /// The backend's outputs of the rescue, in the rescue's own order.
+    pub outputs: Option<Vec<TensorData>>,
+    /// The backend's outcome on the observed form.
+    pub outcome: Outcome,
+    /// The in-tree executor's outputs on the rescue, when the observed form
+    /// gave outputs to judge.
+    pub reference: Option<Vec<TensorData>>,
+}
+
+/// The observed-form answer to judge `runs` with ([`crate::judge`]): the
+/// backend's run of the case's observed form `form`; or, when the backend
+/// gave no outputs for the case as given and its rescue's observed form
+/// gave outputs, that one, with the rescue's run.
+pub fn observed_answer<'a>(runs: &'a CaseRuns, form: Option<&'a ObservedForm>) -> Option<ObservedAnswer<'a>> {
+    let plain_ran = matches!(runs.plain, Ok(ExecOutcome::Outputs(_)));
+    if let (false, Some(r)) = (plain_ran, &runs.rescue_observed) {
+        if let (Ok(ExecOutcome::Outputs(_)), Some(reference)) = (&r.outcome, &r.reference) {
+            return Some(ObservedAnswer {
+                form: &r.form,
+                outcome: r.outcome.clone(),
+                rescue: Some(RescuedRun { request: r.request.request(), outputs: r.outputs.as_deref(), reference }),
+            });
+        }
+    }
+    Some(ObservedAnswer { form: form?, outcome: runs.observed.clone()?, rescue: None })
 }
 
 /// Whether an outcome calls for a rescue: the backend refused the case or
@@ -87,15 +128,6 @@ pub fn choose(
     // One case in four spends its last form on a changed operator sequence.
     let changed_slot = seed % 4 == 0;
     for form in order {
-        // The array-elements form turns every tensor-array element the
-        // graph does not read into an unread graph input, which the
-        // emulation layer answers with zeros (its documented bug
-        // `emulation-layer-unread-input-zeros`): the form would lose most
-        // tensor-array cases to that one bug. It stays out of hunts (and
-        // rescues) until it drops the elements the graph does not read.
-        if form == Form::ArrayElements {
-            continue;
-        }
         let last = out.len() + 1 == count;
         if rank(&form) > 0 && !(last && changed_slot) {
             continue;
@@ -129,6 +161,7 @@ enum Slot {
     Form { case: usize, form: usize, stage: usize },
     Rescue { case: usize },
     Observed(usize),
+    RescueObserved(usize),
 }
 
 /// The state of one form's run.
@@ -137,6 +170,10 @@ struct Progress {
     outputs: Vec<Vec<TensorData>>,
     end: Option<Result<ExecOutcome, OracleError>>,
 }
+
+/// A rescue with its observed form while they run: the rescue's request,
+/// its observed form, the rescue's raw outcome and the observed form's.
+type PendingRescue = (OwnedExecRequest, ObservedForm, Option<Outcome>, Option<Outcome>);
 
 /// One case to run in several forms.
 #[derive(Clone, Debug)]
@@ -164,6 +201,7 @@ pub fn run_cases(cases: &[FormCase<'_>], run: &mut BatchRun<'_>) -> Vec<CaseRuns
         cases.iter().map(|c| c.forms.iter().map(|_| Progress { outputs: Vec::new(), end: None }).collect()).collect();
     let mut rescues: Vec<Option<(Rewritten, Option<Outcome>)>> = vec![None; cases.len()];
     let mut observed: Vec<Option<Outcome>> = vec![None; cases.len()];
+    let mut rescue_observed: Vec<Option<PendingRescue>> = vec![None; cases.len()];
     // Round one: the cases and every first stage.
     let mut owned: Vec<(Slot, OwnedExecRequest)> = Vec::new();
     for (c, case) in cases.iter().enumerate() {
@@ -192,6 +230,13 @@ pub fn run_cases(cases: &[FormCase<'_>], run: &mut BatchRun<'_>) -> Vec<CaseRuns
                     if let Some(case) = wanted {
                         if let Some(r) = rescue(case.request) {
                             if let Some(req) = r.fill(0, &[]) {
+                                if case.observed.is_some() {
+                                    if let Some((form, words)) = observed_of(&req) {
+                                        let observed_req = OwnedExecRequest { module: words, ..req.clone() };
+                                        next.push((Slot::RescueObserved(c), observed_req));
+                                        rescue_observed[c] = Some((req.clone(), form, None, None));
+                                    }
+                                }
                                 next.push((Slot::Rescue { case: c }, req));
                                 rescues[c] = Some((r, None));
                             }
@@ -205,7 +250,15 @@ pub fn run_cases(cases: &[FormCase<'_>], run: &mut BatchRun<'_>) -> Vec<CaseRuns
                     }
                 }
                 Slot::Rescue { case } => {
+                    if let Some((_, _, raw, _)) = rescue_observed.get_mut(case).and_then(Option::as_mut) {
+                        *raw = Some(outcome.clone());
+                    }
                     if let Some((_, slot)) = rescues.get_mut(case).and_then(Option::as_mut) {
+                        *slot = Some(outcome);
+                    }
+                }
+                Slot::RescueObserved(c) => {
+                    if let Some((_, _, _, slot)) = rescue_observed.get_mut(c).and_then(Option::as_mut) {
                         *slot = Some(outcome);
                     }
                 }
@@ -277,9 +330,42 @@ pub fn run_cases(cases: &[FormCase<'_>], run: &mut BatchRun<'_>) -> Vec<CaseRuns
                 })),
                 (None, _) => None,
             };
-            CaseRuns { plain, forms: runs, rescue, observed }
+            let rescue_observed = rescue_observed.get(c).cloned().flatten().map(|(request, form, raw, outcome)| {
+                let outcome = outcome.unwrap_or_else(|| {
+                    Err(OracleError::Failed {
+                        oracle: "backend".into(),
+                        reason: "the rescue's observed form did not run".into(),
+                    })
+                });
+                let reference = match &outcome {
+                    Ok(ExecOutcome::Outputs(_)) => in_tree_outputs(&request),
+                    _ => None,
+                };
+                let outputs = match raw {
+                    Some(Ok(ExecOutcome::Outputs(o))) => Some(o),
+                    _ => None,
+                };
+                RescueObserved { request, form, outputs, outcome, reference }
+            });
+            CaseRuns { plain, forms: runs, rescue, observed, rescue_observed }
         })
         .collect()
+}
+
+/// The in-tree executor's outputs on `request`, when it gives outputs.
+fn in_tree_outputs(request: &OwnedExecRequest) -> Option<Vec<TensorData>> {
+    match crate::exec::Executor::default().execute(&request.request()) {
+        Ok(ExecOutcome::Outputs(o)) => Some(o),
+        _ => None,
+    }
+}
+
+/// The observed form of `request`'s graph and its words, when it has one.
+fn observed_of(request: &OwnedExecRequest) -> Option<(ObservedForm, Vec<u32>)> {
+    let module = Module::decode_words(&request.module).ok()?;
+    let form = observed_form(&module, request.entry_point.as_deref()).ok()?;
+    let words = form.module.encode_words().ok()?;
+    Some((form, words))
 }
 
 /// A form's outcome once its stages ran.

@@ -500,6 +500,9 @@ fn outcome_disagreement(
 /// The name the observed form goes by in disagreements about it.
 const OBSERVED_FORM: &str = "observed form";
 
+/// The name the observed form of a rescue goes by in disagreements about it.
+const RESCUE_OBSERVED_FORM: &str = "observed form of the rescue";
+
 fn judge_one(
     expectation: &Expectation,
     observations: &Observations<'_>,
@@ -541,7 +544,7 @@ fn judge_one(
                 request,
                 answer.oracle,
                 &o.outcome,
-                Some(OBSERVED_FORM),
+                Some(if o.rescue.is_some() { RESCUE_OBSERVED_FORM } else { OBSERVED_FORM }),
             ));
         }
     }
@@ -566,13 +569,22 @@ fn judge_one(
             return (out, Some(c));
         }
     };
-    match observed {
-        Some((form, observed)) => {
-            let (ds, c) = judge_observed(name, observations, request, in_tree, plain, form, observed, vote);
+    // The observed form of the rescue stands in for the case's: its values
+    // are judged with the rescue's own request, outputs and reference.
+    let rescued = answer.observed.as_ref().and_then(|o| o.rescue.as_ref());
+    match (observed, rescued) {
+        (Some((form, observed)), Some(r)) if plain.is_none() => {
+            let (ds, c) = judge_observed(name, observations, &r.request, r.reference, r.outputs, form, observed, vote);
             out.extend(ds);
             (out, Some(c))
         }
-        None => {
+        (Some((form, observed)), _) => {
+            let (ds, c) =
+                judge_observed(name, observations, request, in_tree, plain.map(Vec::as_slice), form, observed, vote);
+            out.extend(ds);
+            (out, Some(c))
+        }
+        (None, _) => {
             let why = match &answer.observed {
                 None => UnjudgedReason::ObservedFormUnavailable,
                 Some(_) => UnjudgedReason::ObservedFormNotRun,
@@ -639,7 +651,7 @@ fn judge_observed(
     observations: &Observations<'_>,
     request: &ExecRequest<'_>,
     in_tree: &[TensorData],
-    plain: Option<&Vec<TensorData>>,
+    plain: Option<&[TensorData]>,
     form: &ObservedForm,
     observed: &[TensorData],
     vote: &mut Vote<'_>,
@@ -679,7 +691,7 @@ fn judge_observed(
         coverage.pass_through.0 += 1;
         let Some(r) = in_tree.get(o.position) else { continue };
         coverage.pass_through.1 += 1;
-        for (label, run) in [(OBSERVED_FORM, Some(observed)), ("plain form", plain.map(Vec::as_slice))] {
+        for (label, run) in [(OBSERVED_FORM, Some(observed)), ("plain form", plain)] {
             let Some(c) = run.and_then(|r| r.get(o.position)) else { continue };
             if let Direct::Differ(d) | Direct::Mismatch(d) = compare_direct(None, r, c) {
                 out.push(wrong(

@@ -106,7 +106,18 @@ pub(super) fn judge(
             Some(Ok(ExecOutcome::Outputs(o))) => Some(o),
             _ => None,
         };
+        // A rescue whose observed form ran is judged operator by operator
+        // with it ([`super::execution`]), its outputs included.
+        let rescue_observed = fa.rescue
+            && observations.executions.iter().any(|a| {
+                a.oracle.name() == name
+                    && a.observed.as_ref().is_some_and(|o| {
+                        o.rescue.is_some()
+                            && matches!(o.outcome, Ok(ExecOutcome::Outputs(ref v)) if v.len() == o.form.outputs.len())
+                    })
+            });
         let mut found = match (&fa.outcome, plain_outputs) {
+            (Ok(ExecOutcome::Outputs(_)), None) if rescue_observed => Vec::new(),
             // A rescue, or a form that ran where the case as given did not:
             // its outputs are judged as the case's own.
             (Ok(ExecOutcome::Outputs(outputs)), None) => as_case_outputs(expectation, observations, fa, outputs, vote),

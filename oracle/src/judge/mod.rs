@@ -52,6 +52,7 @@ use crate::oracle::{
     Capability, ExecOutcome, ExecRequest, KnownDiscrepancy, Oracle, OracleError, ProduceOutcome, Verdict,
 };
 use spvgraph_ir::rules::RuleId;
+use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::tosa::TosaOp;
 
 /// What a case is expected to be.
@@ -256,6 +257,22 @@ pub struct ObservedAnswer<'a> {
     pub form: &'a spvgraph_ir::observe::ObservedForm,
     /// The backend's outcome on it (same inputs and graph constants as the case).
     pub outcome: Result<ExecOutcome, OracleError>,
+    /// When the form is the observed form of the case's rescue (the backend
+    /// ran the case only rescued, [`crate::forms::rescue`]): the rescue's
+    /// run, which the form's values are judged with.
+    pub rescue: Option<RescuedRun<'a>>,
+}
+
+/// A backend's run of a case's rescue, whose observed form stands in for
+/// the case's: the rescue keeps the case's operators, so each is judged on
+/// its own as in the case.
+pub struct RescuedRun<'a> {
+    /// The rescue's request (its module, inputs and graph constants).
+    pub request: ExecRequest<'a>,
+    /// The backend's outputs of the rescue, in the rescue's order.
+    pub outputs: Option<&'a [TensorData]>,
+    /// The in-tree executor's outputs on the rescue, in the same order.
+    pub reference: &'a [TensorData],
 }
 
 /// What a producer made of the case's TOSA MLIR, and what became of it.

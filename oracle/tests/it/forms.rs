@@ -15,7 +15,7 @@ use spvgraph_oracle::forms::run::run_form;
 use spvgraph_oracle::forms::{apply, rescue, Form, FormError};
 use spvgraph_oracle::judge::{judge, ExecAnswer, Expectation, FormAnswer, Kind, Observations, AS_GIVEN};
 use spvgraph_oracle::oracle::{
-    Capability, ExecOutcome, ExecRequest, Oracle, OracleError, OwnedExecRequest, ValidateOptions, Verdict,
+    Capability, ExecOutcome, ExecRequest, Oracle, OracleError, OwnedExecRequest, Refusal, ValidateOptions, Verdict,
 };
 use std::collections::BTreeMap;
 
@@ -88,6 +88,40 @@ fn every_form_is_valid_and_computes_the_same_bits() {
     assert!(never.is_empty(), "forms that applied to none of the cases: {never:?}");
 }
 
+/// The array-elements form leaves out the input elements the graph does
+/// not read (with their request inputs), so that it brings in no unread
+/// graph input (a construct of its own, which the emulation layer answers
+/// with zeros); and a tensor-array case is rescued through it.
+#[test]
+fn array_elements_leaves_out_unread_elements_and_rescues_tensor_arrays() {
+    use spvgraph_oracle::features::{detect_words, Feature};
+    let config = Config::default();
+    let (mut dropped, mut rescued) = (0, 0);
+    for seed in 0..seeds() {
+        let Some(req) = request(seed, &config) else { continue };
+        let Ok(r) = apply(Form::ArrayElements, &req) else { continue };
+        let Some(form) = r.single() else { panic!("seed {seed}: the array-elements form has one stage") };
+        let before = detect_words(&req.module, None);
+        let after = detect_words(&form.module, None);
+        if !before.contains(&Feature::UnreadInput) {
+            assert!(!after.contains(&Feature::UnreadInput), "seed {seed}: the form has an unread input");
+        }
+        let module = spvgraph_ir::Module::decode_words(&form.module).expect("a form decodes");
+        let iface = spvgraph_oracle::exec::interface(&module, form.entry_point.as_deref()).expect("an interface");
+        let arrays = iface.inputs.iter().chain(&iface.outputs).any(|p| p.element.is_some());
+        assert!(!arrays, "seed {seed}: a tensor array is left");
+        if form.inputs.len() < req.inputs.len() {
+            dropped += 1;
+        }
+        if rescue(&req).is_some_and(|r| r.forms.contains(&Form::ArrayElements)) {
+            rescued += 1;
+        }
+    }
+    eprintln!("cases with input elements left out: {dropped}; rescued through array-elements: {rescued}");
+    assert!(dropped > 0, "no case had an unread tensor-array input element");
+    assert!(rescued > 0, "no tensor-array case was rescued through the array-elements form");
+}
+
 /// A planted fault.
 #[derive(Clone, Copy)]
 enum Fault {
@@ -98,6 +132,9 @@ enum Fault {
     /// flipped, only in modules with `NonSemantic.Graph.DebugInfo` (a
     /// fault that one form brings out).
     FlipWithDebugInfo,
+    /// Tensor-array interfaces refused as unsupported (as scenario-runner
+    /// does), every TOSA ADD of the others computed as SUB.
+    AddAsSubWithoutArrays,
 }
 
 /// A test-only backend: the in-tree executor with a planted fault.
@@ -153,6 +190,16 @@ impl Oracle for Planted {
                     return Err(OracleError::Failed { oracle: "planted".into(), reason: "undecodable".into() });
                 };
                 Executor::default().execute(&ExecRequest { module: &module, ..*request })
+            }
+            Fault::AddAsSubWithoutArrays => {
+                let arrays = spvgraph_ir::Module::decode_words(request.module)
+                    .ok()
+                    .and_then(|m| spvgraph_oracle::exec::interface(&m, request.entry_point).ok())
+                    .is_none_or(|i| i.inputs.iter().chain(&i.outputs).any(|p| p.element.is_some()));
+                if arrays {
+                    return Ok(ExecOutcome::Refused { kind: Refusal::Unsupported, reason: "tensor arrays".into() });
+                }
+                Planted { fault: Fault::AddAsSub }.execute(request)
             }
             Fault::FlipWithDebugInfo => match Executor::default().execute(request)? {
                 ExecOutcome::Outputs(o) if Planted::has_debug_info(request.module) => {
@@ -273,4 +320,64 @@ fn a_fault_only_one_form_brings_out_is_a_form_difference_and_equal_forms_are_not
         }
     }
     assert!(differs > 0, "no case took the debug-info form");
+}
+
+/// A backend that runs a tensor-array case only rescued (through the
+/// array-elements form) still has every operator judged on its own: the
+/// rescue's observed form runs, a planted ADD fault is found once, as a
+/// wrong output of ADD, and each case is judged at every operator.
+#[test]
+fn a_case_run_only_rescued_is_judged_at_every_operator() {
+    use spvgraph_oracle::forms::run::{observed_answer, run_cases, FormCase};
+    use spvgraph_oracle::judge::judge_counted;
+    let backend = Planted { fault: Fault::AddAsSubWithoutArrays };
+    let with_arrays_and_add = |r: &OwnedExecRequest, _: &[TensorData]| {
+        let Ok(m) = spvgraph_ir::Module::decode_words(&r.module) else { return false };
+        let arrays = spvgraph_oracle::exec::interface(&m, r.entry_point.as_deref())
+            .is_ok_and(|i| i.inputs.iter().chain(&i.outputs).any(|p| p.element.is_some()));
+        let ops = spvgraph_ir::observe::operators(&m, r.entry_point.as_deref()).unwrap_or_default();
+        arrays && ops.iter().any(|o| o.op == TosaOp::Add)
+    };
+    let (mut rescued, mut found) = (0, 0);
+    for (req, reference) in cases_with(seeds(), with_arrays_and_add) {
+        let Ok(m) = spvgraph_ir::Module::decode_words(&req.module) else { continue };
+        let Ok(form) = spvgraph_ir::observe::observed_form(&m, req.entry_point.as_deref()) else { continue };
+        let words = form.module.encode_words().expect("the observed form encodes");
+        let observed = OwnedExecRequest { module: words, ..req.clone() };
+        let case = FormCase { request: &req, forms: Vec::new(), rescue: true, observed: Some(observed) };
+        let runs = run_cases(&[case], &mut |rs| rs.iter().map(|r| backend.execute(r)).collect())
+            .pop()
+            .expect("one case, one answer");
+        assert!(!matches!(runs.plain, Ok(ExecOutcome::Outputs(_))), "the backend refuses tensor arrays");
+        let Some(r) = &runs.rescue_observed else { continue };
+        if !matches!(r.outcome, Ok(ExecOutcome::Outputs(_))) {
+            continue;
+        }
+        rescued += 1;
+        let observations = Observations {
+            request: Some(req.request()),
+            reference: Some(reference.clone()),
+            executions: vec![ExecAnswer {
+                oracle: &backend,
+                outcome: runs.plain.clone(),
+                observed: observed_answer(&runs, Some(&form)),
+            }],
+            forms: spvgraph_oracle::forms::run::answers(&backend, &runs, &[]),
+            ..Observations::default()
+        };
+        let j = judge_counted(&Expectation::Valid, &observations);
+        let wrong: Vec<_> = j.disagreements.iter().filter(|d| d.kind == Kind::WrongOutput).collect();
+        let coverage = j.coverage.iter().find(|c| c.oracle == "planted").expect("the backend's coverage");
+        assert!(coverage.ran && coverage.judged > 0, "{coverage:?}");
+        if let [d] = wrong.as_slice() {
+            assert_eq!(d.operators, vec![TosaOp::Add], "{d:?}");
+            found += 1;
+        } else {
+            // An ADD whose SUB gives the same bits (a zero operand) is no evidence.
+            assert!(wrong.is_empty(), "one wrong output, not {}: {wrong:?}", wrong.len());
+        }
+    }
+    eprintln!("cases run only rescued: {rescued}; the planted fault found in {found}");
+    assert!(rescued > 0, "no tensor-array case with an ADD was rescued");
+    assert!(found > 0, "the planted fault was never found through a rescue's observed form");
 }

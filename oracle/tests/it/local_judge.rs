@@ -107,7 +107,7 @@ fn judge_answers(
         executions: vec![ExecAnswer {
             oracle: backend,
             outcome: Ok(plain),
-            observed: observed.map(|o| ObservedAnswer { form, outcome: Ok(o) }),
+            observed: observed.map(|o| ObservedAnswer { form, outcome: Ok(o), rescue: None }),
         }],
         referee,
         ..Observations::default()
