@@ -29,6 +29,7 @@ mod edit;
 mod identity;
 mod interface;
 mod layout;
+mod rounding;
 pub mod run;
 mod split;
 
@@ -100,11 +101,15 @@ pub enum Form {
     IdentitySlice,
     /// Identity PAD operators inserted on operand edges.
     IdentityPad,
+    /// RESCALE with INEXACT_ROUND computed with SINGLE_ROUND, whose result
+    /// INEXACT_ROUND allows: a narrower form of the case, judged on its
+    /// own (for backends without EXT-INEXACTROUND).
+    SingleRound,
 }
 
 impl Form {
     /// Every form, the cheap ones (one run, the operators kept) first.
-    pub const ALL: [Form; 23] = [
+    pub const ALL: [Form; 24] = [
         Form::ExplicitConstants,
         Form::ReplicatedConstants,
         Form::NullConstants,
@@ -126,6 +131,7 @@ impl Form {
         Form::IdentityTranspose,
         Form::IdentitySlice,
         Form::IdentityPad,
+        Form::SingleRound,
         Form::SplitEntryPoints,
         Form::SplitModules,
     ];
@@ -156,6 +162,7 @@ impl Form {
             Form::IdentityTranspose => "identity-transpose",
             Form::IdentitySlice => "identity-slice",
             Form::IdentityPad => "identity-pad",
+            Form::SingleRound => "single-round",
         }
     }
 
@@ -192,7 +199,10 @@ impl Form {
             | Form::IdentityReshape
             | Form::IdentityTranspose
             | Form::IdentitySlice
-            | Form::IdentityPad => false,
+            | Form::IdentityPad
+            // The operators stay, but the rounding narrows: a backend may
+            // answer the case and this form differently and be right both times.
+            | Form::SingleRound => false,
         }
     }
 
@@ -206,7 +216,8 @@ impl Form {
             | Form::SingleEntryPoint
             | Form::Stripped
             | Form::DistinctOutputs
-            | Form::ArrayElements => true,
+            | Form::ArrayElements
+            | Form::SingleRound => true,
             Form::ReplicatedConstants
             | Form::NullConstants
             | Form::NullRows
@@ -389,6 +400,7 @@ pub fn apply(form: Form, request: &OwnedExecRequest) -> Result<Rewritten, FormEr
         Form::IdentityTranspose => identity::insert(case, identity::Identity::Transpose),
         Form::IdentitySlice => identity::insert(case, identity::Identity::Slice),
         Form::IdentityPad => identity::insert(case, identity::Identity::Pad),
+        Form::SingleRound => rounding::single_round(case),
     }?;
     made.finish(form, request)
 }

@@ -381,3 +381,34 @@ fn a_case_run_only_rescued_is_judged_at_every_operator() {
     assert!(rescued > 0, "no tensor-array case with an ADD was rescued");
     assert!(found > 0, "the planted fault was never found through a rescue's observed form");
 }
+
+/// The single-round form leaves no RESCALE with INEXACT_ROUND in the graph,
+/// and a case with one is rescued through it (for a backend without
+/// EXT-INEXACTROUND, such as IREE).
+#[test]
+fn single_round_takes_inexact_round_away_and_rescues_it() {
+    let config = Config::default();
+    let mut applied = 0;
+    for seed in 0..seeds() {
+        let Some(req) = request(seed, &config) else { continue };
+        let Ok(r) = apply(Form::SingleRound, &req) else { continue };
+        let Some(form) = r.single() else { panic!("seed {seed}: the single-round form has one stage") };
+        let module = spvgraph_ir::Module::decode_words(&form.module).expect("a form decodes");
+        let a = spvgraph_ir::analysis::Analysis::new(&module);
+        let ops = spvgraph_ir::observe::operators(&module, form.entry_point.as_deref()).expect("operators");
+        for o in ops.iter().filter(|o| o.op == TosaOp::Rescale) {
+            let mode = module.insts.iter().find_map(|i| match i {
+                spvgraph_ir::Inst::Tosa { result, args, .. } if *result == o.node => args.get(1).copied(),
+                _ => None,
+            });
+            let inexact = mode.and_then(|m| a.const_uint(m)) == Some(2);
+            assert!(!inexact, "seed {seed}: RESCALE {} keeps INEXACT_ROUND", o.node);
+        }
+        assert!(
+            rescue(&req).is_some_and(|r| r.forms.contains(&Form::SingleRound)),
+            "seed {seed}: the rescue keeps INEXACT_ROUND"
+        );
+        applied += 1;
+    }
+    assert!(applied > 0, "no generated case has a RESCALE with INEXACT_ROUND");
+}
