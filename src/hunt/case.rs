@@ -451,6 +451,12 @@ impl Hunter<'_> {
         // must follow the module.
         if !valid || out.neighbour.is_some() {
             request.fit_to_module();
+            // A neighbour whose shape change made an input too large to
+            // fill has no data to run with: no backend gets it (else each
+            // would answer an oracle error of ours).
+            if valid && !request.fits_module() {
+                return None;
+            }
         }
         out.entry = Some(ep.name.clone());
         out.operators = graph_operators(&case.module, &ep.name);
