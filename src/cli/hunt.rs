@@ -103,7 +103,7 @@ pub struct Args {
     /// Equivalent forms of each valid case that each backend also runs
     /// (chosen by the case's seed, cheap ones first); a backend must answer
     /// them as it answers the case (`form-differs`). 0: none.
-    #[arg(long, value_name = "N", default_value_t = 2)]
+    #[arg(long, value_name = "N", default_value_t = spvgraph::hunt::oracles::DEFAULT_FORMS)]
     forms: usize,
     /// Do not run a valid case a backend refuses or dies on again in a form
     /// without the constructs backends are known to refuse.

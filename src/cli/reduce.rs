@@ -164,6 +164,10 @@ fn run_finding(path: &Path, args: &Args) -> anyhow::Result<Outcome> {
         s.sample = 1.0;
     }
     set.strict_consumers = true;
+    // As the hunt runs a case by default: a finding may come from a form or
+    // from the rescue of a case the backend refused as given.
+    set.forms = spvgraph::hunt::oracles::DEFAULT_FORMS;
+    set.rescue = true;
     let config = spvgraph_generator::Config::default();
     let hunter = Hunter {
         config: &config,

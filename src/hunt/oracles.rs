@@ -47,6 +47,10 @@ impl Sampled {
     }
 }
 
+/// How many equivalent forms of each valid case a hunt runs by default
+/// (`spvgraph hunt --forms`).
+pub const DEFAULT_FORMS: usize = 2;
+
 /// Every oracle of a campaign.
 #[derive(Clone, Default)]
 pub struct OracleSet {
