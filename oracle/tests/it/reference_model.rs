@@ -335,8 +335,13 @@ fn each_tools_time_and_peak_memory_are_measured() {
     for c in [small, big] {
         let (opt, model) = (c.tosa_opt.expect("tosa-opt ran"), c.model.expect("the model ran"));
         assert!(opt.elapsed > Duration::ZERO && model.elapsed > Duration::ZERO);
-        assert!(opt.peak_rss_bytes > 0 && model.peak_rss_bytes > 0, "{c:?}");
+        // A child smaller than this test process is measured by polling
+        // (external::process), which a run of a few milliseconds can end
+        // before on a loaded machine (tosa-opt's 12 ms run read 0 with three
+        // test suites at once): only the model's long run must be seen.
+        assert!(opt.peak_rss_exact || opt.peak_rss_bytes > 0 || opt.elapsed < Duration::from_millis(100), "{c:?}");
     }
+    assert!(big.model.is_some_and(|c| c.peak_rss_bytes > 0), "{big:?}");
     // Two 16 MiB inputs and a 16 MiB output live in the model at once.
     let (s, b) = (small.model.map_or(0, |c| c.peak_rss_bytes), big.model.map_or(0, |c| c.peak_rss_bytes));
     assert!(b >= s + (40 << 20), "small graph {s} bytes, big graph {b} bytes");
