@@ -170,8 +170,12 @@ func.func @main(%a: tensor<4xi8>) -> tensor<4xi8> {
 fn a_time_limit_stops_the_tools() {
     let Some(m) = model() else { return };
     let m = m.with_timeout(Duration::from_millis(1));
-    let a = f32s(&[2, 3], &[0.0; 6]);
-    match m.run_mlir(&add_of("2x3"), &[a.clone(), a], &[ElemType::Fp32]) {
+    // A run far longer than the limit (tens of milliseconds for 4M
+    // elements): a run of a few milliseconds can end between two polls on
+    // a loaded machine and was seen to finish under a 1 ms limit.
+    let shape = [1024, 4096];
+    let a = f32s(&shape, &vec![0.0; 1024 * 4096]);
+    match m.run_mlir(&add_of("1024x4096"), &[a.clone(), a], &[ElemType::Fp32]) {
         Ok(ExecOutcome::Abnormal { how: Abnormal::Timeout, .. }) => {}
         other => panic!("expected a time-out, got {other:?}"),
     }
