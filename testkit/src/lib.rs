@@ -164,6 +164,27 @@ pub fn request(case: &Case, k: usize) -> Option<OwnedExecRequest> {
     })
 }
 
+/// A module whose one graph entry point `main` runs one unary TOSA `op`
+/// on an input of `elem` and `shape`, with the same type as its output
+/// (interface variables at DescriptorSet 0, Bindings 0 and 1).
+pub fn unary_module(
+    op: spvgraph_ir::tosa::TosaOp,
+    elem: spvgraph_ir::elem::ElemType,
+    shape: &[u32],
+) -> spvgraph_ir::Module {
+    let mut b = spvgraph_ir::builder::ModuleBuilder::new();
+    let t = b.type_tensor(elem, Some(shape));
+    let gty = b.type_graph(&[t], &[t]);
+    let vars = vec![b.interface_variable(t, 0, 0), b.interface_variable(t, 0, 1)];
+    let g = b.begin_graph(gty);
+    b.graph_entry_point(g, "main", vars);
+    let x = b.graph_input(t, 0, None);
+    let y = b.tosa(op, t, vec![x]);
+    b.graph_output(y, 0, None);
+    b.end_graph();
+    b.finish()
+}
+
 /// A `Command` for the `spvgraph` binary. A macro, not a function: cargo
 /// names the binary (`CARGO_BIN_EXE_spvgraph`) only to the root crate's
 /// integration tests, so the name must be read where the macro is expanded.

@@ -2,7 +2,6 @@
 //! oracles named, one judgement, exit 0 when all agree, 1 when any disagree,
 //! 2 on usage or I/O errors.
 
-use spvgraph_ir::builder::ModuleBuilder;
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::tosa::TosaOp;
@@ -17,17 +16,7 @@ fn run(cmd: &mut Command) -> (i32, String, String) {
 
 /// ABS of an i32 `[4]` input.
 fn abs_module() -> Vec<u8> {
-    let mut b = ModuleBuilder::new();
-    let t = b.type_tensor(ElemType::I32, Some(&[4]));
-    let gty = b.type_graph(&[t], &[t]);
-    let vars = vec![b.interface_variable(t, 0, 0), b.interface_variable(t, 0, 1)];
-    let g = b.begin_graph(gty);
-    b.graph_entry_point(g, "main", vars);
-    let x = b.graph_input(t, 0, None);
-    let y = b.tosa(TosaOp::Abs, t, vec![x]);
-    b.graph_output(y, 0, None);
-    b.end_graph();
-    b.finish().encode_bytes().expect("encodes")
+    spvgraph_testkit::unary_module(TosaOp::Abs, ElemType::I32, &[4]).encode_bytes().expect("encodes")
 }
 
 #[test]

@@ -1,7 +1,6 @@
 //! `spvgraph validate`: output format and exit status (0 every file valid,
 //! 1 any invalid, 2 usage or I/O error).
 
-use spvgraph_ir::builder::ModuleBuilder;
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::inst::Inst;
 use spvgraph_ir::tosa::TosaOp;
@@ -18,17 +17,7 @@ fn run(cmd: &mut Command) -> (i32, String, String) {
 
 /// A unary `op` graph on `elem` tensors of shape `shape`.
 fn unary(elem: ElemType, shape: &[u32], op: TosaOp) -> Module {
-    let mut b = ModuleBuilder::new();
-    let t = b.type_tensor(elem, Some(shape));
-    let gty = b.type_graph(&[t], &[t]);
-    let vars = vec![b.interface_variable(t, 0, 0), b.interface_variable(t, 0, 1)];
-    let g = b.begin_graph(gty);
-    b.graph_entry_point(g, "main", vars);
-    let x = b.graph_input(t, 0, None);
-    let y = b.tosa(op, t, vec![x]);
-    b.graph_output(y, 0, None);
-    b.end_graph();
-    b.finish()
+    spvgraph_testkit::unary_module(op, elem, shape)
 }
 
 fn write(dir: &Path, name: &str, m: &Module) -> PathBuf {

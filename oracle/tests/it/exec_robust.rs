@@ -196,3 +196,25 @@ fn the_execute_targets_overflow_crash_is_refused() {
         other => panic!("expected an over-budget refusal, got {other:?}"),
     }
 }
+
+/// An input port too large to fill with zeros (a shape change to
+/// hundreds of millions of elements) stays unfitted, and says so; a small
+/// one is filled.
+#[test]
+fn an_input_too_large_to_fill_does_not_fit() {
+    use spvgraph_oracle::oracle::OwnedExecRequest;
+    let build = |n: u32| spvgraph_testkit::unary_module(TosaOp::Abs, I32, &[n, 1, 1]).encode_words().expect("encodes");
+    let two = TensorData::from_bits(I32, &[2, 1, 1], &[1; 2]).expect("tensor");
+    let mut huge = OwnedExecRequest {
+        module: build(145_599_812),
+        entry_point: Some("main".into()),
+        inputs: vec![two.clone()],
+        graph_constants: BTreeMap::new(),
+    };
+    huge.fit_to_module();
+    assert!(!huge.fits_module(), "145,599,812 elements are not filled");
+    let mut small = OwnedExecRequest { module: build(3), inputs: vec![two], ..huge };
+    assert!(!small.fits_module());
+    small.fit_to_module();
+    assert!(small.fits_module(), "a small port is filled with zeros");
+}
