@@ -59,7 +59,7 @@ pub enum Feature {
     /// constants or tensor constants (which TOSA lets an implementation
     /// flush to zero).
     SubnormalInputs,
-    /// A negative value in an i48 tensor constant.
+    /// A negative value in an i48 tensor constant or graph constant.
     NegativeI48Constant,
     /// A floating-point MUL of which one input is a constant of zeros.
     FloatMulByZeroConstant,
@@ -131,7 +131,7 @@ impl Feature {
             Feature::DebugInfoOutsideGraph => "NonSemantic.Graph.DebugInfo outside graph definitions",
             Feature::FftResultToOperator => "an FFT2D/RFFT2D result that is not itself a graph output",
             Feature::SubnormalInputs => "fp16/bf16/fp32 subnormal input or constant values",
-            Feature::NegativeI48Constant => "a negative value in an i48 tensor constant",
+            Feature::NegativeI48Constant => "a negative value in an i48 tensor constant or graph constant",
             Feature::FloatMulByZeroConstant => "a floating-point MUL by a constant of zeros",
             Feature::TensorArrayElements => "two or more elements of one tensor-array graph input read",
             Feature::UnreadInput => "a graph input that no OpGraphInputARM reads",
@@ -287,6 +287,11 @@ fn has_subnormal(t: &TensorData) -> bool {
         && t.to_bits().into_iter().any(|b| e.is_subnormal_bits(b))
 }
 
+/// Whether a tensor is i48 and holds a negative value.
+fn has_negative_i48(t: &TensorData) -> bool {
+    t.elem() == ElemType::I48 && t.to_bits().into_iter().any(|b| b & (1 << 47) != 0)
+}
+
 /// The features of one TOSA instruction's operands.
 fn tosa_features<'d>(
     a: &Analysis<'_>,
@@ -306,6 +311,12 @@ fn tosa_features<'d>(
                 }
                 if graph_constant_data(arg).is_some_and(has_subnormal) {
                     out.insert(Feature::SubnormalInputs);
+                }
+                // Backends that fold graph constants into the program (IREE's
+                // adapter gives them as `tosa.const`) treat them as tensor
+                // constants.
+                if graph_constant_data(arg).is_some_and(has_negative_i48) {
+                    out.insert(Feature::NegativeI48Constant);
                 }
             }
             Some(Inst::ConstantNull { ty, .. }) if matches!(a.ty(*ty), Some(Type::Scalar(k)) if ElemType::from_spirv(k) == Some(ElemType::Bool)) =>
@@ -502,5 +513,32 @@ mod tests {
             FeatureSet::from([Feature::ReplicatedConstant, Feature::NestedReplicate])
         );
         assert_eq!(detect(&module(false), None), FeatureSet::from([Feature::ReplicatedConstant]));
+    }
+
+    /// A negative i48 graph constant counts as a negative i48 constant (a
+    /// backend may fold it into the program); a non-negative one does not.
+    #[test]
+    fn a_negative_i48_graph_constant_is_seen_from_its_data() {
+        let mut b = ModuleBuilder::new();
+        let t = b.type_tensor(ElemType::I48, Some(&[2]));
+        let gty = b.type_graph(&[], &[t]);
+        let v = b.interface_variable(t, 0, 0);
+        let gc = b.graph_constant(t, 0);
+        let g = b.begin_graph(gty);
+        b.graph_entry_point(g, "main", vec![v]);
+        let id = b.tosa(TosaOp::Abs, t, vec![gc]);
+        b.graph_output(id, 0, None);
+        b.end_graph();
+        let m = b.finish();
+        let words = m.encode_words().expect("encodes");
+        let with = |bits: &[u64]| {
+            let data = TensorData::from_bits(ElemType::I48, &[2], bits).expect("shape");
+            let gcs = BTreeMap::from([(0u32, data)]);
+            let req = ExecRequest { module: &words, entry_point: None, inputs: &[], graph_constants: &gcs };
+            detect(&m, Some(&req))
+        };
+        assert_eq!(with(&[3, (1 << 48) - 3]), FeatureSet::from([Feature::NegativeI48Constant]));
+        assert_eq!(with(&[3, 5]), FeatureSet::new());
+        assert_eq!(detect(&m, None), FeatureSet::new());
     }
 }

@@ -98,7 +98,7 @@ pub fn run_executor(member: &Sampled, oracles: &OracleSet, pending: Vec<Pending>
                 case.answers.push((format!("{} (forms)", o.name()), Answer::of_outcome(&f.outcome)));
             }
             if let Some(r) = &runs.rescue {
-                case.answers.push((format!("{} (rescue)", o.name()), Answer::of_outcome(&r.outcome)));
+                case.answers.push((rescue_label(o.name()), Answer::of_outcome(&r.outcome)));
             }
         }
         let forms = per_version.iter().flat_map(|(o, runs)| form_answers(*o, runs, &[])).collect();
@@ -194,4 +194,9 @@ pub fn run_producer(member: &Sampled, oracles: &OracleSet, pending: Vec<Pending>
         cases.push(case);
     }
     BatchResult { cases, elapsed: start.elapsed() }
+}
+
+/// The label of a backend's rescue answer among a case's answers.
+pub fn rescue_label(oracle: &str) -> String {
+    format!("{oracle} (rescue)")
 }

@@ -66,7 +66,16 @@ pub fn check_command(slug: &str, case: &CaseOutcome, d: &Disagreement, context: 
             }
             // Every form that applies, so the pair the finding names is among them.
             if d.kind == Kind::FormDiffers {
-                argv.extend(["--forms".into(), "23".into()]);
+                argv.extend(["--forms".into(), spvgraph_oracle::forms::Form::ALL.len().to_string()]);
+            }
+            // A backend that ran the case only rescued shows the finding only
+            // with the rescue.
+            let rescued = d.oracles.iter().any(|o| {
+                let label = super::batch::rescue_label(o);
+                case.answers.iter().any(|(name, _)| *name == label)
+            });
+            if rescued {
+                argv.push("--rescue".into());
             }
         }
         Kind::ProducerCrash | Kind::ProducerRejects | Kind::ProducerInvalidOutput | Kind::ProducerWrongSemantics => {
@@ -278,5 +287,46 @@ mod tests {
         );
         let md = note("s", &json!({ "spv": "s.spv", "spvasm": "s.spvasm", "finding": { "kind": "panic" } }));
         assert!(!md.contains("No `s.spvasm`") && !md.contains("documented discrepancy"), "{md}");
+    }
+
+    /// A finding seen only through a backend's rescue checks with
+    /// `--rescue`; a form difference names every form.
+    #[test]
+    fn the_check_command_rescues_when_the_finding_came_through_the_rescue() {
+        use spvgraph_oracle::judge::{Disagreement, Kind};
+        use spvgraph_oracle::oracle::{ExecOutcome, Refusal};
+        let mut case = CaseOutcome {
+            index: 0,
+            seed: 0,
+            planned_rule: None,
+            subject: super::super::case::Subject::Nothing,
+            unavailable: None,
+            words: None,
+            target_env: spvgraph_ir::env::TargetEnv::VULKAN_1_3,
+            profiles: None,
+            roundtrip: super::super::case::RoundTrip::NotRun,
+            answers: Vec::new(),
+            durations: Vec::new(),
+            entry: Some("g".into()),
+            operators: Vec::new(),
+            disagreements: Vec::new(),
+            coverage: Vec::new(),
+            neighbour: None,
+        };
+        let refused = Ok(ExecOutcome::Refused { kind: Refusal::Unsupported, reason: "no".into() });
+        case.answers.push(("iree".into(), super::super::case::Answer::of_outcome(&refused)));
+        let context = StoreContext { referee: Some("tosa-ref".into()), ..StoreContext::default() };
+        let d = Disagreement::new(Kind::WrongOutput, "iree", "ADD is wrong");
+        let plain = check_command("s", &case, &d, &context).join(" ");
+        assert!(plain.ends_with("diff s.spv --oracles in-tree,iree,tosa-ref --entry g"), "{plain}");
+        let outputs = Ok(ExecOutcome::Outputs(Vec::new()));
+        case.answers
+            .push((super::super::batch::rescue_label("iree"), super::super::case::Answer::of_outcome(&outputs)));
+        let rescued = check_command("s", &case, &d, &context).join(" ");
+        assert!(rescued.ends_with("--entry g --rescue"), "{rescued}");
+        let forms = Disagreement::new(Kind::FormDiffers, "iree", "forms differ");
+        let all = check_command("s", &case, &forms, &context).join(" ");
+        let n = spvgraph_oracle::forms::Form::ALL.len();
+        assert!(all.contains(&format!("--forms {n}")), "{all}");
     }
 }
