@@ -69,11 +69,15 @@ pub enum Feature {
     /// A graph input that no `OpGraphInputARM` of its graph reads (valid:
     /// SPV_ARM_graph asks for no input to be read).
     UnreadInput,
+    /// An infinity or NaN among the floating-point graph inputs, graph
+    /// constants or tensor constants, or among the operand values of an
+    /// operator judged on its own.
+    NonFiniteValues,
 }
 
 impl Feature {
     /// Every feature, in order.
-    pub const ALL: [Feature; 16] = [
+    pub const ALL: [Feature; 17] = [
         Feature::NullRow,
         Feature::NullConstituent,
         Feature::NullBoolOperand,
@@ -90,6 +94,7 @@ impl Feature {
         Feature::FloatMulByZeroConstant,
         Feature::TensorArrayElements,
         Feature::UnreadInput,
+        Feature::NonFiniteValues,
     ];
 
     /// Its stable name (as in JSON).
@@ -111,6 +116,7 @@ impl Feature {
             Feature::FloatMulByZeroConstant => "float-mul-by-zero-constant",
             Feature::TensorArrayElements => "tensor-array-elements",
             Feature::UnreadInput => "unread-input",
+            Feature::NonFiniteValues => "non-finite-values",
         }
     }
 
@@ -135,6 +141,7 @@ impl Feature {
             Feature::FloatMulByZeroConstant => "a floating-point MUL by a constant of zeros",
             Feature::TensorArrayElements => "two or more elements of one tensor-array graph input read",
             Feature::UnreadInput => "a graph input that no OpGraphInputARM reads",
+            Feature::NonFiniteValues => "an infinity or NaN among the input, constant or operand values",
         }
     }
 }
@@ -259,6 +266,9 @@ pub fn detect(module: &Module, request: Option<&ExecRequest<'_>>) -> FeatureSet 
         if r.inputs.iter().chain(r.graph_constants.values()).any(has_subnormal) {
             out.insert(Feature::SubnormalInputs);
         }
+        if r.inputs.iter().chain(r.graph_constants.values()).any(has_non_finite) {
+            out.insert(Feature::NonFiniteValues);
+        }
     }
     out
 }
@@ -290,6 +300,11 @@ fn has_subnormal(t: &TensorData) -> bool {
 /// Whether a tensor is i48 and holds a negative value.
 fn has_negative_i48(t: &TensorData) -> bool {
     t.elem() == ElemType::I48 && t.to_bits().into_iter().any(|b| b & (1 << 47) != 0)
+}
+
+/// Whether a tensor holds a floating-point infinity or NaN.
+pub fn has_non_finite(t: &TensorData) -> bool {
+    t.elem().is_float() && t.to_f64().iter().any(|v| !v.is_finite())
 }
 
 /// The features of one TOSA instruction's operands.
@@ -378,6 +393,11 @@ fn constant_features(a: &Analysis<'_>, id: Id, out: &mut FeatureSet, depth: u32)
     }
     if bits.iter().any(|&b| elem.is_subnormal_bits(b)) {
         out.insert(Feature::SubnormalInputs);
+    }
+    if elem.is_float()
+        && bits.iter().any(|&b| !spvgraph_ir::scalar::float_bits_to_f64(elem, b).is_some_and(f64::is_finite))
+    {
+        out.insert(Feature::NonFiniteValues);
     }
 }
 

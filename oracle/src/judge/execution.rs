@@ -722,8 +722,11 @@ fn judge_observed(
     let first = verdicts.iter().find(|v| matches!(v.outcome, OperatorOutcome::Wrong { .. }));
     if let Some(OperatorVerdict { node, op, outcome: OperatorOutcome::Wrong { oracles, detail }, .. }) = first {
         let mut d = wrong(oracles.clone(), Some(*op), detail.clone());
-        if local.reads_subnormals(*node) {
+        if local.reads(*node, crate::compliance::flush::has_subnormals) {
             d.operand_features.insert(crate::features::Feature::SubnormalInputs);
+        }
+        if local.reads(*node, crate::features::has_non_finite) {
+            d.operand_features.insert(crate::features::Feature::NonFiniteValues);
         }
         out.push(d);
     } else if let Some(plain) = plain {

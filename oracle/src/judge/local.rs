@@ -608,19 +608,15 @@ impl<'a> LocalJudge<'a> {
         any.then_some(out)
     }
 
-    /// The subnormal-input feature of operator `node`'s operands as the
-    /// local form feeds them: whether any operand value read from outside
-    /// the operator holds a bf16/fp16/fp32 subnormal.
-    pub(super) fn reads_subnormals(&self, node: Id) -> bool {
+    /// Whether any operand value of operator `node` read from outside the
+    /// operator, as the local form feeds it, satisfies `holds` (the
+    /// subnormal-input and non-finite-value features of its operands).
+    pub(super) fn reads(&self, node: Id, holds: fn(&TensorData) -> bool) -> bool {
         let Some((form, owned, _)) = &self.local else { return false };
         let Some(op) = self.operators.iter().find(|o| o.node == node) else { return false };
         let first = owned.inputs.len() - form.operands.len();
         op.operands.iter().any(|v| {
-            form.operands
-                .iter()
-                .position(|x| x == v)
-                .and_then(|k| owned.inputs.get(first + k))
-                .is_some_and(crate::compliance::flush::has_subnormals)
+            form.operands.iter().position(|x| x == v).and_then(|k| owned.inputs.get(first + k)).is_some_and(holds)
         })
     }
 

@@ -195,6 +195,80 @@ fn mul_by_zero_module() -> Module {
     })
 }
 
+/// TRANSPOSE_CONV2D fp32 of a `[1,1,2,1]` input with the constant 1x1
+/// weight `[1]`, bias 0 and stride `[1, 3]`: output columns 1 and 2 have no
+/// term (TOSA gives them the bias).
+fn transpose_conv_zero_taps_module() -> Module {
+    graph(&[(ElemType::Fp32, &[1, 1, 2, 1])], &[(ElemType::Fp32, &[1, 1, 4, 1])], |b, x| {
+        let out = b.type_tensor(ElemType::Fp32, Some(&[1, 1, 4, 1]));
+        let out_pad = b.const_i32_vector(&[0, 0, 0, 0]);
+        let stride = b.const_i32_vector(&[1, 3]);
+        let fp32 = b.const_u32(3);
+        let no = b.const_bool(false);
+        let one = u64::from(1.0f32.to_bits());
+        let weight = b.const_tensor(ElemType::Fp32, &[1, 1, 1, 1], &[one]).expect("[1,1,1,1]");
+        let zero = b.const_tensor(ElemType::Fp32, &[1], &[0]).expect("[1]");
+        vec![b.tosa(TosaOp::TransposeConv2d, out, vec![out_pad, stride, fp32, no, x[0], weight, zero, zero, zero])]
+    })
+}
+
+/// `y = ADD(x, x)`, `s = SCATTER(y, indices, updates)`, `SUB(s, y)` on i32
+/// `[1,4,1]` values with two indices: the SCATTER's `values_in` is computed in
+/// the graph and read again after it.
+fn scatter_reused_input_module() -> Module {
+    graph(
+        &[(ElemType::I32, &[1, 4, 1]), (ElemType::I32, &[1, 2]), (ElemType::I32, &[1, 2, 1])],
+        &[(ElemType::I32, &[1, 4, 1])],
+        |b, x| {
+            let t = b.type_tensor(ElemType::I32, Some(&[1, 4, 1]));
+            let y = b.tosa(TosaOp::Add, t, vec![x[0], x[0]]);
+            let s = b.tosa(TosaOp::Scatter, t, vec![y, x[1], x[2]]);
+            vec![b.tosa(TosaOp::Sub, t, vec![s, y])]
+        },
+    )
+}
+
+/// CONV2D fp32 (input `[2,2,2,1]`, two 1x1 output channels) compared
+/// `>= 0`, returned both as bool and CAST to i8.
+fn conv_bool_and_i8_module() -> Module {
+    graph(
+        &[(ElemType::Fp32, &[2, 2, 2, 1]), (ElemType::Fp32, &[2, 1, 1, 1]), (ElemType::Fp32, &[2])],
+        &[(ElemType::Bool, &[2, 2, 2, 2]), (ElemType::I8, &[2, 2, 2, 2])],
+        |b, x| {
+            let f = b.type_tensor(ElemType::Fp32, Some(&[2, 2, 2, 2]));
+            let bools = b.type_tensor(ElemType::Bool, Some(&[2, 2, 2, 2]));
+            let bytes = b.type_tensor(ElemType::I8, Some(&[2, 2, 2, 2]));
+            let pad = b.const_i32_vector(&[0, 0, 0, 0]);
+            let ones = b.const_i32_vector(&[1, 1]);
+            let fp32 = b.const_u32(3);
+            let no = b.const_bool(false);
+            let zp = b.const_tensor(ElemType::Fp32, &[1], &[0]).expect("[1]");
+            let conv = b.tosa(TosaOp::Conv2d, f, vec![pad, ones, ones, fp32, no, x[0], x[1], x[2], zp, zp]);
+            let zero = b.const_tensor(ElemType::Fp32, &[1, 1, 1, 1], &[0]).expect("[1,1,1,1]");
+            let ge = b.tosa(TosaOp::GreaterEqual, bools, vec![conv, zero]);
+            vec![ge, b.tosa(TosaOp::Cast, bytes, vec![ge])]
+        },
+    )
+}
+
+/// RESIZE (nearest) of a fp32 `[1,2,1,1]` input down to `[1,1,1,1]`
+/// (scale `[1, 2, 1, 1]`, border `[-1, 0]`), then PAD by one on both sides of
+/// H and W.
+fn resize_then_pad_module() -> Module {
+    graph(&[(ElemType::Fp32, &[1, 2, 1, 1])], &[(ElemType::Fp32, &[1, 3, 3, 1])], |b, x| {
+        let small = b.type_tensor(ElemType::Fp32, Some(&[1, 1, 1, 1]));
+        let out = b.type_tensor(ElemType::Fp32, Some(&[1, 3, 3, 1]));
+        let nearest = b.const_u32(1);
+        let scale = b.const_i32_vector(&[1, 2, 1, 1]);
+        let offset = b.const_i32_vector(&[0, 0]);
+        let border = b.const_i32_vector(&[-1, 0]);
+        let r = b.tosa(TosaOp::Resize, small, vec![nearest, x[0], scale, offset, border]);
+        let padding = b.const_i32_vector(&[0, 0, 1, 1, 1, 1, 0, 0]);
+        let pad_const = b.const_tensor(ElemType::Fp32, &[1], &[0]).expect("[1]");
+        vec![b.tosa(TosaOp::Pad, out, vec![r, padding, pad_const])]
+    })
+}
+
 /// ABS of a `2x3` fp32 tensor.
 fn abs_module() -> Module {
     let t = (ElemType::Fp32, &[2u32, 3][..]);
@@ -259,6 +333,42 @@ fn findings() -> Vec<Finding> {
             ],
             produced_with_debug_info: false,
             note: TRANSPOSE_CONV_NOTE,
+        },
+        Finding {
+            stem: "iree-transpose-conv2d-zero-taps-nan",
+            module: transpose_conv_zero_taps_module(),
+            inputs: vec![f32s(&[1, 1, 2, 1], &[f32::INFINITY, 2.0])],
+            produced_with_debug_info: false,
+            note: ZERO_TAPS_NOTE,
+        },
+        Finding {
+            stem: "iree-scatter-reused-input-circular-dependency",
+            module: scatter_reused_input_module(),
+            inputs: vec![
+                tensor(ElemType::I32, &[1, 4, 1], &[10, 20, 30, 40]),
+                tensor(ElemType::I32, &[1, 2], &[3, 1]),
+                tensor(ElemType::I32, &[1, 2, 1], &[7, 5]),
+            ],
+            produced_with_debug_info: false,
+            note: SCATTER_NOTE,
+        },
+        Finding {
+            stem: "iree-conv-bool-and-i8-outputs",
+            module: conv_bool_and_i8_module(),
+            inputs: vec![
+                f32s(&[2, 2, 2, 1], &[1.0, -2.0, 3.0, -0.5, 0.25, -4.0, 2.0, -1.0]),
+                f32s(&[2, 1, 1, 1], &[1.0, -1.0]),
+                f32s(&[2], &[0.5, 0.0]),
+            ],
+            produced_with_debug_info: false,
+            note: CONV_BOOL_NOTE,
+        },
+        Finding {
+            stem: "iree-resize-to-1x1-then-pad",
+            module: resize_then_pad_module(),
+            inputs: vec![f32s(&[1, 2, 1, 1], &[3.0, 5.0])],
+            produced_with_debug_info: false,
+            note: RESIZE_PAD_NOTE,
         },
         Finding {
             stem: "iree-conv2d-int16-weight-zero-point",
@@ -397,7 +507,14 @@ IREE 3.13.0 (`llvm-cpu`) fails to compile a graph in which one result of
 
 The graph is valid TOSA 1.0 (EXT-FFT); with the transpose removed, or with
 either result alone, it compiles. IREE's own fusion of the two-result FFT
-`linalg.generic` with the transpose builds an invalid operation.
+`linalg.generic` with the transpose builds an invalid operation: the failing
+pass is `iree-global-opt-propagate-linalg-transpose` (`--mlir-print-ir-after-all`
+ends with it), which folds the transpose into the producer and keeps one of
+its two inits; `--iree-global-opt-propagate-transposes=false` makes it compile.
+ARGMAX lowers to a two-result `linalg.generic` too (the index and the running
+maximum), and an ARGMAX whose result is transposed fails the same way (found by
+a hunt: `tosa.argmax(2x3x4xf32, axis 0)` then `tosa.transpose` with
+`perms = [1, 0]`).
 
 Module: `iree-fft2d-transposed-result.spv` (`.mlir`). Reproduce:
 
@@ -437,6 +554,176 @@ Expected: a module computing `[1, 3, 1, 1]` i48 outputs `[22, 1, 36]`.
 Seen: the error above. Whose bug: upstream MLIR (the transpose-convolution
 decomposition makes operations upstream's TOSA validation refuses).
 The spvgraph adapter reports it as `Refused { Rejected }`.
+";
+
+const ZERO_TAPS_NOTE: &str = "# IREE: floating-point TRANSPOSE_CONV2D gives NaN where TOSA gives the bias
+
+**Belongs to:** upstream MLIR (llvm-project). **Status:** open. The reproducer of `iree-transpose-conv2d-zero-taps-nan.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
+
+IREE 3.13.0 (`iree-base-compiler`/`iree-base-runtime` 3.13.0, `llvm-cpu`) computes a
+`tosa.transpose_conv2d` (fp32, stride `[1, 3]`, 1x1 weight `[1]`, bias 0, no out_pad) of
+the input `[inf, 2]` (shape `[1, 1, 2, 1]`) as `[inf, NaN, NaN, 2]`.
+
+TOSA 1.0's TRANSPOSE_CONV2D adds input element `ix` only to output column
+`ox = ix * stride_x + out_pad_left + kx`: with KW = 1 and stride 3, column 0 gets
+`in[0] * 1` and column 3 gets `in[1] * 1`; columns 1 and 2 get no term and are the
+bias, 0. Expected `[inf, 0, 0, 2]`: the in-tree executor and the TOSA reference model
+(`tosa_reference_model` 2026.8.0) agree.
+
+Why: upstream MLIR's `tosa-optional-decompositions`
+(`mlir/lib/Dialect/Tosa/Transforms/TosaDecomposeTransposeConv.cpp`), which IREE runs
+(`iree-compile --mlir-print-ir-after-all` shows it), rewrites the strided transpose
+convolution as a PAD of the weight to the stride (`[1, 0, 0]` taps), a stride-1 CONV2D
+computing every phase, and RESHAPE/SLICE to interleave them. Columns 1 and 2 are phases
+made only of padded zero taps, so they hold `0 * inf = NaN`. The rewrite is exact for
+finite values only. The graph the pass makes, run on the TOSA reference model, gives
+the same `[inf, NaN, NaN, 2]`, so the rewrite itself changes the result, not IREE's
+lowering of it. The stride-1 path has the same flaw on the other side: it pads the
+*input* with zeros, so an infinite weight gives NaN at the output edges (input `[1, 2]`,
+weight `[inf, 1]`: expected `[inf, inf, 2]`, IREE `[inf, inf, NaN]`).
+
+Found by the hunt (seed 2238, through the single-round rescue: a bf16 CONV2D that
+overflows to -inf feeds a TRANSPOSE_CONV2D with stride `[2, 3]`; `spvgraph reduce
+--finding` took it to those two operators), then written by hand as small as it goes.
+
+Module: `iree-transpose-conv2d-zero-taps-nan.spv` (`.mlir`), input `[inf, 2]`. Reproduce:
+
+    tosa-opt iree-transpose-conv2d-zero-taps-nan.mlir --mlir-print-op-generic -o g.mlir
+    iree-compile --iree-input-type=tosa --iree-hal-target-device=local \\
+        --iree-hal-local-target-device-backends=llvm-cpu --iree-llvmcpu-target-cpu=host g.mlir -o g.vmfb
+    iree-run-module --module=g.vmfb --function=main --input='1x1x2x1xf32=inf 2' --output=-
+
+Expected: `1x1x4x1xf32=[[[inf][0][0][2]]]`. Seen: `1x1x4x1xf32=[[[INF][-NAN][-NAN][2]]]`.
+Whose bug: upstream MLIR (the decomposition is not equivalent for non-finite values).
+It is documented for IREE's wrong outputs of TRANSPOSE_CONV2D whose operator, judged
+on its own, read an infinity or NaN (feature `non-finite-values`).
+";
+
+const SCATTER_NOTE: &str = "# IREE: SCATTER whose input is computed in the graph and read again does not compile
+
+**Belongs to:** IREE. **Status:** open. The reproducer of `iree-scatter-reused-input-circular-dependency.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
+
+IREE 3.13.0 (`iree-base-compiler` 3.13.0, `llvm-cpu`) fails to compile
+
+    y = tosa.add(x, x)                    // i32 [1, 4, 1]
+    s = tosa.scatter(y, indices, updates) // indices [1, 2], updates [1, 2, 1]
+    r = tosa.sub(s, y)
+
+with
+
+    error: circular dependency: input operation uses partition output
+    %11 = \"stream.async.dispatch\"(...)
+
+The graph is valid TOSA 1.0 (PRO-INT); the TOSA reference model computes it
+(`x = [10, 20, 30, 40]`, `indices = [3, 1]`, `updates = [7, 5]`: `r = [0, -35, 0, -73]`).
+It fails when the SCATTER's `values_in` is computed in the graph (not a graph input),
+is read again after the SCATTER, and the scatter loop runs more than once
+(N * W > 1); with `values_in` a graph input, with N * W = 1, or with `s` and `y`
+returned instead of their difference, it compiles. Element type and the producer
+(ADD, NEGATE, LOG + CAST) do not matter. No flag tried works around it
+(`--iree-stream-partitioning-favor=debug`, `=min-peak-memory`, `--iree-opt-level=O0`).
+
+Where: upstream MLIR's `tosa-to-scf` lowers SCATTER to valid `scf.for` loops; the
+failing pass is IREE's `iree-stream-schedule-execution` (`--mlir-print-ir-after-all`
+ends with it), which copies the loop-carried resource inside the loop and then puts
+the loop's dispatch in one partition with the dispatch that makes `values_in`.
+Related, closed in 2024: iree-org/iree#18123 and PR #18217 (a circular dependency
+between partitions in execution scheduling); 3.13.0 still fails here.
+
+Found by the hunt (seed 89, a nine-operator graph), then reduced by hand.
+
+Module: `iree-scatter-reused-input-circular-dependency.spv` (`.mlir`). Reproduce:
+
+    tosa-opt iree-scatter-reused-input-circular-dependency.mlir --mlir-print-op-generic -o g.mlir
+    iree-compile --iree-input-type=tosa --iree-hal-target-device=local \\
+        --iree-hal-local-target-device-backends=llvm-cpu --iree-llvmcpu-target-cpu=host g.mlir -o g.vmfb
+
+Expected: a module computing `[0, -35, 0, -73]`. Seen: the error above, exit
+status 1. Whose bug: IREE (stream execution scheduling). The spvgraph adapter reports it
+as `Refused { Rejected }`.
+";
+
+const CONV_BOOL_NOTE: &str = "# IREE: a CONV2D compared and returned both as bool and as i8 does not compile
+
+**Belongs to:** IREE. **Status:** open. The reproducer of `iree-conv-bool-and-i8-outputs.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
+
+IREE 3.13.0 (`iree-base-compiler` 3.13.0, `llvm-cpu`) fails to compile a graph
+with two outputs, `ge = tosa.greater_equal(tosa.conv2d(x, w, b), 0)` (bool
+`[2, 2, 2, 2]`) and `tosa.cast(ge)` to i8:
+
+    error: 'linalg.generic' op write affecting operations on global resources are
+    restricted to workgroup distributed contexts.
+    error: 'func.func' op failed on workgroup distribution verification
+
+The graph is valid TOSA 1.0 (PRO-FP); the TOSA reference model computes it (for
+the stored inputs, per pixel `[oc0, oc1]`: `[1, 0], [0, 1], [1, 0], [1, 1], [1, 0],
+[0, 1], [1, 0], [0, 1]` for both outputs). Either output alone compiles; a CAST to
+i16 or i32 compiles; the convolution must be large enough to be tiled (N >= 2,
+H * W >= 4, two output channels here); MATMUL instead of CONV2D compiles.
+
+Where: IREE's `iree-stream-encode-device-tensors` stores the bool output as i8
+(an `arith.extui` of the i1 result); the dispatch fuses the convolution with a
+two-result elementwise op, and the whole-buffer i8 copy for the bool output is
+left outside the workgroup-distributed loop, which IREE's
+`iree-codegen-verify-workgroup-distribution` then refuses. Every pass involved is
+IREE's (upstream's `tosa-to-linalg` makes ordinary `linalg.generic`s).
+
+Found by the hunt in the observed form of seed 434 (the graph with each
+intermediate value also an output, itself a valid graph), then reduced by hand.
+
+Module: `iree-conv-bool-and-i8-outputs.spv` (`.mlir`). Reproduce:
+
+    tosa-opt iree-conv-bool-and-i8-outputs.mlir --mlir-print-op-generic -o g.mlir
+    iree-compile --iree-input-type=tosa --iree-hal-target-device=local \\
+        --iree-hal-local-target-device-backends=llvm-cpu --iree-llvmcpu-target-cpu=host g.mlir -o g.vmfb
+
+Expected: a module. Seen: the errors above, exit status 1. Whose bug: IREE (LLVMCPU
+codegen of a dispatch with an i1-stored output). The spvgraph adapter reports it as
+`Refused { Rejected }`.
+";
+
+const RESIZE_PAD_NOTE: &str = "# IREE: RESIZE down to 1x1 followed by a PAD in H and W does not compile
+
+**Belongs to:** IREE. **Status:** open. The reproducer of `iree-resize-to-1x1-then-pad.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
+
+IREE 3.13.0 (`iree-base-compiler` 3.13.0, `llvm-cpu`) fails to compile a
+`tosa.resize` (NEAREST_NEIGHBOR, fp32 `[1, 2, 1, 1]` to `[1, 1, 1, 1]`: scale
+`[1, 2, 1, 1]`, offset `[0, 0]`, border `[-1, 0]`) followed by a `tosa.pad` of one
+element on both sides of H and of W:
+
+    error: expected rank to be smaller or equal to the other rank.
+    note: see current operation: \"tensor.extract_slice\"(%3) ... : (tensor<2xf32>) -> tensor<1x1xf32>
+
+The graph is valid TOSA 1.0; the TOSA reference model computes it (input `[3, 5]`:
+a 3x3 of zeros with 3 in the middle). RESIZE alone, a PAD in H only or W only, or a
+SLICE instead of the RESIZE compiles; fp16 fails as well.
+
+Where: the RESIZE lowers to a rank-reducing `tensor.extract_slice` (`tensor<2xf32>`
+to `tensor<f32>`) and a `tensor.expand_shape` to `tensor<1x1xf32>`; IREE's
+`iree-dispatch-creation-bubble-up-expand-shapes` moves the expand above the slice and
+builds an `extract_slice` whose result rank exceeds its source's. That pass alone on
+the three-line function
+
+    util.func public @f(%a: tensor<2xf16>) -> tensor<1x1xf16> {
+      %s = tensor.extract_slice %a[0] [1] [1] : tensor<2xf16> to tensor<f16>
+      %e = tensor.expand_shape %s [] output_shape [1, 1] : tensor<f16> into tensor<1x1xf16>
+      util.return %e : tensor<1x1xf16>
+    }
+
+gives the same error (`iree-opt --pass-pipeline=\"builtin.module(util.func(iree-dispatch-creation-bubble-up-expand-shapes))\"`),
+while upstream's `--canonicalize` and `--linalg-fuse-elementwise-ops` leave it unchanged.
+
+Found by the hunt (seed 275: RESIZE then DEPTHWISE_CONV2D with padding), then reduced by hand.
+
+Module: `iree-resize-to-1x1-then-pad.spv` (`.mlir`). Reproduce:
+
+    tosa-opt iree-resize-to-1x1-then-pad.mlir --mlir-print-op-generic -o g.mlir
+    iree-compile --iree-input-type=tosa --iree-hal-target-device=local \\
+        --iree-hal-local-target-device-backends=llvm-cpu --iree-llvmcpu-target-cpu=host g.mlir -o g.vmfb
+
+Expected: a module computing the 3x3 above. Seen: the error above, exit status 1.
+Whose bug: IREE (dispatch creation's expand-shape propagation). The spvgraph adapter
+reports it as `Refused { Rejected }`.
 ";
 
 const CONV_WZP_NOTE: &str = "# IREE: int16 CONV2D with a non-zero weight zero point does not compile
@@ -865,6 +1152,19 @@ fn iree_fft2d_transposed_result_still_reproduces() {
 }
 
 #[test]
+fn iree_transpose_conv2d_zero_taps_nan_still_reproduces() {
+    let Some(iree) = iree() else { return };
+    let f = finding("iree-transpose-conv2d-zero-taps-nan");
+    let (ours, theirs) = run_iree(&iree, &f);
+    assert_eq!(ours[0].to_f64(), [f64::INFINITY, 0.0, 0.0, 2.0]);
+    let ExecOutcome::Outputs(theirs) = theirs else { panic!("{theirs:?}") };
+    let seen = theirs[0].to_f64();
+    assert_eq!(seen[0], f64::INFINITY, "{seen:?}");
+    assert!(seen[1].is_nan() && seen[2].is_nan(), "fixed? update the finding: {seen:?}");
+    assert_eq!(seen[3], 2.0, "{seen:?}");
+}
+
+#[test]
 fn iree_transpose_conv2d_int16_stride_still_reproduces() {
     let Some(iree) = iree() else { return };
     let f = finding("iree-transpose-conv2d-int16-stride");
@@ -876,6 +1176,33 @@ fn iree_transpose_conv2d_int16_stride_still_reproduces() {
         }
         other => panic!("fixed? update the finding: {other:?}"),
     }
+}
+
+#[test]
+fn iree_scatter_reused_input_still_reproduces() {
+    iree_refuses(
+        "iree-scatter-reused-input-circular-dependency",
+        &[0.0, -35.0, 0.0, -73.0],
+        "circular dependency: input operation uses partition output",
+    );
+}
+
+#[test]
+fn iree_conv_bool_and_i8_outputs_still_reproduces() {
+    iree_refuses(
+        "iree-conv-bool-and-i8-outputs",
+        &[1.0, 0.0, 0.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0],
+        "write affecting operations on global resources are restricted to workgroup distributed contexts",
+    );
+}
+
+#[test]
+fn iree_resize_to_1x1_then_pad_still_reproduces() {
+    iree_refuses(
+        "iree-resize-to-1x1-then-pad",
+        &[0.0, 0.0, 0.0, 0.0, 3.0, 0.0, 0.0, 0.0, 0.0],
+        "expected rank to be smaller or equal to the other rank",
+    );
 }
 
 /// IREE refuses `stem` at compile time with `message`, where the in-tree

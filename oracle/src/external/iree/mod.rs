@@ -437,9 +437,35 @@ pub const IREE_KNOWN: &[KnownDiscrepancy] = &[
     known(
         "refused-valid",
         None,
-        Some("tosa.fftNd: 'linalg.yield' op expected number of yield values"),
-        "FFT2D whose result is transposed does not compile ('linalg.yield' op expected number of yield values)",
+        Some("'linalg.yield' op expected number of yield values"),
+        "FFT2D or ARGMAX (a two-result linalg op) whose result is transposed does not compile: IREE's \
+         iree-global-opt-propagate-linalg-transpose keeps one of its two inits ('linalg.yield' op expected number \
+         of yield values)",
         "corpus/findings/iree-fft2d-transposed-result.spv",
+    ),
+    known(
+        "refused-valid",
+        None,
+        Some("circular dependency: input operation uses partition output"),
+        "a SCATTER whose values_in is computed in the graph and read again after it does not compile \
+         (iree-stream-schedule-execution: circular dependency)",
+        "corpus/findings/iree-scatter-reused-input-circular-dependency.spv",
+    ),
+    known(
+        "refused-valid",
+        None,
+        Some("write affecting operations on global resources are restricted to workgroup distributed contexts"),
+        "a convolution compared and returned both as bool and as i8 does not compile (the i1-stored output's copy \
+         is left outside the distributed loop; iree-codegen-verify-workgroup-distribution)",
+        "corpus/findings/iree-conv-bool-and-i8-outputs.spv",
+    ),
+    known(
+        "refused-valid",
+        None,
+        Some("expected rank to be smaller or equal to the other rank"),
+        "RESIZE down to 1x1 then padded in H and W does not compile (iree-dispatch-creation-bubble-up-expand-shapes \
+         builds an extract_slice of higher rank than its source)",
+        "corpus/findings/iree-resize-to-1x1-then-pad.spv",
     ),
     upstream_mlir(
         "refused-valid",
@@ -457,6 +483,18 @@ pub const IREE_KNOWN: &[KnownDiscrepancy] = &[
          IREE's iree-global-opt-quantized-conv-to-conv pass)",
         "corpus/findings/iree-conv2d-int16-weight-zero-point.spv",
     ),
+    KnownDiscrepancy {
+        features: &[Feature::NonFiniteValues],
+        ..upstream_mlir(
+            "wrong-output",
+            Some(TosaOp::TransposeConv2d),
+            None,
+            "floating-point TRANSPOSE_CONV2D gives NaN where an infinity or NaN meets a tap the operator does not have: \
+             upstream MLIR's tosa-optional-decompositions rewrites it as a CONV2D over zero-padded weights (strided) \
+             or a zero-padded input, so 0 * inf = NaN lands in outputs TOSA defines as the bias alone",
+            "corpus/findings/iree-transpose-conv2d-zero-taps-nan.spv",
+        )
+    },
     upstream_mlir(
         "refused-valid",
         None,
