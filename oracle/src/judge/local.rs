@@ -728,6 +728,29 @@ impl<'a> LocalJudge<'a> {
                 }
             }
         }
+        // A computed operand the backend may have used unrounded (TOSA's
+        // operator sequence precision requirement).
+        if let Some(module) = self.module.as_ref() {
+            let setting = super::operand_precision::Setting {
+                module,
+                entry: self.entry.as_deref(),
+                operators: &self.operators,
+                local,
+            };
+            for (j, d) in direct.iter_mut().enumerate() {
+                let Some(c) = candidates[j].as_ref() else { continue };
+                if matches!(d, Some(Direct::Differ(_)))
+                    && super::operand_precision::within_operand_precision(
+                        &setting,
+                        j,
+                        c,
+                        contexts.get(j).and_then(Option::as_ref),
+                    )
+                {
+                    *d = Some(Direct::Agree);
+                }
+            }
+        }
         let needed: Vec<usize> = direct
             .iter()
             .enumerate()

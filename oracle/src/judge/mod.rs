@@ -34,6 +34,7 @@ mod execution;
 mod forms;
 mod kind;
 mod local;
+mod operand_precision;
 mod production;
 mod release;
 mod signature;

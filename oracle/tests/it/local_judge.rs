@@ -297,3 +297,66 @@ fn documented_wrong_values_of_the_real_layer_stay_documented_when_judged_operato
     assert_eq!(doc.owner, Owner::EmulationLayer);
     assert_eq!(doc.features, vec![Feature::NullRow]);
 }
+
+/// `x -> TANH -> CEIL` in bf16: `tanh(-4) = -0.99933` rounds to `-1.0`.
+fn tanh_ceil_module() -> (Module, Id, Id) {
+    let mut b = ModuleBuilder::new();
+    let t = b.type_tensor(ElemType::Bf16, Some(&[4]));
+    let gty = b.type_graph(&[t], &[t]);
+    let vars = vec![b.interface_variable(t, 0, 0), b.interface_variable(t, 0, 1)];
+    let g = b.begin_graph(gty);
+    b.graph_entry_point(g, "main", vars);
+    let x = b.graph_input(t, 0, None);
+    let tanh = b.tosa(TosaOp::Tanh, t, vec![x]);
+    let ceil = b.tosa(TosaOp::Ceil, t, vec![tanh]);
+    b.graph_output(ceil, 0, None);
+    b.end_graph();
+    (b.finish(), tanh, ceil)
+}
+
+fn bf16s(values: &[f32]) -> TensorData {
+    let bits: Vec<u64> = values.iter().map(|v| u64::from(v.to_bits() >> 16)).collect();
+    TensorData::from_bits(ElemType::Bf16, &[values.len()], &bits).expect("shape")
+}
+
+/// TOSA lets an operator be computed in higher precision than its types
+/// (the operator sequence precision requirement): a backend that fuses TANH
+/// and CEIL in f32 gives `ceil(-0.99933) = -0` where CEIL of the rounded
+/// `-1.0` its observed form shows is `-1`. That is compliant; a CEIL result
+/// no neighbouring operand value explains is still wrong.
+#[test]
+fn a_computed_operand_used_unrounded_is_not_a_wrong_output() {
+    let referee = referee();
+    let referee = referee.as_ref().map(|r| r as &dyn Oracle);
+    let (m, _, ceil) = tanh_ceil_module();
+    let words = m.encode_words().expect("encodes");
+    let form = observed_form(&m, Some("main")).expect("observed form");
+    let inputs = vec![bf16s(&[-4.0, -5.0, -6.0, 0.5])];
+    let observed = run(&form.module.encode_words().expect("encodes"), &inputs);
+    let at = form.outputs.iter().position(|o| o.value == ceil).expect("the CEIL is observed");
+    let fused: Vec<f32> = [-4.0f32, -5.0, -6.0, 0.5].iter().map(|x| x.tanh().ceil()).collect();
+    assert_eq!(run(&words, &inputs)[0].to_f64()[0], -1.0, "CEIL of the rounded TANH");
+    assert!(fused[0] == 0.0 && fused[0].is_sign_negative(), "the fused chain gives -0");
+    let backend = Named("backend");
+    let judged = |ceil_values: &[f32]| {
+        let mut observed = observed.clone();
+        observed[at] = bf16s(ceil_values);
+        let plain = vec![observed[at].clone()];
+        judge_answers(
+            &backend,
+            &words,
+            &form,
+            &inputs,
+            ExecOutcome::Outputs(plain),
+            Some(ExecOutcome::Outputs(observed)),
+            referee,
+        )
+    };
+    let j = judged(&fused);
+    assert!(wrong(&j.disagreements).is_empty(), "{:#?}", j.disagreements);
+    assert!(j.coverage[0].complete(), "{}", j.coverage[0]);
+    let j = judged(&[3.0, -0.0, -0.0, 1.0]);
+    let w = wrong(&j.disagreements);
+    assert_eq!(w.len(), 1, "{:#?}", j.disagreements);
+    assert_eq!(w[0].operators, [TosaOp::Ceil]);
+}
