@@ -73,11 +73,14 @@ pub enum Feature {
     /// constants or tensor constants, or among the operand values of an
     /// operator judged on its own.
     NonFiniteValues,
+    /// An integer convolution (CONV2D, CONV3D, DEPTHWISE_CONV2D,
+    /// TRANSPOSE_CONV2D) whose weight zero point is not 0.
+    IntWeightZeroPoint,
 }
 
 impl Feature {
     /// Every feature, in order.
-    pub const ALL: [Feature; 17] = [
+    pub const ALL: [Feature; 18] = [
         Feature::NullRow,
         Feature::NullConstituent,
         Feature::NullBoolOperand,
@@ -95,6 +98,7 @@ impl Feature {
         Feature::TensorArrayElements,
         Feature::UnreadInput,
         Feature::NonFiniteValues,
+        Feature::IntWeightZeroPoint,
     ];
 
     /// Its stable name (as in JSON).
@@ -117,6 +121,7 @@ impl Feature {
             Feature::TensorArrayElements => "tensor-array-elements",
             Feature::UnreadInput => "unread-input",
             Feature::NonFiniteValues => "non-finite-values",
+            Feature::IntWeightZeroPoint => "int-weight-zero-point",
         }
     }
 
@@ -142,6 +147,7 @@ impl Feature {
             Feature::TensorArrayElements => "two or more elements of one tensor-array graph input read",
             Feature::UnreadInput => "a graph input that no OpGraphInputARM reads",
             Feature::NonFiniteValues => "an infinity or NaN among the input, constant or operand values",
+            Feature::IntWeightZeroPoint => "an integer convolution with a weight zero point other than 0",
         }
     }
 }
@@ -316,6 +322,23 @@ fn tosa_features<'d>(
     graph_constant_data: &dyn Fn(Id) -> Option<&'d TensorData>,
 ) {
     let spec = op.spec();
+    let convolution = matches!(op, TosaOp::Conv2d | TosaOp::Conv3d | TosaOp::DepthwiseConv2d | TosaOp::TransposeConv2d);
+    if convolution {
+        let weight_zp = spec.operands.iter().position(|o| o.name == "weight_zp").and_then(|k| args.get(k));
+        let bits = weight_zp.and_then(|&id| match graph_constant_data(id) {
+            Some(t) => (!t.elem().is_float()).then(|| t.to_bits()),
+            None => a.const_tensor_bits(id, VALUE_LIMIT).filter(|_| {
+                a.def(id)
+                    .and_then(|i| i.result_type())
+                    .and_then(|t| a.tensor_type(t))
+                    .and_then(|t| t.elem)
+                    .is_some_and(ElemType::is_int)
+            }),
+        });
+        if bits.is_some_and(|b| b.iter().any(|&x| x != 0)) {
+            out.insert(Feature::IntWeightZeroPoint);
+        }
+    }
     for (k, &arg) in args.iter().enumerate() {
         let role =
             spec.operands.get(k).or_else(|| if spec.variadic { spec.operands.last() } else { None }).map(|o| o.role);
@@ -560,5 +583,35 @@ mod tests {
         assert_eq!(with(&[3, (1 << 48) - 3]), FeatureSet::from([Feature::NegativeI48Constant]));
         assert_eq!(with(&[3, 5]), FeatureSet::new());
         assert_eq!(detect(&m, None), FeatureSet::new());
+    }
+
+    /// A CONV2D of i8 with a constant weight zero point of -79 has the
+    /// feature; with 0 it does not.
+    #[test]
+    fn an_integer_weight_zero_point_other_than_zero_is_seen() {
+        let module = |wzp: i64| {
+            let mut b = ModuleBuilder::new();
+            let input = b.type_tensor(ElemType::I8, Some(&[1, 1, 1, 4]));
+            let out = b.type_tensor(ElemType::I32, Some(&[1, 1, 1, 1]));
+            let gty = b.type_graph(&[input], &[out]);
+            let vars = vec![b.interface_variable(input, 0, 0), b.interface_variable(out, 0, 1)];
+            let pad = b.const_i32_vector(&[0, 0, 0, 0]);
+            let ones = b.const_i32_vector(&[1, 1]);
+            let int32 = b.const_u32(1);
+            let no = b.const_bool(false);
+            let weight = b.const_tensor(ElemType::I8, &[1, 1, 1, 4], &[0; 4]).expect("weights");
+            let bias = b.const_tensor(ElemType::I32, &[1], &[0]).expect("bias");
+            let izp = b.const_tensor(ElemType::I8, &[1], &[0]).expect("izp");
+            let wzp = b.const_tensor(ElemType::I8, &[1], &[wzp as u64]).expect("wzp");
+            let g = b.begin_graph(gty);
+            b.graph_entry_point(g, "main", vars);
+            let x = b.graph_input(input, 0, None);
+            let y = b.tosa(TosaOp::Conv2d, out, vec![pad, ones, ones, int32, no, x, weight, bias, izp, wzp]);
+            b.graph_output(y, 0, None);
+            b.end_graph();
+            b.finish()
+        };
+        assert_eq!(detect(&module(-79), None), FeatureSet::from([Feature::IntWeightZeroPoint]));
+        assert_eq!(detect(&module(0), None), FeatureSet::new());
     }
 }

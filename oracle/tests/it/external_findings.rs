@@ -269,6 +269,30 @@ fn resize_then_pad_module() -> Module {
     })
 }
 
+/// RESCALE of an i8 `[1,1,3,4]` input to the constant -11 (multiplier 1,
+/// shift 40, output zero point -11), then a 1x1 CONV2D with zero weights and
+/// weight zero point -79: each output is `4 * (-11) * (0 - (-79)) = -3476`.
+fn constant_channel_sum_module() -> Module {
+    graph(&[(ElemType::I8, &[1, 1, 3, 4])], &[(ElemType::I32, &[1, 1, 3, 1])], |b, x| {
+        let bytes = b.type_tensor(ElemType::I8, Some(&[1, 1, 3, 4]));
+        let out = b.type_tensor(ElemType::I32, Some(&[1, 1, 3, 1]));
+        let (no, single_round) = (b.const_bool(false), b.const_u32(1));
+        let multiplier = b.const_tensor(ElemType::I16, &[1], &[1]).expect("[1]");
+        let shift = b.const_tensor(ElemType::I8, &[1], &[40]).expect("[1]");
+        let zero = b.const_tensor(ElemType::I8, &[1], &[0]).expect("[1]");
+        let minus_11 = b.const_tensor(ElemType::I8, &[1], &[(-11i64) as u64]).expect("[1]");
+        let r =
+            b.tosa(TosaOp::Rescale, bytes, vec![no, single_round, no, no, no, x[0], multiplier, shift, zero, minus_11]);
+        let pad = b.const_i32_vector(&[0, 0, 0, 0]);
+        let ones = b.const_i32_vector(&[1, 1]);
+        let int32 = b.const_u32(1);
+        let weight = b.const_tensor(ElemType::I8, &[1, 1, 1, 4], &[0; 4]).expect("[1,1,1,4]");
+        let bias = b.const_tensor(ElemType::I32, &[1], &[0]).expect("[1]");
+        let wzp = b.const_tensor(ElemType::I8, &[1], &[(-79i64) as u64]).expect("[1]");
+        vec![b.tosa(TosaOp::Conv2d, out, vec![pad, ones, ones, int32, no, r, weight, bias, zero, wzp])]
+    })
+}
+
 /// ABS of a `2x3` fp32 tensor.
 fn abs_module() -> Module {
     let t = (ElemType::Fp32, &[2u32, 3][..]);
@@ -369,6 +393,13 @@ fn findings() -> Vec<Finding> {
             inputs: vec![f32s(&[1, 2, 1, 1], &[3.0, 5.0])],
             produced_with_debug_info: false,
             note: RESIZE_PAD_NOTE,
+        },
+        Finding {
+            stem: "iree-constant-channel-sum-vectorized-once",
+            module: constant_channel_sum_module(),
+            inputs: vec![tensor(ElemType::I8, &[1, 1, 3, 4], &(1..=12).collect::<Vec<u64>>())],
+            produced_with_debug_info: false,
+            note: CHANNEL_SUM_NOTE,
         },
         Finding {
             stem: "iree-conv2d-int16-weight-zero-point",
@@ -724,6 +755,50 @@ Module: `iree-resize-to-1x1-then-pad.spv` (`.mlir`). Reproduce:
 Expected: a module computing the 3x3 above. Seen: the error above, exit status 1.
 Whose bug: IREE (dispatch creation's expand-shape propagation). The spvgraph adapter
 reports it as `Refused { Rejected }`.
+";
+
+const CHANNEL_SUM_NOTE: &str = "# IREE: a convolution with a weight zero point over a constant input is 4 times too small
+
+**Belongs to:** upstream MLIR (llvm-project). **Status:** open. The reproducer of `iree-constant-channel-sum-vectorized-once.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
+
+IREE 3.13.0 (`iree-base-compiler`/`iree-base-runtime` 3.13.0, `llvm-cpu`) computes
+
+    x = tosa.rescale(in)        // i8 [1,1,3,4]; multiplier 1, shift 40, output_zp -11: x = -11 everywhere
+    y = tosa.conv2d(x, w, b)    // 1x1, w = 0 (i8 [1,1,1,4]), weight_zp = -79, bias 0, acc i32
+
+as `[-869, -869, -869]`. TOSA 1.0: RESCALE gives `(in * 1 + 2^39) >> 40 + (-11) = -11`
+for every i8 input, and CONV2D sums `(x - 0) * (w - (-79))` over the 4 input channels:
+`4 * (-11) * 79 = -3476`. Expected `[-3476, -3476, -3476]`: the in-tree executor and the
+TOSA reference model (`tosa_reference_model` 2026.8.0) agree. A silent wrong result,
+`-11 * 79 = -869`: one channel's term instead of four.
+
+Why: IREE proves the RESCALE result constant (`iree-util-optimize-int-arithmetic`) and
+rewrites the weight-zero-point convolution as `conv(x, w) - wzp * sum_c(x)`
+(`iree-global-opt-quantized-conv-to-conv`); both are right. With `x` a splat, the
+channel sum is a `linalg.generic` reduction whose body is `out + (-11)` (the input
+unused) over a reduction dimension of 4. Linalg vectorization then adds -11 once: upstream
+MLIR's `transform.structured.vectorize` on that generic alone (in `iree-opt
+--transform-interpreter`) emits `arith.addi %out, dense<-11> : vector<3xi32>` with no
+reduction, and IREE's `iree-codegen-generic-vectorization` (which calls upstream's
+`linalg::vectorize`, `mlir/lib/Dialect/Linalg/Transforms/Vectorization.cpp`) writes
+`dense<-11>`; the expected value is `-44` per row. The same happens with
+`--iree-opt-const-eval=false`. With the RESCALE's result given as a graph input instead
+(nothing to fold), IREE computes the convolution right.
+
+Found by the hunt (seed 408, through the single-round rescue: a CONV2D, a RESCALE to a
+constant and a TRANSPOSE_CONV2D with weight zero point -79, 1380 of 1932 elements each
+2607 too large), then written by hand as small as it goes.
+
+Module: `iree-constant-channel-sum-vectorized-once.spv` (`.mlir`), input `1..12` (i8). Reproduce:
+
+    tosa-opt iree-constant-channel-sum-vectorized-once.mlir --mlir-print-op-generic -o g.mlir
+    iree-compile --iree-input-type=tosa --iree-hal-target-device=local \\
+        --iree-hal-local-target-device-backends=llvm-cpu --iree-llvmcpu-target-cpu=host g.mlir -o g.vmfb
+    iree-run-module --module=g.vmfb --function=main --input='1x1x3x4xi8=1 2 3 4 5 6 7 8 9 10 11 12' --output=-
+
+Expected: `1x1x3x1xi32=[[[-3476][-3476][-3476]]]`. Seen: `[[[-869][-869][-869]]]`.
+Whose bug: upstream MLIR (Linalg vectorization of a reduction whose body adds a value
+that does not depend on the reduced input), shown by IREE.
 ";
 
 const CONV_WZP_NOTE: &str = "# IREE: int16 CONV2D with a non-zero weight zero point does not compile
@@ -1176,6 +1251,16 @@ fn iree_transpose_conv2d_int16_stride_still_reproduces() {
         }
         other => panic!("fixed? update the finding: {other:?}"),
     }
+}
+
+#[test]
+fn iree_constant_channel_sum_vectorized_once_still_reproduces() {
+    let Some(iree) = iree() else { return };
+    let f = finding("iree-constant-channel-sum-vectorized-once");
+    let (ours, theirs) = run_iree(&iree, &f);
+    assert_eq!(ours[0].to_f64(), [-3476.0; 3]);
+    let ExecOutcome::Outputs(theirs) = theirs else { panic!("{theirs:?}") };
+    assert_eq!(theirs[0].to_f64(), [-869.0; 3], "fixed? update the finding");
 }
 
 #[test]

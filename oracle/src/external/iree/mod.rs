@@ -393,6 +393,11 @@ const MINMAX_UPSTREAM: Option<&str> = Some("llvm/llvm-project#222140");
 const SIN_WHY: &str = "SIN and COS of large bf16 values (about 1e38) are infinite, outside [-1, 1]";
 const SIN_FINDING: &str = "corpus/findings/iree-sin-of-large-bf16.spv";
 
+const CHANNEL_SUM_WHY: &str = "an integer convolution with a weight zero point over an input IREE proves constant \
+    is wrong: the channel sum of its zero-point correction is a reduction adding a constant, which upstream MLIR's \
+    Linalg vectorization adds once instead of once per channel";
+const CHANNEL_SUM_FINDING: &str = "corpus/findings/iree-constant-channel-sum-vectorized-once.spv";
+
 const MUL_FOLD_WHY: &str = "a floating-point MUL by a constant of zeros is folded to that constant (upstream MLIR's \
     tosa::MulOp::fold), so inf * 0 and NaN * 0 give 0 instead of NaN";
 
@@ -483,6 +488,14 @@ pub const IREE_KNOWN: &[KnownDiscrepancy] = &[
          IREE's iree-global-opt-quantized-conv-to-conv pass)",
         "corpus/findings/iree-conv2d-int16-weight-zero-point.spv",
     ),
+    KnownDiscrepancy {
+        features: &[Feature::IntWeightZeroPoint],
+        ..upstream_mlir("wrong-output", Some(TosaOp::Conv2d), None, CHANNEL_SUM_WHY, CHANNEL_SUM_FINDING)
+    },
+    KnownDiscrepancy {
+        features: &[Feature::IntWeightZeroPoint],
+        ..upstream_mlir("wrong-output", Some(TosaOp::TransposeConv2d), None, CHANNEL_SUM_WHY, CHANNEL_SUM_FINDING)
+    },
     KnownDiscrepancy {
         features: &[Feature::NonFiniteValues],
         ..upstream_mlir(
