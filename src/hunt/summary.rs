@@ -19,6 +19,9 @@ pub struct OracleTally {
     pub time: Duration,
 }
 
+/// How many reasons a backend's cases were not run the text summary names.
+const NOT_RUN_SHOWN: usize = 3;
+
 /// What was judged of one backend's runs over the hunt (valid cases).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct JudgedTally {
@@ -40,6 +43,8 @@ pub struct JudgedTally {
     pub judged: u64,
     /// Operators not judged, by reason.
     pub unjudged: BTreeMap<UnjudgedReason, u64>,
+    /// Cases it gave no outputs for, by why (a refusal's first words).
+    pub not_run: BTreeMap<String, u64>,
 }
 
 impl JudgedTally {
@@ -55,6 +60,9 @@ impl JudgedTally {
         for (why, n) in &c.unjudged {
             *self.unjudged.entry(*why).or_default() += *n as u64;
         }
+        if let Some(why) = &c.not_run {
+            *self.not_run.entry(why.clone()).or_default() += 1;
+        }
     }
 
     /// Adds another tally.
@@ -69,6 +77,16 @@ impl JudgedTally {
         for (why, n) in &o.unjudged {
             *self.unjudged.entry(*why).or_default() += n;
         }
+        for (why, n) in &o.not_run {
+            *self.not_run.entry(why.clone()).or_default() += n;
+        }
+    }
+
+    /// The commonest reasons cases were not run, most first.
+    pub fn not_run_by_count(&self) -> Vec<(&str, u64)> {
+        let mut v: Vec<(&str, u64)> = self.not_run.iter().map(|(w, n)| (w.as_str(), *n)).collect();
+        v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+        v
     }
 
     /// The share of cases sent judged at every operator, in percent.
@@ -347,6 +365,7 @@ pub fn summary_json(st: &Stats, store: &Store, cx: &SummaryContext<'_>) -> Value
                 "judged_at_every_operator_percent": round(t.complete_percent(), 1),
                 "cases_with_every_output_judged": t.outputs_judged,
                 "cases_judged_through_outputs_only": t.fallback,
+                "cases_not_run_by_reason": t.not_run,
                 "operators": t.operators,
                 "operators_judged": t.judged,
                 "unjudged_operators": unjudged,
@@ -464,6 +483,13 @@ pub fn table(st: &Stats, store: &Store, cx: &SummaryContext<'_>) -> String {
                 j.judged,
                 if reasons.is_empty() { "-".to_string() } else { reasons.join(", ") }
             );
+        }
+        for (name, j) in &st.judged {
+            let top: Vec<String> =
+                j.not_run_by_count().iter().take(NOT_RUN_SHOWN).map(|(why, n)| format!("{n} {why}")).collect();
+            if !top.is_empty() {
+                let _ = writeln!(t, "  {name}: {} case(s) not run: {}", j.sent - j.ran, top.join("; "));
+            }
         }
         let _ = writeln!(
             t,

@@ -554,7 +554,9 @@ fn judge_one(
         .map_or(0, |o| o.len());
     if plain.is_none() && observed.is_none() {
         let why = UnjudgedReason::of_outcome(&answer.outcome).unwrap_or(UnjudgedReason::BackendError);
-        return (out, Some(Coverage::none(name, operators, why)));
+        let mut c = Coverage::none(name, operators, why);
+        c.not_run = super::local::why_not_run(&answer.outcome);
+        return (out, Some(c));
     }
     let in_tree = match &observations.reference {
         Some(ExecOutcome::Outputs(r)) => r,

@@ -209,6 +209,28 @@ pub struct Coverage {
     /// The first few unjudged operators, each with why in full.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub details: Vec<String>,
+    /// For a case the backend gave no outputs for: why, in a few words
+    /// ([`why_not_run`]), so that cases not run are named by reason.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_run: Option<String>,
+}
+
+/// How many characters of a refusal name why a case did not run.
+const NOT_RUN_LABEL: usize = 90;
+
+/// Why a backend's outcome gave no outputs, in a few words: a refusal's
+/// kind and the first two clauses of its reason (`iree-compile: fp8 is not
+/// supported on llvm-cpu`), how a process ended, or an oracle error;
+/// `None` for outputs.
+pub fn why_not_run(outcome: &Result<ExecOutcome, crate::oracle::OracleError>) -> Option<String> {
+    let reason = UnjudgedReason::of_outcome(outcome)?;
+    let words = match outcome {
+        Ok(ExecOutcome::Refused { reason, .. }) => reason.split(": ").take(2).collect::<Vec<_>>().join(": "),
+        Ok(ExecOutcome::Abnormal { how, .. }) => how.to_string(),
+        Ok(ExecOutcome::Outputs(_)) | Err(_) => String::new(),
+    };
+    let words: String = words.chars().take(NOT_RUN_LABEL).collect();
+    Some(if words.is_empty() { reason.name().to_string() } else { format!("{}: {words}", reason.name()) })
 }
 
 /// How many unjudged operators a [`Coverage`] describes in full.
@@ -833,5 +855,26 @@ impl<'a> LocalJudge<'a> {
                 }
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::oracle::{Abnormal, Refusal};
+
+    #[test]
+    fn a_case_not_run_is_named_by_the_first_words_of_why() {
+        let refused = Ok(ExecOutcome::Refused {
+            kind: Refusal::Unsupported,
+            reason: "iree-compile: fp8 is not supported on llvm-cpu: tosa.cast: 'arith.extf' at line 12".into(),
+        });
+        assert_eq!(
+            why_not_run(&refused).as_deref(),
+            Some("backend-unsupported: iree-compile: fp8 is not supported on llvm-cpu")
+        );
+        let crashed = Ok(ExecOutcome::Abnormal { how: Abnormal::Signal(11), detail: String::new() });
+        assert_eq!(why_not_run(&crashed).as_deref(), Some("backend-abnormal: killed by signal 11 (SIGSEGV)"));
+        assert_eq!(why_not_run(&Ok(ExecOutcome::Outputs(Vec::new()))), None);
     }
 }

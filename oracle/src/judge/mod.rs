@@ -43,7 +43,9 @@ mod validity;
 pub use execution::{compare_outputs, pipeline_rules, OutputComparison};
 pub use forms::{FormAnswer, AS_GIVEN};
 pub use kind::{Kind, Severity};
-pub use local::{judge_operators, Coverage, OperatorJudgement, OperatorOutcome, OperatorVerdict, UnjudgedReason};
+pub use local::{
+    judge_operators, why_not_run, Coverage, OperatorJudgement, OperatorOutcome, OperatorVerdict, UnjudgedReason,
+};
 pub use production::check_production;
 pub use signature::{fnv1a, normalize, Signature};
 
