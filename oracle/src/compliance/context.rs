@@ -234,7 +234,8 @@ mod tests {
         assert_eq!(m(TosaOp::Add, ElemType::I32, ElemType::I32), Mode::Exact);
         assert_eq!(m(TosaOp::Rsqrt, ElemType::Fp16, ElemType::Fp16), Mode::Ulp { ulp: 2.0, ulp_lower: 2.0 });
         assert_eq!(m(TosaOp::Cast, ElemType::Fp32, ElemType::Bf16), Mode::Ulp { ulp: 0.5, ulp_lower: 1.0 });
-        assert_eq!(m(TosaOp::Cast, ElemType::I32, ElemType::Fp16), Mode::Ulp { ulp: 0.5, ulp_lower: 0.5 });
+        let above = 0.5 + 2f64.powi(11 - 25);
+        assert_eq!(m(TosaOp::Cast, ElemType::I32, ElemType::Fp16), Mode::Ulp { ulp: above, ulp_lower: 1.0 });
         assert_eq!(m(TosaOp::Cast, ElemType::Fp32, ElemType::I8), Mode::Exact);
         assert_eq!(m(TosaOp::Pow, ElemType::Fp32, ElemType::Fp32), Mode::Precomputed);
         assert!(matches!(m(TosaOp::Exp, ElemType::Fp32, ElemType::Fp32), Mode::AbsError(p) if p.base_bound == 3.0));
