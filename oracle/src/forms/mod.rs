@@ -26,6 +26,7 @@
 
 mod constants;
 mod edit;
+mod fp8;
 mod identity;
 mod interface;
 mod layout;
@@ -105,11 +106,15 @@ pub enum Form {
     /// INEXACT_ROUND allows: a narrower form of the case, judged on its
     /// own (for backends without EXT-INEXACTROUND).
     SingleRound,
+    /// fp8 to and from fp16 through fp32: CASTs split in two, fp8 operands
+    /// of dot-product operators with fp16 results cast to fp16 (the same
+    /// values; for backends that cannot convert fp8 to fp16 directly).
+    Fp8ThroughFp32,
 }
 
 impl Form {
     /// Every form, the cheap ones (one run, the operators kept) first.
-    pub const ALL: [Form; 24] = [
+    pub const ALL: [Form; 25] = [
         Form::ExplicitConstants,
         Form::ReplicatedConstants,
         Form::NullConstants,
@@ -132,6 +137,7 @@ impl Form {
         Form::IdentitySlice,
         Form::IdentityPad,
         Form::SingleRound,
+        Form::Fp8ThroughFp32,
         Form::SplitEntryPoints,
         Form::SplitModules,
     ];
@@ -163,6 +169,7 @@ impl Form {
             Form::IdentitySlice => "identity-slice",
             Form::IdentityPad => "identity-pad",
             Form::SingleRound => "single-round",
+            Form::Fp8ThroughFp32 => "fp8-through-fp32",
         }
     }
 
@@ -202,7 +209,9 @@ impl Form {
             | Form::IdentityPad
             // The operators stay, but the rounding narrows: a backend may
             // answer the case and this form differently and be right both times.
-            | Form::SingleRound => false,
+            | Form::SingleRound
+            // The same values through more CASTs.
+            | Form::Fp8ThroughFp32 => false,
         }
     }
 
@@ -217,7 +226,8 @@ impl Form {
             | Form::Stripped
             | Form::DistinctOutputs
             | Form::ArrayElements
-            | Form::SingleRound => true,
+            | Form::SingleRound
+            | Form::Fp8ThroughFp32 => true,
             Form::ReplicatedConstants
             | Form::NullConstants
             | Form::NullRows
@@ -401,6 +411,7 @@ pub fn apply(form: Form, request: &OwnedExecRequest) -> Result<Rewritten, FormEr
         Form::IdentitySlice => identity::insert(case, identity::Identity::Slice),
         Form::IdentityPad => identity::insert(case, identity::Identity::Pad),
         Form::SingleRound => rounding::single_round(case),
+        Form::Fp8ThroughFp32 => fp8::through_fp32(case),
     }?;
     made.finish(form, request)
 }

@@ -135,6 +135,63 @@ fn fp8_is_unsupported_not_a_finding() {
     }
 }
 
+/// The same CAST, and an fp8 CONV2D (fp16 result), run in the
+/// fp8-through-fp32 form: IREE gives the executor's bits (the adapter keeps
+/// the fp32 value apart, so IREE does not fold the two CASTs back into one).
+#[test]
+fn fp8_to_fp16_runs_through_fp32() {
+    use spvgraph_oracle::forms::{apply, Form};
+    use spvgraph_oracle::oracle::OwnedExecRequest;
+    let Some(iree) = iree() else { return };
+    let cast = one_op(TosaOp::Cast, &[(ElemType::Fp8E4M3, &[4])], (ElemType::Fp16, &[4]), &[]);
+    let x = tensor(ElemType::Fp8E4M3, &[4], &[0x38, 0x40, 0xb8, 0x7e]);
+    let conv = {
+        let mut b = ModuleBuilder::new();
+        let input = b.type_tensor(ElemType::Fp8E4M3, Some(&[1, 1, 2, 2]));
+        let weight = b.type_tensor(ElemType::Fp8E4M3, Some(&[1, 1, 1, 2]));
+        let out = b.type_tensor(ElemType::Fp16, Some(&[1, 1, 2, 1]));
+        let gty = b.type_graph(&[input, weight], &[out]);
+        let vars = vec![
+            b.interface_variable(input, 0, 0),
+            b.interface_variable(weight, 0, 1),
+            b.interface_variable(out, 0, 2),
+        ];
+        let pad = b.const_i32_vector(&[0, 0, 0, 0]);
+        let ones = b.const_i32_vector(&[1, 1]);
+        let fp16 = b.const_u32(2);
+        let no = b.const_bool(false);
+        let bias = b.const_tensor(ElemType::Fp16, &[1], &[0]).expect("bias");
+        let zp = b.const_tensor(ElemType::Fp8E4M3, &[1], &[0]).expect("zero point");
+        let g = b.begin_graph(gty);
+        b.graph_entry_point(g, "g", vars);
+        let (i, w) = (b.graph_input(input, 0, None), b.graph_input(weight, 1, None));
+        let r = b.tosa(TosaOp::Conv2d, out, vec![pad, ones, ones, fp16, no, i, w, bias, zp, zp]);
+        b.graph_output(r, 0, None);
+        b.end_graph();
+        b.finish()
+    };
+    let conv_inputs = vec![
+        tensor(ElemType::Fp8E4M3, &[1, 1, 2, 2], &[0x38, 0x40, 0xb8, 0x30]),
+        tensor(ElemType::Fp8E4M3, &[1, 1, 1, 2], &[0x40, 0x38]),
+    ];
+    for (module, inputs) in [(cast, vec![x]), (conv, conv_inputs)] {
+        let (ours, theirs) = run_both(&iree, &module, &inputs);
+        assert!(matches!(theirs, ExecOutcome::Refused { kind: Refusal::Unsupported, .. }), "as given: {theirs:?}");
+        let request = OwnedExecRequest {
+            module: module.encode_words().expect("encodes"),
+            entry_point: None,
+            inputs,
+            graph_constants: BTreeMap::new(),
+        };
+        let form = apply(Form::Fp8ThroughFp32, &request).expect("the form applies");
+        let rewritten = form.single().expect("one stage");
+        match iree.execute(&rewritten.request()).expect("IREE answers") {
+            ExecOutcome::Outputs(o) => assert_eq!(o, ours, "the executor's bits"),
+            other => panic!("the form does not run: {other:?}"),
+        }
+    }
+}
+
 #[test]
 fn generated_graphs_agree_with_the_executor_under_the_compliance_rules() {
     let Some(iree) = iree() else { return };

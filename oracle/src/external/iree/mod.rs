@@ -21,6 +21,7 @@
 //!   [`classify`]); crashes, time-outs and running out of memory are
 //!   [`ExecOutcome::Abnormal`].
 
+pub mod barrier;
 pub mod classify;
 
 use super::process::{self, Limits, ProcessRun, ScratchDir};
@@ -257,10 +258,14 @@ impl Iree {
 
     fn compile_in(&self, dir: &Path, mlir: &str) -> Result<Compiled, OracleError> {
         let tools = self.tools()?;
-        let generic = match self.generic_form(dir, mlir)? {
+        let mut generic = match self.generic_form(dir, mlir)? {
             Ok(g) => g,
             Err(not) => return Ok(not),
         };
+        if let Some(kept_apart) = barrier::with_fp8_barriers(&generic) {
+            write(&dir.join("graph.generic.mlir"), kept_apart.as_bytes())?;
+            generic = kept_apart;
+        }
         let mut cmd = Command::new(&tools.compile);
         cmd.args(COMPILE_FLAGS);
         cmd.args([
