@@ -218,3 +218,14 @@ pub(super) fn fresh_entry_name(m: &Module, base: &str) -> String {
         .find(|n| !taken.contains(n.as_str()))
         .unwrap_or_default()
 }
+
+/// Operand `arg` of the TOSA instruction whose result is `consumer`: the
+/// instruction's index, its extended-instruction-set id and the operand's
+/// value (`None` when there is no such instruction or operand).
+pub(super) fn operand_of(m: &Module, consumer: Id, arg: usize) -> Option<(usize, Id, Id)> {
+    let at = m.insts.iter().position(|i| matches!(i, Inst::Tosa { result, .. } if *result == consumer))?;
+    match m.insts.get(at)? {
+        Inst::Tosa { set, args, .. } => args.get(arg).map(|v| (at, *set, *v)),
+        _ => None,
+    }
+}

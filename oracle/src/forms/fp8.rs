@@ -103,17 +103,7 @@ pub(super) fn through_fp32(mut case: Case) -> Result<Made, FormError> {
     }
     let mut changed = 0;
     for (e, t32, t16, zero) in planned {
-        let Some(at) = m.insts.iter().position(|i| matches!(i, Inst::Tosa { result, .. } if *result == e.consumer))
-        else {
-            continue;
-        };
-        let (set, value) = match &m.insts[at] {
-            Inst::Tosa { set, args, .. } => match args.get(e.arg) {
-                Some(v) => (*set, *v),
-                None => continue,
-            },
-            _ => continue,
-        };
+        let Some((at, set, value)) = edit::operand_of(m, e.consumer, e.arg) else { continue };
         let (replacement, inserted) = match (e.step, zero) {
             (Step::ZeroPoint, Some(z)) => (z, 0),
             (Step::ZeroPoint, None) => continue,

@@ -111,17 +111,7 @@ pub(super) fn insert(mut case: Case, identity: Identity) -> Result<Made, FormErr
     }
     let mut inserted = 0;
     for (e, attrs) in planned {
-        let Some(at) = m.insts.iter().position(|i| matches!(i, Inst::Tosa { result, .. } if *result == e.consumer))
-        else {
-            continue;
-        };
-        let (set, value) = match &m.insts[at] {
-            Inst::Tosa { set, args, .. } => match args.get(e.arg) {
-                Some(v) => (*set, *v),
-                None => continue,
-            },
-            _ => continue,
-        };
+        let Some((at, set, value)) = edit::operand_of(m, e.consumer, e.arg) else { continue };
         let args = match identity {
             Identity::Transpose => vec![attrs[0], value],
             _ => std::iter::once(value).chain(attrs).collect(),
