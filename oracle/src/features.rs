@@ -76,11 +76,14 @@ pub enum Feature {
     /// An integer convolution (CONV2D, CONV3D, DEPTHWISE_CONV2D,
     /// TRANSPOSE_CONV2D) whose weight zero point is not 0.
     IntWeightZeroPoint,
+    /// A CAST or AVG_POOL2D whose result is fp8e4m3 or fp8e5m2 (an operator
+    /// that rounds a wider value to fp8).
+    Fp8RoundedResult,
 }
 
 impl Feature {
     /// Every feature, in order.
-    pub const ALL: [Feature; 18] = [
+    pub const ALL: [Feature; 19] = [
         Feature::NullRow,
         Feature::NullConstituent,
         Feature::NullBoolOperand,
@@ -99,6 +102,7 @@ impl Feature {
         Feature::UnreadInput,
         Feature::NonFiniteValues,
         Feature::IntWeightZeroPoint,
+        Feature::Fp8RoundedResult,
     ];
 
     /// Its stable name (as in JSON).
@@ -122,6 +126,7 @@ impl Feature {
             Feature::UnreadInput => "unread-input",
             Feature::NonFiniteValues => "non-finite-values",
             Feature::IntWeightZeroPoint => "int-weight-zero-point",
+            Feature::Fp8RoundedResult => "fp8-rounded-result",
         }
     }
 
@@ -148,6 +153,7 @@ impl Feature {
             Feature::UnreadInput => "a graph input that no OpGraphInputARM reads",
             Feature::NonFiniteValues => "an infinity or NaN among the input, constant or operand values",
             Feature::IntWeightZeroPoint => "an integer convolution with a weight zero point other than 0",
+            Feature::Fp8RoundedResult => "a CAST or AVG_POOL2D rounding to an fp8 type",
         }
     }
 }
@@ -207,6 +213,10 @@ pub fn detect(module: &Module, request: Option<&ExecRequest<'_>>) -> FeatureSet 
             }
             Inst::Tosa { ty, result, op, args, .. } => {
                 tosa_features(&a, *op, args, &mut out, &graph_constant_data);
+                let fp8 = a.tensor_type(*ty).and_then(|t| t.elem).is_some_and(|e| matches!(e, ElemType::Fp8E4M3 | ElemType::Fp8E5M2));
+                if fp8 && matches!(op, TosaOp::Cast | TosaOp::AvgPool2d) {
+                    out.insert(Feature::Fp8RoundedResult);
+                }
                 if matches!(op, TosaOp::Fft2d | TosaOp::Rfft2d) {
                     let parts = extracts.get(result).map(Vec::as_slice).unwrap_or_default();
                     let members: BTreeSet<u32> = parts.iter().filter_map(|(_, ix)| ix.first().copied()).collect();
@@ -613,5 +623,27 @@ mod tests {
         };
         assert_eq!(detect(&module(-79), None), FeatureSet::from([Feature::IntWeightZeroPoint]));
         assert_eq!(detect(&module(0), None), FeatureSet::new());
+    }
+
+    /// A CAST from fp32 to fp8e4m3 has the feature; a CAST to fp16 does not.
+    #[test]
+    fn a_cast_to_fp8_is_a_rounded_fp8_result() {
+        let module = |to: ElemType| {
+            let mut b = ModuleBuilder::new();
+            let input = b.type_tensor(ElemType::Fp32, Some(&[4]));
+            let out = b.type_tensor(to, Some(&[4]));
+            let gty = b.type_graph(&[input], &[out]);
+            let vars = vec![b.interface_variable(input, 0, 0), b.interface_variable(out, 0, 1)];
+            let g = b.begin_graph(gty);
+            b.graph_entry_point(g, "main", vars);
+            let x = b.graph_input(input, 0, None);
+            let y = b.tosa(TosaOp::Cast, out, vec![x]);
+            b.graph_output(y, 0, None);
+            b.end_graph();
+            b.finish()
+        };
+        assert_eq!(detect(&module(ElemType::Fp8E4M3), None), FeatureSet::from([Feature::Fp8RoundedResult]));
+        assert_eq!(detect(&module(ElemType::Fp8E5M2), None), FeatureSet::from([Feature::Fp8RoundedResult]));
+        assert_eq!(detect(&module(ElemType::Fp16), None), FeatureSet::new());
     }
 }

@@ -311,6 +311,29 @@ struct Finding {
     note: &'static str,
 }
 
+/// CAST of an fp32 `[4]` input to fp8e4m3 and to fp8e5m2; the inputs hold
+/// values just below each type's smallest normal (2^-6, 2^-14), which round
+/// up to it.
+fn fp8_cast_module() -> Module {
+    graph(&[(ElemType::Fp32, &[4])], &[(ElemType::Fp8E4M3, &[4]), (ElemType::Fp8E5M2, &[4])], |b, x| {
+        let e4m3 = b.type_tensor(ElemType::Fp8E4M3, Some(&[4]));
+        let e5m2 = b.type_tensor(ElemType::Fp8E5M2, Some(&[4]));
+        vec![b.tosa(TosaOp::Cast, e4m3, vec![x[0]]), b.tosa(TosaOp::Cast, e5m2, vec![x[0]])]
+    })
+}
+
+/// BILINEAR RESIZE of an fp32 `[1,1,2,1]` input (one row) to `[1,1,3,1]`
+/// (scale `[2, 2, 2, 1]`, offset and border 0).
+fn resize_unit_height_module() -> Module {
+    graph(&[(ElemType::Fp32, &[1, 1, 2, 1])], &[(ElemType::Fp32, &[1, 1, 3, 1])], |b, x| {
+        let out = b.type_tensor(ElemType::Fp32, Some(&[1, 1, 3, 1]));
+        let bilinear = b.const_u32(2);
+        let scale = b.const_i32_vector(&[2, 2, 2, 1]);
+        let zeros = b.const_i32_vector(&[0, 0]);
+        vec![b.tosa(TosaOp::Resize, out, vec![bilinear, x[0], scale, zeros, zeros])]
+    })
+}
+
 fn findings() -> Vec<Finding> {
     let inf = f32::INFINITY;
     let fft_inputs = || vec![f32s(&[1, 4, 4], &[1.0; 16]), f32s(&[1, 4, 4], &[0.0; 16])];
@@ -400,6 +423,20 @@ fn findings() -> Vec<Finding> {
             inputs: vec![tensor(ElemType::I8, &[1, 1, 3, 4], &(1..=12).collect::<Vec<u64>>())],
             produced_with_debug_info: false,
             note: CHANNEL_SUM_NOTE,
+        },
+        Finding {
+            stem: "iree-fp8-cast-rounds-to-zero-below-min-normal",
+            module: fp8_cast_module(),
+            inputs: vec![f32s(&[4], &FP8_CAST_INPUT)],
+            produced_with_debug_info: false,
+            note: FP8_CAST_NOTE,
+        },
+        Finding {
+            stem: "iree-resize-unit-height-skips-non-finite",
+            module: resize_unit_height_module(),
+            inputs: vec![f32s(&[1, 1, 2, 1], &[inf, 1.0])],
+            produced_with_debug_info: false,
+            note: RESIZE_UNIT_NOTE,
         },
         Finding {
             stem: "iree-conv2d-int16-weight-zero-point",
@@ -799,6 +836,95 @@ Module: `iree-constant-channel-sum-vectorized-once.spv` (`.mlir`), input `1..12`
 Expected: `1x1x3x1xi32=[[[-3476][-3476][-3476]]]`. Seen: `[[[-869][-869][-869]]]`.
 Whose bug: upstream MLIR (Linalg vectorization of a reduction whose body adds a value
 that does not depend on the reduced input), shown by IREE.
+";
+
+/// The fp8 CAST finding's input: just below 2^-6 (twice), just below 2^-14,
+/// and 7 * 2^-9 (an fp8e4m3 subnormal, exact).
+const FP8_CAST_INPUT: [f32; 4] = [0.015_419_006, -0.015_119_618, 5.5e-5, 0.013_671_875];
+
+const FP8_CAST_NOTE: &str = "# IREE: a CAST to fp8 of a value just below the smallest normal gives zero
+
+**Belongs to:** IREE. **Status:** open. The reproducer of `iree-fp8-cast-rounds-to-zero-below-min-normal.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
+
+IREE 3.13.0 (`iree-base-compiler`/`iree-base-runtime` 3.13.0, `llvm-cpu`) computes a
+`tosa.cast` from fp32 to `f8E4M3FN` of `0.015419006` (7.89 units of the smallest
+subnormal, 2^-9) as `0`, and of `-0.015119618` as `-0`. Round to nearest gives the
+smallest normal, `2^-6 = 0.015625` (`0x08`, `0x88`): the TOSA reference model, the
+in-tree executor and `ml_dtypes` agree. TOSA 1.0 requires fp8 subnormals to be supported,
+and CAST rounds to nearest (the conformance check allows 1 ulp below, 2^-9 here, not 8).
+`f8E5M2` has the same flaw just below its smallest normal 2^-14: `5.5e-5` gives `0`
+instead of `2^-14` (`0x04`).
+
+A sweep of 4,096 fp32 values per type against `ml_dtypes`: every value in
+`[7.5, 8) * 2^-9` (fp8e4m3) or `[3.5, 4) * 2^-16` (fp8e5m2), of either sign, becomes
+zero; every other finite value converts correctly.
+
+Why: on llvm-cpu, IREE's `iree-convert-unsupported-float-arith`
+(`enable-ext-trunc-emulation`, `ConvertUnsupportedFloatArithPass.cpp`) emulates
+`arith.truncf` to fp8 with integer operations. For a result below the smallest normal it
+shifts the rounded significand into the mantissa field and masks it with the mantissa
+width (`andi ..., 7`): when rounding carries into the exponent (a value that rounds up
+to the smallest normal), the carry is masked away and the result is zero.
+`iree-compile --mlir-print-ir-after-all` shows the `arith.truncf` first replaced there.
+
+Found by the hunt (seed 1015 of `spvgraph hunt --seed 1000 --oracles iree,tosa-ref
+--sample iree=1`, through the `fp8-through-fp32` rescue: an fp16 -> fp8e4m3 CAST),
+then written by hand as small as it goes.
+
+Module: `iree-fp8-cast-rounds-to-zero-below-min-normal.spv` (`.mlir`), input
+`[0.015419006, -0.015119618, 5.5e-5, 0.013671875]`. Reproduce:
+
+    tosa-opt iree-fp8-cast-rounds-to-zero-below-min-normal.mlir --mlir-print-op-generic -o g.mlir
+    iree-compile --iree-input-type=tosa --iree-hal-target-device=local \\
+        --iree-hal-local-target-device-backends=llvm-cpu --iree-llvmcpu-target-cpu=host g.mlir -o g.vmfb
+    iree-run-module --module=g.vmfb --function=main \\
+        --input='4xf32=0.015419006 -0.015119618 5.5e-5 0.013671875' --output=- --output=-
+
+Expected: `4xf8E4M3FN=0.015625 -0.015625 0 0.0136719` and `4xf8E5M2=0.015625 -0.015625
+6.10352e-05 0.0136719`. Seen: `4xf8E4M3FN=0 -0 0 0.0136719` and `4xf8E5M2=0.015625
+-0.015625 0 0.0136719`. Whose bug: IREE (its fp8 truncation emulation). It is documented
+for IREE's wrong outputs of CAST in a graph with a CAST or AVG_POOL2D to fp8 (feature
+`fp8-rounded-result`).
+";
+
+const RESIZE_UNIT_NOTE: &str = "# IREE: BILINEAR RESIZE of a one-row input gives inf where TOSA gives NaN
+
+**Belongs to:** upstream MLIR (llvm-project). **Status:** open. The reproducer of `iree-resize-unit-height-skips-non-finite.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
+
+IREE 3.13.0 (`iree-base-compiler`/`iree-base-runtime` 3.13.0, `llvm-cpu`) computes a
+BILINEAR `tosa.resize` of the fp32 input `[inf, 1]` (shape `[1, 1, 2, 1]`, scale
+`[2, 2, 2, 1]`, offset and border 0) as `[inf, inf, 1]`; TOSA 1.0 gives `[NaN, NaN, 1]`.
+
+TOSA 1.0's RESIZE computes every BILINEAR output from four taps,
+`v00 (1-dy)(1-dx) + v01 (1-dy) dx + v10 dy (1-dx) + v11 dy dx`, with the row indices
+clamped to the input: with one input row, `v10 = v00 = inf` and `dy = 0`, so the term
+`inf * 0` is NaN. Output 2 reads only the finite column and is 1. The in-tree executor and
+the TOSA reference model (`tosa_reference_model` 2026.8.0) give `[NaN, NaN, 1]`; the
+conformance check (`check_fp_bnd`) requires NaN where the reference is NaN, before any
+error bound.
+
+Why: upstream MLIR's `tosa-to-linalg` (`GenericResizeConverter`,
+`mlir/lib/Conversion/TosaToLinalg/TosaToLinalg.cpp`) interpolates only along W when the
+input height is 1: the `linalg.generic` it makes yields the top row's interpolation and
+never adds the zero-weighted bottom row (`iree-compile --mlir-print-ir-after-all`, after
+`tosa-to-linalg`). That is exact for finite values only. With two input rows the same
+output is `inf` in both, as TOSA gives.
+
+Found by the hunt (seed 1643 of `spvgraph hunt --seed 1000 --oracles iree,tosa-ref
+--sample iree=1`: an fp16 RESIZE of RSQRT(0) = inf, from a `[1, 2]` to a `[1, 1]` image),
+then written by hand as small as it goes.
+
+Module: `iree-resize-unit-height-skips-non-finite.spv` (`.mlir`), input `[inf, 1]`. Reproduce:
+
+    tosa-opt iree-resize-unit-height-skips-non-finite.mlir --mlir-print-op-generic -o g.mlir
+    iree-compile --iree-input-type=tosa --iree-hal-target-device=local \\
+        --iree-hal-local-target-device-backends=llvm-cpu --iree-llvmcpu-target-cpu=host g.mlir -o g.vmfb
+    iree-run-module --module=g.vmfb --function=main --input='1x1x2x1xf32=inf 1' --output=-
+
+Expected: `1x1x3x1xf32=[[[NAN][NAN][1]]]`. Seen: `1x1x3x1xf32=[[[INF][INF][1]]]`.
+Whose bug: upstream MLIR (the lowering is not equivalent for non-finite values). It is
+documented for IREE's wrong outputs of RESIZE whose operator, judged on its own, read an
+infinity or NaN (feature `non-finite-values`).
 ";
 
 const CONV_WZP_NOTE: &str = "# IREE: int16 CONV2D with a non-zero weight zero point does not compile
@@ -1237,6 +1363,31 @@ fn iree_transpose_conv2d_zero_taps_nan_still_reproduces() {
     assert_eq!(seen[0], f64::INFINITY, "{seen:?}");
     assert!(seen[1].is_nan() && seen[2].is_nan(), "fixed? update the finding: {seen:?}");
     assert_eq!(seen[3], 2.0, "{seen:?}");
+}
+
+#[test]
+fn iree_fp8_cast_rounds_to_zero_below_min_normal_still_reproduces() {
+    let Some(iree) = iree() else { return };
+    let f = finding("iree-fp8-cast-rounds-to-zero-below-min-normal");
+    let (ours, theirs) = run_iree(&iree, &f);
+    assert_eq!(ours[0].to_bits(), [0x08, 0x88, 0x00, 0x07]);
+    assert_eq!(ours[1].to_bits()[2], 0x04);
+    let ExecOutcome::Outputs(theirs) = theirs else { panic!("{theirs:?}") };
+    assert_eq!(theirs[0].to_bits(), [0x00, 0x80, 0x00, 0x07], "fixed? update the finding");
+    let (want, seen) = (ours[1].to_bits(), theirs[1].to_bits());
+    assert_eq!(seen[2], 0x00, "fixed? update the finding");
+    assert_eq!([seen[0], seen[1], seen[3]], [want[0], want[1], want[3]], "only the value below 2^-14 differs");
+}
+
+#[test]
+fn iree_resize_unit_height_skips_non_finite_still_reproduces() {
+    let Some(iree) = iree() else { return };
+    let f = finding("iree-resize-unit-height-skips-non-finite");
+    let (ours, theirs) = run_iree(&iree, &f);
+    let want = ours[0].to_f64();
+    assert!(want[0].is_nan() && want[1].is_nan() && want[2] == 1.0, "{want:?}");
+    let ExecOutcome::Outputs(theirs) = theirs else { panic!("{theirs:?}") };
+    assert_eq!(theirs[0].to_f64(), [f64::INFINITY, f64::INFINITY, 1.0], "fixed? update the finding");
 }
 
 #[test]

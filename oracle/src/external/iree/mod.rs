@@ -513,6 +513,30 @@ pub const IREE_KNOWN: &[KnownDiscrepancy] = &[
             "corpus/findings/iree-transpose-conv2d-zero-taps-nan.spv",
         )
     },
+    KnownDiscrepancy {
+        features: &[Feature::Fp8RoundedResult],
+        ..known(
+            "wrong-output",
+            Some(TosaOp::Cast),
+            None,
+            "a CAST to fp8 of a value just below the type's smallest normal gives zero instead of that normal: IREE's \
+             iree-convert-unsupported-float-arith emulates truncf to fp8 and masks the carry of the subnormal \
+             rounding away",
+            "corpus/findings/iree-fp8-cast-rounds-to-zero-below-min-normal.spv",
+        )
+    },
+    KnownDiscrepancy {
+        features: &[Feature::NonFiniteValues],
+        ..upstream_mlir(
+            "wrong-output",
+            Some(TosaOp::Resize),
+            None,
+            "BILINEAR RESIZE of a one-row (or one-column) input gives inf where TOSA gives NaN: upstream MLIR's \
+             tosa-to-linalg interpolates only along the other axis, leaving out the zero-weighted taps where \
+             inf * 0 = NaN",
+            "corpus/findings/iree-resize-unit-height-skips-non-finite.spv",
+        )
+    },
     upstream_mlir(
         "refused-valid",
         None,
