@@ -79,11 +79,15 @@ pub enum Feature {
     /// A CAST or AVG_POOL2D whose result is fp8e4m3 or fp8e5m2 (an operator
     /// that rounds a wider value to fp8).
     Fp8RoundedResult,
+    /// The result of the operator judged on its own is the `values_in` of a
+    /// SCATTER with one update row (`N * W = 1`), which a backend may
+    /// update in place.
+    SingleRowScatterInput,
 }
 
 impl Feature {
     /// Every feature, in order.
-    pub const ALL: [Feature; 19] = [
+    pub const ALL: [Feature; 20] = [
         Feature::NullRow,
         Feature::NullConstituent,
         Feature::NullBoolOperand,
@@ -103,6 +107,7 @@ impl Feature {
         Feature::NonFiniteValues,
         Feature::IntWeightZeroPoint,
         Feature::Fp8RoundedResult,
+        Feature::SingleRowScatterInput,
     ];
 
     /// Its stable name (as in JSON).
@@ -127,6 +132,7 @@ impl Feature {
             Feature::NonFiniteValues => "non-finite-values",
             Feature::IntWeightZeroPoint => "int-weight-zero-point",
             Feature::Fp8RoundedResult => "fp8-rounded-result",
+            Feature::SingleRowScatterInput => "single-row-scatter-input",
         }
     }
 
@@ -154,6 +160,7 @@ impl Feature {
             Feature::NonFiniteValues => "an infinity or NaN among the input, constant or operand values",
             Feature::IntWeightZeroPoint => "an integer convolution with a weight zero point other than 0",
             Feature::Fp8RoundedResult => "a CAST or AVG_POOL2D rounding to an fp8 type",
+            Feature::SingleRowScatterInput => "the operator's result is the input of a SCATTER with one update row",
         }
     }
 }
@@ -213,7 +220,10 @@ pub fn detect(module: &Module, request: Option<&ExecRequest<'_>>) -> FeatureSet 
             }
             Inst::Tosa { ty, result, op, args, .. } => {
                 tosa_features(&a, *op, args, &mut out, &graph_constant_data);
-                let fp8 = a.tensor_type(*ty).and_then(|t| t.elem).is_some_and(|e| matches!(e, ElemType::Fp8E4M3 | ElemType::Fp8E5M2));
+                let fp8 = a
+                    .tensor_type(*ty)
+                    .and_then(|t| t.elem)
+                    .is_some_and(|e| matches!(e, ElemType::Fp8E4M3 | ElemType::Fp8E5M2));
                 if fp8 && matches!(op, TosaOp::Cast | TosaOp::AvgPool2d) {
                     out.insert(Feature::Fp8RoundedResult);
                 }
@@ -316,6 +326,27 @@ fn has_subnormal(t: &TensorData) -> bool {
 /// Whether a tensor is i48 and holds a negative value.
 fn has_negative_i48(t: &TensorData) -> bool {
     t.elem() == ElemType::I48 && t.to_bits().into_iter().any(|b| b & (1 << 47) != 0)
+}
+
+/// Whether the result of the operator `node` (or a member of it) is the
+/// `values_in` of a SCATTER whose indices hold one row (`N * W = 1`).
+pub fn feeds_single_row_scatter(module: &Module, node: Id) -> bool {
+    let a = Analysis::new(module);
+    let from_node =
+        |v: Id| v == node || matches!(a.def(v), Some(Inst::CompositeExtract { composite, .. }) if *composite == node);
+    module.insts.iter().any(|inst| match inst {
+        Inst::Tosa { op: TosaOp::Scatter, args, .. } => {
+            let one_row = args
+                .get(1)
+                .and_then(|&ix| a.def(ix))
+                .and_then(|i| i.result_type())
+                .and_then(|t| a.tensor_type(t))
+                .and_then(|t| t.element_count())
+                .is_some_and(|n| n == 1);
+            one_row && args.first().is_some_and(|&v| from_node(v))
+        }
+        _ => false,
+    })
 }
 
 /// Whether a tensor holds a floating-point infinity or NaN.
@@ -645,5 +676,34 @@ mod tests {
         assert_eq!(detect(&module(ElemType::Fp8E4M3), None), FeatureSet::from([Feature::Fp8RoundedResult]));
         assert_eq!(detect(&module(ElemType::Fp8E5M2), None), FeatureSet::from([Feature::Fp8RoundedResult]));
         assert_eq!(detect(&module(ElemType::Fp16), None), FeatureSet::new());
+    }
+
+    /// The producer of a one-row SCATTER's `values_in` feeds it; with two
+    /// update rows, or for the SCATTER itself, it does not.
+    #[test]
+    fn an_operator_feeding_a_one_row_scatter_is_seen() {
+        let module = |rows: u32| {
+            let mut b = ModuleBuilder::new();
+            let t = b.type_tensor(ElemType::Fp32, Some(&[1, 4, 2]));
+            let idx = b.type_tensor(ElemType::I32, Some(&[1, rows]));
+            let upd = b.type_tensor(ElemType::Fp32, Some(&[1, rows, 2]));
+            let gty = b.type_graph(&[t, idx, upd], &[t]);
+            let vars = (0..4).map(|i| b.interface_variable([t, idx, upd, t][i], 0, i as u32)).collect();
+            let g = b.begin_graph(gty);
+            b.graph_entry_point(g, "main", vars);
+            let x = b.graph_input(t, 0, None);
+            let i = b.graph_input(idx, 1, None);
+            let u = b.graph_input(upd, 2, None);
+            let p = b.tosa(TosaOp::Abs, t, vec![x]);
+            let s = b.tosa(TosaOp::Scatter, t, vec![p, i, u]);
+            b.graph_output(s, 0, None);
+            b.end_graph();
+            (b.finish(), p, s)
+        };
+        let (one, p, s) = module(1);
+        assert!(feeds_single_row_scatter(&one, p));
+        assert!(!feeds_single_row_scatter(&one, s));
+        let (two, p, _) = module(2);
+        assert!(!feeds_single_row_scatter(&two, p));
     }
 }

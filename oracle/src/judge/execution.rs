@@ -730,6 +730,9 @@ fn judge_observed(
         if local.reads(*node, crate::features::has_non_finite) {
             d.operand_features.insert(crate::features::Feature::NonFiniteValues);
         }
+        if local.about(*node, crate::features::feeds_single_row_scatter) {
+            d.operand_features.insert(crate::features::Feature::SingleRowScatterInput);
+        }
         out.push(d);
     } else if let Some(plain) = plain {
         out.extend(judge_plain(name, request, form, plain, observed, &mut local));

@@ -642,6 +642,12 @@ impl<'a> LocalJudge<'a> {
         })
     }
 
+    /// Whether `holds` says so of the original module and operator `node`
+    /// (a feature of where the operator's result goes).
+    pub(super) fn about(&self, node: Id, holds: fn(&Module, Id) -> bool) -> bool {
+        self.module.as_ref().is_some_and(|m| holds(m, node))
+    }
+
     /// Judges the candidates `candidate` gives for each operator result (a
     /// backend's values, or another run's computed from the same operands),
     /// `backend` naming whose they are. Operators `candidate` has nothing

@@ -334,6 +334,41 @@ fn resize_unit_height_module() -> Module {
     })
 }
 
+/// `p = ABS(x)`, `s = SCATTER(p, indices, updates)` with one update row, and
+/// `ABS(updates)`, returning `s`, `p` and the last: the SCATTER's `values_in`
+/// is also a graph output.
+fn scatter_returned_input_module() -> Module {
+    let (t, rows) = ((ElemType::Fp32, &[1u32, 2, 2][..]), (ElemType::Fp32, &[1u32, 1, 2][..]));
+    graph(&[t, (ElemType::I32, &[1, 1]), rows], &[t, t, rows], |b, x| {
+        let ty = b.type_tensor(ElemType::Fp32, Some(&[1, 2, 2]));
+        let row = b.type_tensor(ElemType::Fp32, Some(&[1, 1, 2]));
+        let p = b.tosa(TosaOp::Abs, ty, vec![x[0]]);
+        let s = b.tosa(TosaOp::Scatter, ty, vec![p, x[1], x[2]]);
+        vec![s, p, b.tosa(TosaOp::Abs, row, vec![x[2]])]
+    })
+}
+
+/// The shape of the wide-stride MAX_POOL2D finding's input (`[N, H, W, C]`).
+const WIDE_POOL_INPUT: [usize; 4] = [1, 9, 2050, 16];
+
+/// MAX_POOL2D of an i8 `[1,9,2050,16]` input, kernel `[2, 2]`, stride
+/// `[1, 2048]`, no padding: a `[1,8,2,16]` output.
+fn max_pool_wide_stride_module() -> Module {
+    graph(&[(ElemType::I8, &[1, 9, 2050, 16])], &[(ElemType::I8, &[1, 8, 2, 16])], |b, x| {
+        let out = b.type_tensor(ElemType::I8, Some(&[1, 8, 2, 16]));
+        let kernel = b.const_i32_vector(&[2, 2]);
+        let stride = b.const_i32_vector(&[1, 2048]);
+        let pad = b.const_i32_vector(&[0, 0, 0, 0]);
+        let propagate = b.const_u32(1);
+        vec![b.tosa(TosaOp::MaxPool2d, out, vec![kernel, stride, pad, propagate, x[0]])]
+    })
+}
+
+/// The wide-stride MAX_POOL2D finding's input value at `(h, w, c)` (one batch).
+fn wide_pool_value(h: usize, w: usize, c: usize) -> i64 {
+    ((h * 7 + w * 3 + c) % 251) as i64 - 125
+}
+
 fn findings() -> Vec<Finding> {
     let inf = f32::INFINITY;
     let fft_inputs = || vec![f32s(&[1, 4, 4], &[1.0; 16]), f32s(&[1, 4, 4], &[0.0; 16])];
@@ -437,6 +472,29 @@ fn findings() -> Vec<Finding> {
             inputs: vec![f32s(&[1, 1, 2, 1], &[inf, 1.0])],
             produced_with_debug_info: false,
             note: RESIZE_UNIT_NOTE,
+        },
+        Finding {
+            stem: "iree-scatter-in-place-returned-input",
+            module: scatter_returned_input_module(),
+            inputs: vec![
+                f32s(&[1, 2, 2], &[-1.0, -2.0, -3.0, -4.0]),
+                tensor(ElemType::I32, &[1, 1], &[1]),
+                f32s(&[1, 1, 2], &[7.0, 5.0]),
+            ],
+            produced_with_debug_info: false,
+            note: SCATTER_IN_PLACE_NOTE,
+        },
+        Finding {
+            stem: "iree-max-pool2d-wide-stride-large-vector",
+            module: max_pool_wide_stride_module(),
+            inputs: vec![{
+                let [_, h, w, c] = WIDE_POOL_INPUT;
+                let values =
+                    (0..h).flat_map(|y| (0..w).flat_map(move |x| (0..c).map(move |k| wide_pool_value(y, x, k))));
+                tensor(ElemType::I8, &WIDE_POOL_INPUT, &values.map(|v| v as u64).collect::<Vec<_>>())
+            }],
+            produced_with_debug_info: false,
+            note: WIDE_POOL_NOTE,
         },
         Finding {
             stem: "iree-conv2d-int16-weight-zero-point",
@@ -927,6 +985,92 @@ documented for IREE's wrong outputs of RESIZE whose operator, judged on its own,
 infinity or NaN (feature `non-finite-values`).
 ";
 
+const SCATTER_IN_PLACE_NOTE: &str = "# IREE: a tensor updated in place by a one-row SCATTER and also returned is returned updated
+
+**Belongs to:** IREE. **Status:** open. The reproducer of `iree-scatter-in-place-returned-input.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
+
+IREE 3.13.0 (`iree-base-compiler`/`iree-base-runtime` 3.13.0, `llvm-cpu`) runs
+
+    p = ABS(x); s = SCATTER(p, indices, updates); o = ABS(updates); return s, p, o
+
+with `x = [[-1, -2], [-3, -4]]` (shape `[1, 2, 2]`), one index `[1]` and updates
+`[7, 5]`, and returns `p = [[1, 2], [7, 5]]`: the scattered values. TOSA 1.0 gives
+`p = ABS(x) = [[1, 2], [3, 4]]` (SCATTER makes a new tensor; its `values_in` is not
+changed); the in-tree executor and the TOSA reference model (`tosa_reference_model`
+2026.8.0) agree. `s = [[1, 2], [7, 5]]` and `o = [7, 5]` are right. A silent wrong result.
+
+It needs: a SCATTER with one update row (`N * W = 1`, lowered to an in-place
+`tensor.insert_slice` dispatch), its `values_in` computed by another dispatch and also
+returned, and an independent dispatch (`o`). With two update rows, without `o`, or when
+`p` is only read by other operators, the result is right. The producer does not matter
+(ABS, NEGATE, IDENTITY, FFT2D; `math.absf` and `tensor.insert_slice` without TOSA fail
+the same way).
+
+Why: before `iree-stream-schedule-concurrency` the stream holds `p`'s dispatch, a clone
+of `p` (the copy to return), the in-place update, and the independent dispatch, in that
+order; the pass groups the update and the independent dispatch into one concurrent
+region placed before the clone, so the clone copies the updated tensor
+(`iree-compile --mlir-print-ir-after-all`; that pass alone, run with `iree-opt` on the
+region, shows the move). `--iree-stream-partitioning-favor=debug` gives the right result.
+Related, not the same: iree-org/iree#16168 (an in-place update of a function argument).
+
+Found by the hunt (seed 1481 of `spvgraph hunt --seed 1000 --oracles iree,tosa-ref
+--sample iree=1`) in the *observed form*, in which every intermediate is a graph output:
+FFT2D's imaginary result was a one-row SCATTER's input, and its returned value was the
+SCATTER's. Reduced by hand.
+
+Module: `iree-scatter-in-place-returned-input.spv` (`.mlir`). Reproduce:
+
+    tosa-opt iree-scatter-in-place-returned-input.mlir --mlir-print-op-generic -o g.mlir
+    iree-compile --iree-input-type=tosa --iree-hal-target-device=local \\
+        --iree-hal-local-target-device-backends=llvm-cpu --iree-llvmcpu-target-cpu=host g.mlir -o g.vmfb
+    iree-run-module --module=g.vmfb --function=main --input='1x2x2xf32=-1 -2 -3 -4' \\
+        --input=1x1xi32=1 --input='1x1x2xf32=7 5' --output=- --output=- --output=-
+
+Expected second result: `1x2x2xf32=[[1 2][3 4]]`. Seen: `1x2x2xf32=[[1 2][7 5]]`.
+Whose bug: IREE (stream scheduling). It is documented for IREE's wrong outputs of an
+operator whose result is a one-row SCATTER's input (feature `single-row-scatter-input`).
+";
+
+const WIDE_POOL_NOTE: &str = "# IREE: MAX_POOL2D with a wide stride does not compile (large vector sizes)
+
+**Belongs to:** IREE. **Status:** open. The reproducer of `iree-max-pool2d-wide-stride-large-vector.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
+
+IREE 3.13.0 (`iree-base-compiler` 3.13.0, `llvm-cpu`, `--iree-llvmcpu-target-cpu=host`)
+refuses a valid `tosa.max_pool2d` (i8 `[1, 9, 2050, 16]`, kernel `[2, 2]`, stride
+`[1, 2048]`, no padding, output `[1, 8, 2, 16]`):
+
+    error: One or more operations with large vector sizes (32768 bytes) were found:
+
+The operator is valid TOSA 1.0 at level 8K (kernel and stride at most 8192, the output
+shape divides exactly; `tosa-opt --tosa-validate` with `strict-op-spec-alignment` accepts
+it), and the TOSA reference model runs it.
+
+Why: IREE's CPU tiling for the pooling takes two output columns per vector tile without
+regard to the stride, so the vectorized input read spans `(2 - 1) * stride + kernel`
+columns (`vector.transfer_read ... vector<1x2050x16xi8>` here); IREE's own
+`iree-llvmcpu-verify-vector-size-legality` then rejects the vector IREE chose. The
+threshold follows that width exactly (i16, 8 channels: stride 2048 fails, 2040
+compiles); with fewer output rows IREE takes one column per tile and it compiles.
+i8, i16, bf16 and fp32 fail. `--iree-llvmcpu-fail-on-large-vector=false` (a hidden
+development option) compiles it and the outputs are right, so the check guards a
+tile-size choice, not a miscompile. The same message with other operators carries
+IREE's bug label (e.g. iree-org/iree#20651).
+
+Found by the hunt (seed 2205 of `spvgraph hunt --seed 1000 --oracles iree,tosa-ref
+--sample iree=1`: an i16 MAX_POOL2D with stride `[1, 7569]`), then reduced by hand.
+
+Module: `iree-max-pool2d-wide-stride-large-vector.spv` (`.mlir`). Reproduce:
+
+    tosa-opt iree-max-pool2d-wide-stride-large-vector.mlir --mlir-print-op-generic -o g.mlir
+    iree-compile --iree-input-type=tosa --iree-hal-target-device=local \\
+        --iree-hal-local-target-device-backends=llvm-cpu --iree-llvmcpu-target-cpu=host g.mlir -o g.vmfb
+
+Expected: a module computing the `[1, 8, 2, 16]` maxima. Seen: the error above, exit
+status 1. Whose bug: IREE (CPU tile-size selection for pooling). The spvgraph adapter
+reports it as `Refused { Rejected }`.
+";
+
 const CONV_WZP_NOTE: &str = "# IREE: int16 CONV2D with a non-zero weight zero point does not compile
 
 **Belongs to:** IREE. **Status:** open. The reproducer of `iree-conv2d-int16-weight-zero-point.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
@@ -1388,6 +1532,43 @@ fn iree_resize_unit_height_skips_non_finite_still_reproduces() {
     assert!(want[0].is_nan() && want[1].is_nan() && want[2] == 1.0, "{want:?}");
     let ExecOutcome::Outputs(theirs) = theirs else { panic!("{theirs:?}") };
     assert_eq!(theirs[0].to_f64(), [f64::INFINITY, f64::INFINITY, 1.0], "fixed? update the finding");
+}
+
+#[test]
+fn iree_scatter_in_place_returned_input_still_reproduces() {
+    let Some(iree) = iree() else { return };
+    let f = finding("iree-scatter-in-place-returned-input");
+    let (ours, theirs) = run_iree(&iree, &f);
+    assert_eq!(ours[0].to_f64(), [1.0, 2.0, 7.0, 5.0]);
+    assert_eq!(ours[1].to_f64(), [1.0, 2.0, 3.0, 4.0]);
+    let ExecOutcome::Outputs(theirs) = theirs else { panic!("{theirs:?}") };
+    assert_eq!(theirs[0].to_f64(), [1.0, 2.0, 7.0, 5.0]);
+    assert_eq!(theirs[1].to_f64(), [1.0, 2.0, 7.0, 5.0], "fixed? update the finding");
+    assert_eq!(theirs[2].to_f64(), [7.0, 5.0]);
+}
+
+#[test]
+fn iree_max_pool2d_wide_stride_large_vector_still_reproduces() {
+    let Some(iree) = iree() else { return };
+    let f = finding("iree-max-pool2d-wide-stride-large-vector");
+    let (ours, theirs) = run_iree(&iree, &f);
+    // The maxima, computed here from the input's formula.
+    let mut want = Vec::new();
+    for oy in 0..8 {
+        for ox in 0..2 {
+            for c in 0..16 {
+                let taps = [(0, 0), (0, 1), (1, 0), (1, 1)].map(|(ky, kx)| wide_pool_value(oy + ky, ox * 2048 + kx, c));
+                want.push(taps.into_iter().max().map_or(0.0, |v| v as f64));
+            }
+        }
+    }
+    assert_eq!(ours[0].to_f64(), want);
+    match theirs {
+        ExecOutcome::Refused { kind: Refusal::Rejected, reason } => {
+            assert!(reason.contains("large vector sizes"), "{reason}")
+        }
+        other => panic!("fixed? update the finding: {other:?}"),
+    }
 }
 
 #[test]

@@ -514,6 +514,25 @@ pub const IREE_KNOWN: &[KnownDiscrepancy] = &[
         )
     },
     KnownDiscrepancy {
+        features: &[Feature::SingleRowScatterInput],
+        ..known(
+            "wrong-output",
+            None,
+            None,
+            "a tensor updated in place by a one-row SCATTER and also returned is returned updated: \
+             iree-stream-schedule-concurrency moves the in-place update before the copy that keeps the old value",
+            "corpus/findings/iree-scatter-in-place-returned-input.spv",
+        )
+    },
+    known(
+        "refused-valid",
+        None,
+        Some("One or more operations with large vector sizes"),
+        "MAX_POOL2D with a wide stride does not compile: IREE's CPU tiling reads two output columns' input span \
+         in one vector, which its own iree-llvmcpu-verify-vector-size-legality then rejects",
+        "corpus/findings/iree-max-pool2d-wide-stride-large-vector.spv",
+    ),
+    KnownDiscrepancy {
         features: &[Feature::Fp8RoundedResult],
         ..known(
             "wrong-output",
