@@ -73,7 +73,7 @@ pub struct Args {
     #[arg(long)]
     no_workarounds: bool,
     /// Also run a valid module in N equivalent forms on every backend
-    /// (`form-differs` when a backend answers one differently); 25 runs every form that applies.
+    /// (`form-differs` when a backend answers one differently); 26 runs every form that applies.
     #[arg(long, value_name = "N", default_value_t = 0)]
     forms: usize,
     /// Run a valid module a backend refuses or dies on again in a form

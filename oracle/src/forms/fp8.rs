@@ -1,15 +1,29 @@
-//! A form that moves fp8 values to and from fp16 through fp32: every CAST
-//! between fp8 and fp16 becomes two CASTs through fp32, and the fp8
-//! operands of a dot-product operator whose result is fp16 (CONV2D, CONV3D,
+//! Forms that move fp8 values through fp32, for backends that cannot
+//! compute on fp8 values or convert them to or from fp16 (IREE 3.13 on
+//! llvm-cpu: fp8 <-> fp32 it converts, fp8 <-> fp16 it does not, and it has
+//! no lowering of MAX_POOL2D on fp8; its adapter keeps the CASTs apart, see
+//! [`crate::external::iree`]).
+//!
+//! [`super::Form::Fp8ThroughFp32`] computes the same values: every CAST
+//! between fp8 and fp16 becomes two CASTs through fp32; the fp8 operands of
+//! a dot-product operator whose result is fp16 (CONV2D, CONV3D,
 //! DEPTHWISE_CONV2D, TRANSPOSE_CONV2D, MATMUL) are cast to fp16 the same
 //! way, the operator then running on fp16 values (its zero points fp16
-//! zeros). Every fp8 value is exact in fp32 and in fp16, and an fp16 value
-//! rounds to fp8 once whether it goes there directly or through fp32, so the
-//! graph computes the same values; the operator sequence changes, so a
-//! backend's answer is judged on its own. IREE 3.13 cannot convert fp8 to or
-//! from fp16 on llvm-cpu (fp8 <-> fp32 it can), and runs such a case in this
-//! form (its adapter keeps the two CASTs apart, see
-//! [`crate::external::iree`]).
+//! zeros); and a MAX_POOL2D on fp8 runs on fp32 values, its result cast back
+//! to fp8. Every fp8 value is exact in fp32 and in fp16, an fp16 value
+//! rounds to fp8 once whether it goes there directly or through fp32, and
+//! the maximum of fp8 values is one of them (or NaN), so the graph computes
+//! the same values; the operator sequence changes, so a backend's answer is
+//! judged on its own.
+//!
+//! [`super::Form::Fp8AvgPoolInFp32`] is narrower: an AVG_POOL2D on fp8
+//! (accumulator fp16) runs on fp32 values with an fp32 accumulator, its
+//! result cast back to fp8. TOSA lets an operator sequence run in the same
+//! or higher-precision types (each operator within its own bound, rounded
+//! to its output type), so a compliant answer to the form is a compliant
+//! answer to the case, but not the reverse: an fp16 sum rounds where an
+//! fp32 one does not. Its results are judged on their own, like
+//! [`super::Form::SingleRound`]'s.
 
 use super::edit::{self, Case, Made};
 use super::FormError;
@@ -17,7 +31,8 @@ use spvgraph_ir::analysis::Analysis;
 use spvgraph_ir::decls;
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::inst::{Id, Inst};
-use spvgraph_ir::tosa::TosaOp;
+use spvgraph_ir::tosa::{AccType, TosaOp};
+use spvgraph_ir::Module;
 
 /// One operand to move: the consumer (by result id), the operand's
 /// position, its shape, and how.
@@ -78,14 +93,115 @@ fn edges(m: &spvgraph_ir::Module, span: (usize, usize)) -> Vec<Edge> {
     out
 }
 
+/// A pooling operator on fp8 values to run on fp32 values: its result id,
+/// and its input's and result's shapes.
+struct Pool {
+    result: Id,
+    input: Vec<u32>,
+    output: Vec<u32>,
+}
+
+/// The operators `op` (AVG_POOL2D or MAX_POOL2D) of the graph whose input is fp8.
+fn fp8_pools(m: &Module, span: (usize, usize), op: TosaOp) -> Vec<Pool> {
+    let a = Analysis::new(m);
+    let Some(at) = operand_index(op, "input") else { return Vec::new() };
+    let mut out = Vec::new();
+    for (k, o, args) in edit::operators(m, span) {
+        let Some(Inst::Tosa { result, ty, .. }) = m.insts.get(k) else { continue };
+        let input = args.get(at).and_then(|&v| a.type_of(v)).and_then(|t| edit::tensor_of(&a, t));
+        let (Some((elem, input)), Some((_, output))) = (input, edit::tensor_of(&a, *ty)) else { continue };
+        if o == op && is_fp8(elem) {
+            out.push(Pool { result: *result, input, output });
+        }
+    }
+    out
+}
+
+/// The position of `op`'s operand called `name`.
+fn operand_index(op: TosaOp, name: &str) -> Option<usize> {
+    op.spec().operands.iter().position(|s| s.name == name)
+}
+
+/// Runs each pool of `op` on fp32 values: a CAST of its input to fp32
+/// before it, the operator on fp32 (an AVG_POOL2D with fp32 zero points and
+/// accumulator), and a CAST of its result back to fp8 that keeps the
+/// result's id, so that its readers stay as they are. The number rewritten.
+fn pools_in_fp32(m: &mut Module, op: TosaOp, pools: Vec<Pool>) -> usize {
+    let Some(input_at) = operand_index(op, "input").filter(|_| !pools.is_empty()) else { return 0 };
+    let fp32 = decls::scalar_type(m, ElemType::Fp32.to_spirv());
+    // For AVG_POOL2D: the zero points' positions, an fp32 zero and the fp32
+    // accumulator. Declarations first: they go before the graphs.
+    let avg_operands = if op == TosaOp::AvgPool2d {
+        let zp_type = decls::tensor_type(m, fp32, &[1]);
+        let slots = (operand_index(op, "acc_type"), operand_index(op, "input_zp"), operand_index(op, "output_zp"));
+        let (Some(acc_at), Some(in_zp), Some(out_zp)) = slots else { return 0 };
+        let Some(zero) = decls::tensor_constant(m, zp_type, ElemType::Fp32, &[1], &[0]) else { return 0 };
+        let acc = decls::const_u32(m, AccType::Fp32 as u32);
+        vec![(acc_at, acc), (in_zp, zero), (out_zp, zero)]
+    } else {
+        Vec::new()
+    };
+    let planned: Vec<(Pool, Id, Id)> = pools
+        .into_iter()
+        .map(|p| {
+            let (t_in, t_out) = (decls::tensor_type(m, fp32, &p.input), decls::tensor_type(m, fp32, &p.output));
+            (p, t_in, t_out)
+        })
+        .collect();
+    let mut changed = 0;
+    for (p, t_in, t_out) in planned {
+        let Some((at, set, value)) = edit::operand_of(m, p.result, input_at) else { continue };
+        let Some(Inst::Tosa { ty: fp8_type, .. }) = m.insts.get(at) else { continue };
+        let fp8_type = *fp8_type;
+        let (wide, pooled) = (decls::fresh_id(m), decls::fresh_id(m));
+        m.insts.insert(at, Inst::Tosa { ty: t_in, result: wide, set, op: TosaOp::Cast, args: vec![value] });
+        if let Some(Inst::Tosa { ty, result, args, .. }) = m.insts.get_mut(at + 1) {
+            *ty = t_out;
+            *result = pooled;
+            for &(k, v) in std::iter::once(&(input_at, wide)).chain(&avg_operands) {
+                if let Some(slot) = args.get_mut(k) {
+                    *slot = v;
+                }
+            }
+        }
+        let back = Inst::Tosa { ty: fp8_type, result: p.result, set, op: TosaOp::Cast, args: vec![pooled] };
+        m.insts.insert(at + 2, back);
+        changed += 1;
+    }
+    changed
+}
+
+/// [`super::Form::Fp8AvgPoolInFp32`].
+pub(super) fn avg_pool_in_fp32(mut case: Case) -> Result<Made, FormError> {
+    let g = edit::graph_of(&case.module, &case.entry)?;
+    let pools = fp8_pools(&case.module, edit::span(&case.module, g)?, TosaOp::AvgPool2d);
+    if pools_in_fp32(&mut case.module, TosaOp::AvgPool2d, pools) == 0 {
+        return Err(FormError::NothingToChange);
+    }
+    Made::one(case)
+}
+
 /// [`super::Form::Fp8ThroughFp32`].
 pub(super) fn through_fp32(mut case: Case) -> Result<Made, FormError> {
     let g = edit::graph_of(&case.module, &case.entry)?;
-    let edges = edges(&case.module, edit::span(&case.module, g)?);
-    if edges.is_empty() {
+    let span = edit::span(&case.module, g)?;
+    let edges = edges(&case.module, span);
+    let pools = fp8_pools(&case.module, span, TosaOp::MaxPool2d);
+    let changed =
+        pools_in_fp32(&mut case.module, TosaOp::MaxPool2d, pools) + edges_through_fp32(&mut case.module, edges);
+    if changed == 0 {
         return Err(FormError::NothingToChange);
     }
-    let m = &mut case.module;
+    Made::one(case)
+}
+
+/// Moves each edge's operand as its step says. The number moved.
+fn edges_through_fp32(m: &mut Module, edges: Vec<Edge>) -> usize {
+    // No fp16 type where none is needed: it would need the Float16 capability.
+    if edges.is_empty() {
+        return 0;
+    }
+    let mut changed = 0;
     let fp32 = decls::scalar_type(m, ElemType::Fp32.to_spirv());
     let fp16 = decls::scalar_type(m, ElemType::Fp16.to_spirv());
     // Types and constants first: they go before the graphs.
@@ -101,7 +217,6 @@ pub(super) fn through_fp32(mut case: Case) -> Result<Made, FormError> {
         };
         planned.push((e, t32, t16, zero));
     }
-    let mut changed = 0;
     for (e, t32, t16, zero) in planned {
         let Some((at, set, value)) = edit::operand_of(m, e.consumer, e.arg) else { continue };
         let (replacement, inserted) = match (e.step, zero) {
@@ -127,8 +242,5 @@ pub(super) fn through_fp32(mut case: Case) -> Result<Made, FormError> {
             }
         }
     }
-    if changed == 0 {
-        return Err(FormError::NothingToChange);
-    }
-    Made::one(case)
+    changed
 }

@@ -107,14 +107,20 @@ pub enum Form {
     /// own (for backends without EXT-INEXACTROUND).
     SingleRound,
     /// fp8 to and from fp16 through fp32: CASTs split in two, fp8 operands
-    /// of dot-product operators with fp16 results cast to fp16 (the same
-    /// values; for backends that cannot convert fp8 to fp16 directly).
+    /// of dot-product operators with fp16 results cast to fp16, MAX_POOL2D
+    /// on fp8 run on fp32 values (the same values; for backends that cannot
+    /// convert fp8 to fp16 directly or pool fp8 values).
     Fp8ThroughFp32,
+    /// AVG_POOL2D on fp8 (fp16 accumulator) run on fp32 values with an fp32
+    /// accumulator, its result cast back: a narrower form, judged on its
+    /// own (TOSA lets an operator run in higher-precision types; for
+    /// backends that cannot convert fp8 to fp16).
+    Fp8AvgPoolInFp32,
 }
 
 impl Form {
     /// Every form, the cheap ones (one run, the operators kept) first.
-    pub const ALL: [Form; 25] = [
+    pub const ALL: [Form; 26] = [
         Form::ExplicitConstants,
         Form::ReplicatedConstants,
         Form::NullConstants,
@@ -138,6 +144,7 @@ impl Form {
         Form::IdentityPad,
         Form::SingleRound,
         Form::Fp8ThroughFp32,
+        Form::Fp8AvgPoolInFp32,
         Form::SplitEntryPoints,
         Form::SplitModules,
     ];
@@ -170,6 +177,7 @@ impl Form {
             Form::IdentityPad => "identity-pad",
             Form::SingleRound => "single-round",
             Form::Fp8ThroughFp32 => "fp8-through-fp32",
+            Form::Fp8AvgPoolInFp32 => "fp8-avg-pool-in-fp32",
         }
     }
 
@@ -211,7 +219,9 @@ impl Form {
             // answer the case and this form differently and be right both times.
             | Form::SingleRound
             // The same values through more CASTs.
-            | Form::Fp8ThroughFp32 => false,
+            | Form::Fp8ThroughFp32
+            // Narrower, like SingleRound: an fp32 accumulator where the case has fp16.
+            | Form::Fp8AvgPoolInFp32 => false,
         }
     }
 
@@ -227,7 +237,8 @@ impl Form {
             | Form::DistinctOutputs
             | Form::ArrayElements
             | Form::SingleRound
-            | Form::Fp8ThroughFp32 => true,
+            | Form::Fp8ThroughFp32
+            | Form::Fp8AvgPoolInFp32 => true,
             Form::ReplicatedConstants
             | Form::NullConstants
             | Form::NullRows
@@ -412,6 +423,7 @@ pub fn apply(form: Form, request: &OwnedExecRequest) -> Result<Rewritten, FormEr
         Form::IdentityPad => identity::insert(case, identity::Identity::Pad),
         Form::SingleRound => rounding::single_round(case),
         Form::Fp8ThroughFp32 => fp8::through_fp32(case),
+        Form::Fp8AvgPoolInFp32 => fp8::avg_pool_in_fp32(case),
     }?;
     made.finish(form, request)
 }

@@ -40,6 +40,40 @@ fn same_bits(a: &ExecOutcome, b: &ExecOutcome) -> bool {
     }
 }
 
+/// Form `form` of `req` (whose in-tree outputs are `plain`), where it
+/// applies: valid for spirv-val (when there is one) and the same bits from
+/// the in-tree executor, else a line in `failures`. Whether it applied.
+fn check_form(
+    form: Form,
+    req: &OwnedExecRequest,
+    plain: &ExecOutcome,
+    spirv_val: Option<&SpirvVal>,
+    failures: &mut Vec<String>,
+    seed: u64,
+) -> bool {
+    let r = match apply(form, req) {
+        Ok(r) => r,
+        Err(FormError::NothingToChange | FormError::NotApplicable(_)) => return false,
+        Err(e) => {
+            failures.push(format!("seed {seed}, {form}: {e}"));
+            return false;
+        }
+    };
+    if let Some(sv) = spirv_val {
+        for (k, stage) in r.stages.iter().enumerate() {
+            match sv.validate(&stage.request.module, &ValidateOptions::default()) {
+                Ok(Verdict::Valid) => {}
+                other => failures.push(format!("seed {seed}, {form}, stage {k}: spirv-val: {other:?}")),
+            }
+        }
+    }
+    match run_form(&Executor::default(), &r) {
+        Ok(o) if same_bits(&o, plain) => {}
+        other => failures.push(format!("seed {seed}, {form}: the executor gives {other:?}")),
+    }
+    true
+}
+
 #[test]
 fn every_form_is_valid_and_computes_the_same_bits() {
     let spirv_val = spvgraph_testkit::oracle(SpirvVal::discover());
@@ -52,26 +86,8 @@ fn every_form_is_valid_and_computes_the_same_bits() {
         let Some(req) = request(seed, &config) else { continue };
         let Ok(plain @ ExecOutcome::Outputs(_)) = executor.execute(&req.request()) else { continue };
         for form in Form::ALL {
-            let r = match apply(form, &req) {
-                Ok(r) => r,
-                Err(FormError::NothingToChange | FormError::NotApplicable(_)) => continue,
-                Err(e) => {
-                    failures.push(format!("seed {seed}, {form}: {e}"));
-                    continue;
-                }
-            };
-            *applied.entry(form).or_default() += 1;
-            if let Some(sv) = &spirv_val {
-                for (k, stage) in r.stages.iter().enumerate() {
-                    match sv.validate(&stage.request.module, &ValidateOptions::default()) {
-                        Ok(Verdict::Valid) => {}
-                        other => failures.push(format!("seed {seed}, {form}, stage {k}: spirv-val: {other:?}")),
-                    }
-                }
-            }
-            match run_form(&executor, &r) {
-                Ok(o) if same_bits(&o, &plain) => {}
-                other => failures.push(format!("seed {seed}, {form}: the executor gives {other:?}")),
+            if check_form(form, &req, &plain, spirv_val.as_ref(), &mut failures, seed) {
+                *applied.entry(form).or_default() += 1;
             }
         }
         if let Some(r) = rescue(&req) {
@@ -411,4 +427,96 @@ fn single_round_takes_inexact_round_away_and_rescues_it() {
         applied += 1;
     }
     assert!(applied > 0, "no generated case has a RESCALE with INEXACT_ROUND");
+}
+
+/// The AVG_POOL2D and MAX_POOL2D of entry point `entry`'s graph whose
+/// result is fp8: how many of each.
+fn fp8_pools(words: &[u32], entry: Option<&str>) -> BTreeMap<TosaOp, usize> {
+    use spvgraph_ir::elem::ElemType;
+    use spvgraph_ir::Inst;
+    let module = spvgraph_ir::Module::decode_words(words).expect("a form decodes");
+    let a = spvgraph_ir::analysis::Analysis::new(&module);
+    let graph = module.insts.iter().find_map(|i| match i {
+        Inst::GraphEntryPoint { graph, name, .. } if entry.is_none_or(|e| e == name) => Some(*graph),
+        _ => None,
+    });
+    let mut inside = false;
+    let mut out = BTreeMap::new();
+    for inst in &module.insts {
+        match inst {
+            Inst::Graph { result, .. } => inside = Some(*result) == graph,
+            Inst::GraphEnd => inside = false,
+            Inst::Tosa { op: op @ (TosaOp::AvgPool2d | TosaOp::MaxPool2d), ty, .. } if inside => {
+                let elem = a.tensor_type(*ty).and_then(|t| t.elem);
+                if matches!(elem, Some(ElemType::Fp8E4M3 | ElemType::Fp8E5M2)) {
+                    *out.entry(*op).or_default() += 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// fp8 pools run on fp32 values: the fp8-through-fp32 form leaves no
+/// MAX_POOL2D on fp8 in the graph, the fp8-avg-pool-in-fp32 form no
+/// AVG_POOL2D on fp8, and a case with one is rescued through them (for IREE,
+/// which cannot pool fp8 values on llvm-cpu). That the forms are valid and
+/// compute the same bits: `every_form_is_valid_and_computes_the_same_bits`.
+#[test]
+fn fp8_pools_run_on_fp32_values_and_are_rescued() {
+    let config = Config::default();
+    let mut rewritten: BTreeMap<TosaOp, usize> = BTreeMap::new();
+    for seed in 0..seeds() {
+        let Some(req) = request(seed, &config) else { continue };
+        let before = fp8_pools(&req.module, req.entry_point.as_deref());
+        for (op, form) in [(TosaOp::MaxPool2d, Form::Fp8ThroughFp32), (TosaOp::AvgPool2d, Form::Fp8AvgPoolInFp32)] {
+            if before.get(&op).is_none_or(|&n| n == 0) {
+                continue;
+            }
+            let r = apply(form, &req).unwrap_or_else(|e| panic!("seed {seed}: {form} does not apply: {e}"));
+            let single = r.single().unwrap_or_else(|| panic!("seed {seed}: {form} has one stage"));
+            let after = fp8_pools(&single.module, single.entry_point.as_deref());
+            assert_eq!(after.get(&op), None, "seed {seed}: {form} leaves an fp8 {op:?}");
+            let rescued = rescue(&req).unwrap_or_else(|| panic!("seed {seed}: no rescue"));
+            assert!(
+                rescued.forms.contains(&form),
+                "seed {seed}: the rescue ({}) leaves an fp8 {op:?}",
+                rescued.label()
+            );
+            *rewritten.entry(op).or_default() += 1;
+        }
+    }
+    eprintln!("cases with fp8 pools run on fp32: {rewritten:?}");
+    assert!(rewritten.get(&TosaOp::MaxPool2d).is_some_and(|&n| n > 0), "no case has an fp8 MAX_POOL2D");
+    assert!(rewritten.get(&TosaOp::AvgPool2d).is_some_and(|&n| n > 0), "no case has an fp8 AVG_POOL2D");
+}
+
+/// Graphs of fp8 pools only (both fp8 types, both NaN modes, padding, the
+/// generator's special values): both fp8 forms are valid for spirv-val and
+/// give the in-tree executor's bits, on many more pools than the default
+/// generator makes.
+#[test]
+fn fp8_pool_forms_compute_the_same_bits() {
+    use spvgraph_ir::elem::Profile;
+    let spirv_val = spvgraph_testkit::oracle(SpirvVal::discover());
+    let config = Config {
+        allow_ops: vec![TosaOp::AvgPool2d, TosaOp::MaxPool2d],
+        profiles: vec![Profile::ExtFp8E4M3, Profile::ExtFp8E5M2],
+        ..Config::default()
+    };
+    let executor = Executor::default();
+    let (mut applied, mut failures) = (BTreeMap::<Form, u64>::new(), Vec::new());
+    for seed in 0..seeds() {
+        let Some(req) = request(seed, &config) else { continue };
+        let Ok(plain @ ExecOutcome::Outputs(_)) = executor.execute(&req.request()) else { continue };
+        for form in [Form::Fp8ThroughFp32, Form::Fp8AvgPoolInFp32] {
+            if check_form(form, &req, &plain, spirv_val.as_ref(), &mut failures, seed) {
+                *applied.entry(form).or_default() += 1;
+            }
+        }
+    }
+    eprintln!("fp8-pool cases per form: {applied:?}");
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(applied.values().all(|&n| n >= 100) && applied.len() == 2, "too few fp8 pools: {applied:?}");
 }

@@ -192,6 +192,67 @@ fn fp8_to_fp16_runs_through_fp32() {
     }
 }
 
+/// `op` (MAX_POOL2D or AVG_POOL2D) on an fp8e4m3 `[1, 2, 3, 1]` input: a
+/// 2x2 kernel, stride 1, padded one row below and one column left, so
+/// that windows hold 1, 2 or 4 values.
+fn fp8_pool(op: TosaOp) -> Module {
+    let mut b = ModuleBuilder::new();
+    let input = b.type_tensor(ElemType::Fp8E4M3, Some(&[1, 2, 3, 1]));
+    let out = b.type_tensor(ElemType::Fp8E4M3, Some(&[1, 2, 3, 1]));
+    let gty = b.type_graph(&[input], &[out]);
+    let vars = vec![b.interface_variable(input, 0, 0), b.interface_variable(out, 0, 1)];
+    let (kernel, stride, pad) =
+        (b.const_i32_vector(&[2, 2]), b.const_i32_vector(&[1, 1]), b.const_i32_vector(&[0, 1, 1, 0]));
+    // nan_mode PROPAGATE (1) / acc_type FP16 (2).
+    let mode = b.const_u32(if op == TosaOp::MaxPool2d { 1 } else { 2 });
+    let zp = b.const_tensor(ElemType::Fp8E4M3, &[1], &[0]).expect("zero point");
+    let g = b.begin_graph(gty);
+    b.graph_entry_point(g, "g", vars);
+    let x = b.graph_input(input, 0, None);
+    let mut args = vec![kernel, stride, pad, mode, x];
+    if op == TosaOp::AvgPool2d {
+        args.extend([zp, zp]);
+    }
+    let r = b.tosa(op, out, args);
+    b.graph_output(r, 0, None);
+    b.end_graph();
+    b.finish()
+}
+
+/// IREE has no lowering of MAX_POOL2D on fp8 and cannot widen fp8 to
+/// AVG_POOL2D's fp16 accumulator; the rescue runs them on fp32 values
+/// (fp8-through-fp32, fp8-avg-pool-in-fp32), and IREE then gives the
+/// executor's bits.
+#[test]
+fn fp8_pools_run_rescued_on_fp32() {
+    use spvgraph_oracle::forms::{rescue, Form};
+    use spvgraph_oracle::oracle::OwnedExecRequest;
+    let Some(iree) = iree() else { return };
+    // 1, 2, -1, 0.5, 1.125, -3: averages that round to fp8 (1.0625 is a tie).
+    let x = tensor(ElemType::Fp8E4M3, &[1, 2, 3, 1], &[0x38, 0x40, 0xb8, 0x30, 0x39, 0xc4]);
+    for (op, form) in [(TosaOp::MaxPool2d, Form::Fp8ThroughFp32), (TosaOp::AvgPool2d, Form::Fp8AvgPoolInFp32)] {
+        let module = fp8_pool(op);
+        let (ours, theirs) = run_both(&iree, &module, std::slice::from_ref(&x));
+        assert!(
+            matches!(theirs, ExecOutcome::Refused { kind: Refusal::Unsupported, .. }),
+            "{op:?} as given: {theirs:?}"
+        );
+        let request = OwnedExecRequest {
+            module: module.encode_words().expect("encodes"),
+            entry_point: None,
+            inputs: vec![x.clone()],
+            graph_constants: BTreeMap::new(),
+        };
+        let rescued = rescue(&request).expect("a rescue");
+        assert!(rescued.forms.contains(&form), "{op:?}: the rescue is {}", rescued.label());
+        let rewritten = rescued.single().expect("one stage");
+        match iree.execute(&rewritten.request()).expect("IREE answers") {
+            ExecOutcome::Outputs(o) => assert_eq!(o, ours, "{op:?}: the executor's bits"),
+            other => panic!("{op:?}: the rescue does not run: {other:?}"),
+        }
+    }
+}
+
 #[test]
 fn generated_graphs_agree_with_the_executor_under_the_compliance_rules() {
     let Some(iree) = iree() else { return };
