@@ -76,8 +76,8 @@ pub enum Feature {
     /// An integer convolution (CONV2D, CONV3D, DEPTHWISE_CONV2D,
     /// TRANSPOSE_CONV2D) whose weight zero point is not 0.
     IntWeightZeroPoint,
-    /// A CAST or AVG_POOL2D whose result is fp8e4m3 or fp8e5m2 (an operator
-    /// that rounds a wider value to fp8).
+    /// The operator judged on its own is a CAST or AVG_POOL2D whose result
+    /// is fp8e4m3 or fp8e5m2 (it rounds a wider value to fp8).
     Fp8RoundedResult,
     /// The result of the operator judged on its own is the `values_in` of a
     /// SCATTER with one update row (`N * W = 1`), which a backend may
@@ -159,7 +159,7 @@ impl Feature {
             Feature::UnreadInput => "a graph input that no OpGraphInputARM reads",
             Feature::NonFiniteValues => "an infinity or NaN among the input, constant or operand values",
             Feature::IntWeightZeroPoint => "an integer convolution with a weight zero point other than 0",
-            Feature::Fp8RoundedResult => "a CAST or AVG_POOL2D rounding to an fp8 type",
+            Feature::Fp8RoundedResult => "the operator is a CAST or AVG_POOL2D rounding to an fp8 type",
             Feature::SingleRowScatterInput => "the operator's result is the input of a SCATTER with one update row",
         }
     }
@@ -220,13 +220,6 @@ pub fn detect(module: &Module, request: Option<&ExecRequest<'_>>) -> FeatureSet 
             }
             Inst::Tosa { ty, result, op, args, .. } => {
                 tosa_features(&a, *op, args, &mut out, &graph_constant_data);
-                let fp8 = a
-                    .tensor_type(*ty)
-                    .and_then(|t| t.elem)
-                    .is_some_and(|e| matches!(e, ElemType::Fp8E4M3 | ElemType::Fp8E5M2));
-                if fp8 && matches!(op, TosaOp::Cast | TosaOp::AvgPool2d) {
-                    out.insert(Feature::Fp8RoundedResult);
-                }
                 if matches!(op, TosaOp::Fft2d | TosaOp::Rfft2d) {
                     let parts = extracts.get(result).map(Vec::as_slice).unwrap_or_default();
                     let members: BTreeSet<u32> = parts.iter().filter_map(|(_, ix)| ix.first().copied()).collect();
@@ -326,6 +319,17 @@ fn has_subnormal(t: &TensorData) -> bool {
 /// Whether a tensor is i48 and holds a negative value.
 fn has_negative_i48(t: &TensorData) -> bool {
     t.elem() == ElemType::I48 && t.to_bits().into_iter().any(|b| b & (1 << 47) != 0)
+}
+
+/// Whether the operator `node` is a CAST or AVG_POOL2D with an fp8 result.
+pub fn rounds_to_fp8(module: &Module, node: Id) -> bool {
+    let a = Analysis::new(module);
+    match a.def(node) {
+        Some(Inst::Tosa { op: TosaOp::Cast | TosaOp::AvgPool2d, ty, .. }) => {
+            a.tensor_type(*ty).and_then(|t| t.elem).is_some_and(|e| matches!(e, ElemType::Fp8E4M3 | ElemType::Fp8E5M2))
+        }
+        _ => false,
+    }
 }
 
 /// Whether the result of the operator `node` (or a member of it) is the
@@ -656,9 +660,10 @@ mod tests {
         assert_eq!(detect(&module(0), None), FeatureSet::new());
     }
 
-    /// A CAST from fp32 to fp8e4m3 has the feature; a CAST to fp16 does not.
+    /// A CAST from fp32 to fp8e4m3 or fp8e5m2 rounds to fp8; a CAST to fp16
+    /// and the graph input do not.
     #[test]
-    fn a_cast_to_fp8_is_a_rounded_fp8_result() {
+    fn a_cast_to_fp8_rounds_to_fp8() {
         let module = |to: ElemType| {
             let mut b = ModuleBuilder::new();
             let input = b.type_tensor(ElemType::Fp32, Some(&[4]));
@@ -671,11 +676,15 @@ mod tests {
             let y = b.tosa(TosaOp::Cast, out, vec![x]);
             b.graph_output(y, 0, None);
             b.end_graph();
-            b.finish()
+            (b.finish(), x, y)
         };
-        assert_eq!(detect(&module(ElemType::Fp8E4M3), None), FeatureSet::from([Feature::Fp8RoundedResult]));
-        assert_eq!(detect(&module(ElemType::Fp8E5M2), None), FeatureSet::from([Feature::Fp8RoundedResult]));
-        assert_eq!(detect(&module(ElemType::Fp16), None), FeatureSet::new());
+        for to in [ElemType::Fp8E4M3, ElemType::Fp8E5M2] {
+            let (m, x, y) = module(to);
+            assert!(rounds_to_fp8(&m, y));
+            assert!(!rounds_to_fp8(&m, x));
+        }
+        let (m, _, y) = module(ElemType::Fp16);
+        assert!(!rounds_to_fp8(&m, y));
     }
 
     /// The producer of a one-row SCATTER's `values_in` feeds it; with two

@@ -206,10 +206,7 @@ fn run_finding(path: &Path, args: &Args) -> anyhow::Result<Outcome> {
 }
 
 fn write_output(out: &Path, c: &Candidate) -> anyhow::Result<()> {
-    let dir = match out.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
+    let dir = reduce_finding::directory_of(out);
     let stem = out.file_stem().and_then(|s| s.to_str()).context("the output needs a file name")?;
     let written = reduce::write_reduced(&dir, stem, None, c)?;
     if written != out {

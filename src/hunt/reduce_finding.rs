@@ -355,12 +355,21 @@ pub fn finding_manifest(dir: &Path) -> anyhow::Result<PathBuf> {
     }
 }
 
+/// The directory a file named `path` is in: `.` for a bare file name
+/// (whose `parent()` is the empty path, which cannot be listed).
+pub fn directory_of(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
 /// Reads the finding in `path` (its directory or its `STEM.json`).
 pub fn stored_case(path: &Path) -> anyhow::Result<StoredFinding> {
     let (dir, json_path) = if path.is_dir() {
         (path.to_path_buf(), finding_manifest(path)?)
     } else {
-        (path.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf), path.to_path_buf())
+        (directory_of(path), path.to_path_buf())
     };
     let text = std::fs::read_to_string(&json_path).with_context(|| format!("cannot read {}", json_path.display()))?;
     let manifest: Value = serde_json::from_str(&text).with_context(|| format!("{}: not JSON", json_path.display()))?;
@@ -541,8 +550,17 @@ fn remove_case_files(dir: &Path, stem: &str) -> anyhow::Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use super::{capped, finding_manifest};
+    use super::{capped, directory_of, finding_manifest};
     use std::path::Path;
+
+    /// A bare file name is in `.` (its `parent()` is the empty path, which
+    /// `read_dir` cannot list: `reduce --finding STEM.json` failed so).
+    #[test]
+    fn a_bare_file_name_is_in_the_current_directory() {
+        assert_eq!(directory_of(Path::new("f.json")), Path::new("."));
+        assert_eq!(directory_of(Path::new("d/f.json")), Path::new("d"));
+        assert_eq!(directory_of(Path::new("/f.json")), Path::new("/"));
+    }
     use std::time::{Duration, Instant};
 
     #[test]

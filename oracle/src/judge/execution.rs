@@ -733,6 +733,9 @@ fn judge_observed(
         if local.about(*node, crate::features::feeds_single_row_scatter) {
             d.operand_features.insert(crate::features::Feature::SingleRowScatterInput);
         }
+        if local.about(*node, crate::features::rounds_to_fp8) {
+            d.operand_features.insert(crate::features::Feature::Fp8RoundedResult);
+        }
         out.push(d);
     } else if let Some(plain) = plain {
         out.extend(judge_plain(name, request, form, plain, observed, &mut local));

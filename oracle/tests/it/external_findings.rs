@@ -941,7 +941,7 @@ Module: `iree-fp8-cast-rounds-to-zero-below-min-normal.spv` (`.mlir`), input
 Expected: `4xf8E4M3FN=0.015625 -0.015625 0 0.0136719` and `4xf8E5M2=0.015625 -0.015625
 6.10352e-05 0.0136719`. Seen: `4xf8E4M3FN=0 -0 0 0.0136719` and `4xf8E5M2=0.015625
 -0.015625 0 0.0136719`. Whose bug: IREE (its fp8 truncation emulation). It is documented
-for IREE's wrong outputs of CAST in a graph with a CAST or AVG_POOL2D to fp8 (feature
+for IREE's wrong outputs of a CAST to fp8, judged on its own (feature
 `fp8-rounded-result`).
 ";
 
