@@ -9,8 +9,8 @@
 //!   "failed to legalize operation 'arith.extf' ... (f8E4M3FN) -> f16", or
 //!   "failed to legalize operation 'tosa.max_pool2d'" on an fp8 tensor, or,
 //!   for fp8 constants folded at compile time, "internal error: jit global
-//!   source initialization order invalid". Any failure of a graph that uses
-//!   fp8 is Unsupported.
+//!   source initialization order invalid". Those are Unsupported; another
+//!   failure of a graph that also has fp8 values is classified as any other.
 //! * Its TOSA validation enables a fixed set of extensions: "'tosa.rescale'
 //!   op failed attribute check: rounding_mode = INEXACT_ROUND requires
 //!   extension [inexactround]". Unsupported.
@@ -96,9 +96,15 @@ pub fn classify(generic: &str, log: &str) -> (Refusal, String) {
     // IREE's fp8 support on llvm-cpu is partial (fp8 -> fp32 lowers, fp8 <->
     // fp16 does not), and where fp8 constants are folded at compile time the
     // failure surfaces as an internal error of the constant evaluator ("jit
-    // global source initialization order invalid"): any failure of a graph
-    // that uses fp8 counts as the missing fp8 support.
-    if FP8.iter().any(|t| e.message.contains(t) || generic.contains(t)) {
+    // global source initialization order invalid"). Only a failure that names
+    // an fp8 type, or whose input line has one, or that jit error in a graph
+    // with fp8 values, is the missing fp8 support: another failure of a graph
+    // that also has fp8 values (a documented int16 CONV2D refusal, say) is
+    // what it is.
+    let names_fp8 = |text: &str| FP8.iter().any(|t| text.contains(t));
+    let source_line = e.line.and_then(|l| generic.lines().nth(l.checked_sub(1)?)).unwrap_or_default();
+    let jit = e.message.contains("jit global source initialization order invalid");
+    if names_fp8(&e.message) || names_fp8(source_line) || (jit && names_fp8(generic)) {
         return (Refusal::Unsupported, format!("fp8 is not supported on llvm-cpu: {reason}"));
     }
     if e.message.contains("requires extension") && about_input {
@@ -153,5 +159,18 @@ mod tests {
         assert_eq!(classify(GENERIC, "no error line at all").0, Refusal::Rejected);
         let other = "g.mlir:5:10: error: 'tosa.max_pool2d' op operand #0 must be ranked tensor";
         assert_eq!(classify(GENERIC, other).0, Refusal::Rejected);
+    }
+
+    /// A failure that has nothing to do with fp8 stays a refusal in a graph
+    /// that also has fp8 values; one on an fp8 line is the missing support.
+    #[test]
+    fn only_failures_about_fp8_are_the_missing_fp8_support() {
+        let with_fp8 = format!("{GENERIC}    %6 = \"tosa.cast\"(%5) : (tensor<2xi48>) -> tensor<2xf8E5M2>\n");
+        let muli = "g.mlir:4:10: error: 'arith.muli' op requires the same type for all operands and results";
+        assert_eq!(classify(&with_fp8, muli).0, Refusal::Rejected);
+        let pool = "g.mlir:6:10: error: failed to legalize operation 'tosa.cast'";
+        let (kind, reason) = classify(&with_fp8, pool);
+        assert_eq!(kind, Refusal::Unsupported);
+        assert!(reason.starts_with("fp8 is not supported"), "{reason}");
     }
 }
