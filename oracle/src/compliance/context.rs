@@ -27,6 +27,18 @@ pub struct DotInfo {
     pub summed_before_division: bool,
 }
 
+impl DotInfo {
+    /// The bound above which the sum overflows the accumulator (AVG_POOL2D
+    /// only: its bounds carry the 1/KS weights, so the sum is KS times the
+    /// bound); `None` for the others.
+    pub fn accumulator_limit(&self) -> Option<f64> {
+        if !self.summed_before_division {
+            return None;
+        }
+        FpFormat::of(self.acc).map(|f| f.normal_max / self.ks.max(1) as f64)
+    }
+}
+
 /// The operator an output comes from, and the facts its accuracy rule needs.
 #[derive(Clone, Debug, PartialEq)]
 pub struct OpContext {
@@ -146,13 +158,13 @@ impl OpContext {
             Accuracy::AsymmetricUlp { below, above } => Mode::Ulp { ulp: above, ulp_lower: below },
             Accuracy::AbsError(AbsErrorBound::Calc(spec)) => Mode::AbsError(abs_error_params_of(spec, self.output)),
             Accuracy::AbsError(AbsErrorBound::PerElement) => Mode::Precomputed,
-            Accuracy::DotProduct if self.special_inputs => Mode::FpSpecial,
+            Accuracy::DotProduct if self.special_inputs => {
+                Mode::FpSpecial { accumulator_limit: self.dot.and_then(|d| d.accumulator_limit()) }
+            }
             Accuracy::DotProduct => {
                 let d = self.dot.ok_or_else(|| missing("DOT_PRODUCT", "the kernel size and accumulator type"))?;
                 let mut p = DotProductParams::for_kernel(d.ks, d.acc, self.output, d.bias_nonzero, d.test_set);
-                if d.summed_before_division {
-                    p.accumulator_limit = FpFormat::of(d.acc).map(|f| f.normal_max / d.ks.max(1) as f64);
-                }
+                p.accumulator_limit = d.accumulator_limit();
                 Mode::DotProduct(p)
             }
             Accuracy::Relative => {
@@ -257,6 +269,6 @@ mod tests {
         assert!(OpContext::new(TosaOp::ReduceProduct, ElemType::Fp16, ElemType::Fp16).mode().is_err());
         assert!(OpContext::new(TosaOp::Resize, ElemType::Fp16, ElemType::Fp16).mode().is_err());
         let special = OpContext::new(TosaOp::Matmul, ElemType::Fp32, ElemType::Fp32).with_special_inputs(true);
-        assert_eq!(special.mode(), Ok(Mode::FpSpecial));
+        assert_eq!(special.mode(), Ok(Mode::FpSpecial { accumulator_limit: None }));
     }
 }

@@ -62,7 +62,12 @@ pub enum Mode {
     /// The dot-product statistics of §5.4 (needs the bounds tensor).
     DotProduct(DotProductParams),
     /// Dot-product ops fed with inf/NaN: only NaN-ness, finiteness and sign must agree.
-    FpSpecial,
+    FpSpecial {
+        /// As [`DotProductParams::accumulator_limit`]: elements whose bound
+        /// exceeds it have no requirement (the sum overflows the accumulator).
+        #[serde(default)]
+        accumulator_limit: Option<f64>,
+    },
     /// REDUCE_PRODUCT over `n` values.
     ReduceProduct {
         /// Number of multiplied values.
@@ -94,7 +99,7 @@ impl Mode {
             Mode::AbsError(_) => "ABS_ERROR",
             Mode::Precomputed => "PRECOMPUTED",
             Mode::DotProduct(_) => "DOT_PRODUCT",
-            Mode::FpSpecial => "FP_SPECIAL",
+            Mode::FpSpecial { .. } => "FP_SPECIAL",
             Mode::ReduceProduct { .. } => "REDUCE_PRODUCT",
             Mode::Relative { .. } => "MAX_RELATIVE",
             Mode::RescaleInexact { .. } => "RESCALE_INEXACT",
@@ -105,7 +110,11 @@ impl Mode {
     pub fn needs_bounds(&self) -> bool {
         matches!(
             self,
-            Mode::AbsError(_) | Mode::Precomputed | Mode::DotProduct(_) | Mode::FpSpecial | Mode::RescaleInexact { .. }
+            Mode::AbsError(_)
+                | Mode::Precomputed
+                | Mode::DotProduct(_)
+                | Mode::FpSpecial { .. }
+                | Mode::RescaleInexact { .. }
         )
     }
 
@@ -139,7 +148,7 @@ impl Mode {
                 Some(("max_relative_info", json!({ "max": max, "scale": scale, "ulp_bound": ulp_bound })))
             }
             Mode::RescaleInexact { unsigned } => Some(("rescale_inexact_info", json!({ "unsigned_data": unsigned }))),
-            Mode::Exact | Mode::Precomputed | Mode::FpSpecial => None,
+            Mode::Exact | Mode::Precomputed | Mode::FpSpecial { .. } => None,
         };
         if let (Some((key, info)), Some(obj)) = (extra, v.as_object_mut()) {
             obj.insert(key.to_string(), info);

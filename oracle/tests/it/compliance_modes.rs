@@ -236,7 +236,7 @@ fn dot_product_context_adds_one_for_bias() {
 
 #[test]
 fn fp_special_checks_class_and_sign_only() {
-    let m = Mode::FpSpecial;
+    let m = Mode::FpSpecial { accumulator_limit: None };
     assert!(verdict(m, &[f64::INFINITY], f32s(&[f64::INFINITY]), Some(&[1.0])));
     assert!(!verdict(m, &[f64::INFINITY], f32s(&[3e38]), Some(&[1.0])));
     assert!(verdict(m, &[-0.0], f32s(&[0.0]), Some(&[0.0])));
@@ -244,6 +244,20 @@ fn fp_special_checks_class_and_sign_only() {
     assert!(!verdict(m, &[5.0], f32s(&[-7.0]), Some(&[1.0])));
     assert!(verdict(m, &[5.0], f32s(&[f64::NAN]), Some(&[f64::NAN])), "a NaN bound admits NaN");
     assert!(!verdict(m, &[5.0], f32s(&[f64::NAN]), Some(&[1.0])));
+}
+
+/// An fp16 AVG_POOL2D (fp16 accumulator) with inf elsewhere in its input:
+/// a window whose sum overflows 65504 may be inf, as the TOSA reference
+/// model's own result is; a window that does not overflow may not.
+#[test]
+fn fp_special_lets_an_overflowing_fp16_accumulator_be_infinite() {
+    let dot = DotInfo { ks: 3, acc: ElemType::Fp16, bias_nonzero: false, test_set: -1, summed_before_division: true };
+    let ctx = OpContext::new(TosaOp::AvgPool2d, ElemType::Fp16, ElemType::Fp16).with_dot(dot).with_special_inputs(true);
+    let m = ctx.mode().expect("a mode");
+    assert_eq!(m, Mode::FpSpecial { accumulator_limit: Some(65504.0 / 3.0) });
+    // Bounds are sum |x| / KS: 51488 (three values summing past 65504) and 100.
+    assert!(verdict(m, &[51488.0], f16s(&[f64::INFINITY]), Some(&[51488.0])));
+    assert!(!verdict(m, &[100.0], f16s(&[f64::INFINITY]), Some(&[100.0])));
 }
 
 #[test]
