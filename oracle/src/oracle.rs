@@ -257,6 +257,49 @@ pub enum ProduceOutcome {
     },
 }
 
+/// Where an execution backend's own time went, by phase, summed over every
+/// call since the oracle was made. The hunt reads it before and after a
+/// batch; the difference is that batch's share. Phases an adapter cannot
+/// tell apart stay zero and their time counts under the nearest one it can.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct PhaseTimes {
+    /// Starting processes or workers: a cold start, a restart after a
+    /// crash, a spare worker started ahead of need (counted when it starts).
+    pub start: std::time::Duration,
+    /// Turning the graph into something that runs: translation, compilation
+    /// (`iree-compile`), pipeline creation (shader compilation in a layer).
+    pub compile: std::time::Duration,
+    /// Running it: dispatch and wait, `iree-run-module`, the reference model.
+    pub run: std::time::Duration,
+    /// Reading results back and decoding them.
+    pub readback: std::time::Duration,
+}
+
+impl PhaseTimes {
+    /// The sum of the phases.
+    pub fn total(&self) -> std::time::Duration {
+        self.start + self.compile + self.run + self.readback
+    }
+
+    /// `self - earlier`, phase by phase (never negative).
+    pub fn since(&self, earlier: &PhaseTimes) -> PhaseTimes {
+        PhaseTimes {
+            start: self.start.saturating_sub(earlier.start),
+            compile: self.compile.saturating_sub(earlier.compile),
+            run: self.run.saturating_sub(earlier.run),
+            readback: self.readback.saturating_sub(earlier.readback),
+        }
+    }
+
+    /// Adds another record, phase by phase.
+    pub fn add(&mut self, other: &PhaseTimes) {
+        self.start += other.start;
+        self.compile += other.compile;
+        self.run += other.run;
+        self.readback += other.readback;
+    }
+}
+
 /// A question an oracle can answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -527,6 +570,12 @@ pub trait Oracle: Send + Sync {
     ) -> Result<Option<Standalone>, OracleError> {
         let _ = (request, dir);
         Ok(None)
+    }
+
+    /// Where its time went so far, by phase ([`PhaseTimes`]); all zero for
+    /// an oracle that does not count.
+    fn phase_times(&self) -> PhaseTimes {
+        PhaseTimes::default()
     }
 
     /// The precise answer (fp64 results and bounds tensors) that the TOSA

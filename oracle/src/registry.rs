@@ -408,6 +408,39 @@ impl Oracle for OnChannel {
     fn execute_precise(&self, request: &ExecRequest<'_>) -> Result<PreciseOutcome, OracleError> {
         self.inner.execute_precise(request).map_err(|e| self.rename(e))
     }
+
+    fn components(&self) -> &'static [crate::attribution::Owner] {
+        self.inner.components()
+    }
+
+    fn phase_times(&self) -> crate::oracle::PhaseTimes {
+        self.inner.phase_times()
+    }
+
+    fn standalone_execute(
+        &self,
+        request: &ExecRequest<'_>,
+        dir: &std::path::Path,
+    ) -> Result<Option<crate::oracle::Standalone>, OracleError> {
+        self.inner.standalone_execute(request, dir).map_err(|e| self.rename(e))
+    }
+
+    fn standalone_validate(
+        &self,
+        module: &[u32],
+        options: &ValidateOptions,
+        dir: &std::path::Path,
+    ) -> Result<Option<crate::oracle::Standalone>, OracleError> {
+        self.inner.standalone_validate(module, options, dir).map_err(|e| self.rename(e))
+    }
+
+    fn standalone_produce(
+        &self,
+        request: &ProduceRequest<'_>,
+        dir: &std::path::Path,
+    ) -> Result<Option<crate::oracle::Standalone>, OracleError> {
+        self.inner.standalone_produce(request, dir).map_err(|e| self.rename(e))
+    }
 }
 
 /// Every oracle, available or not.
