@@ -4,6 +4,7 @@
 #![deny(missing_docs)]
 
 pub mod attribution;
+pub mod cells;
 pub mod compliance;
 pub mod exec;
 pub mod external;

@@ -111,6 +111,11 @@ pub struct OracleConfig {
     /// single entry point, debug info stripped, shared outputs not run).
     /// `--no-workarounds` turns them off to show what they hide.
     pub workarounds: bool,
+    /// Whether adapters amortize their start-up and compile costs across
+    /// cases (kept-warm workers, glslang kept initialized, batched
+    /// compilation). Off only to measure the path before, side by side
+    /// (`spvgraph bench-backends`); answers are the same either way.
+    pub amortize: bool,
 }
 
 impl Default for OracleConfig {
@@ -121,6 +126,7 @@ impl Default for OracleConfig {
             timeout: Duration::from_secs(60),
             memory_bytes: Some(4 << 30),
             workarounds: true,
+            amortize: true,
         }
     }
 }

@@ -37,6 +37,9 @@ pub(crate) struct Run<'m, 'r> {
     /// Flush every bf16/fp16/fp32 subnormal operand to sign-preserved zero
     /// before each operator reads it, counting the tensors flushed here.
     pub(crate) flush: Option<&'r Cell<usize>>,
+    /// Where to record what each operator instruction is (for the
+    /// judged-coverage map, [`crate::cells`]).
+    pub(crate) trace: Option<&'r std::cell::RefCell<Vec<crate::cells::OperatorFacts>>>,
 }
 
 /// The module being run, with what every instruction needs.
@@ -47,6 +50,7 @@ pub(crate) struct Walker<'m, 'r> {
     pub(crate) limit: u64,
     pub(crate) level: Level,
     pub(crate) flush: Option<&'r Cell<usize>>,
+    pub(crate) trace: Option<&'r std::cell::RefCell<Vec<crate::cells::OperatorFacts>>>,
 }
 
 impl Walker<'_, '_> {
@@ -92,6 +96,7 @@ pub(crate) fn run(req: &Run<'_, '_>) -> Result<Vec<TensorData>, ExecError> {
         limit: req.budget.max(1),
         level: req.level,
         flush: req.flush,
+        trace: req.trace,
     };
     walk(&w, &view, &iface, req.inputs)
 }

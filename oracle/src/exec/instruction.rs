@@ -8,6 +8,7 @@ use super::graph::{Value, Walker};
 use super::interface::tensor_of;
 use super::level;
 use super::operands;
+use crate::cells::{OperandView, OperatorFacts};
 use spvgraph_ir::analysis::Type;
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::tensor::TensorData;
@@ -100,6 +101,21 @@ pub(crate) fn run(
         out_shapes.push(shape);
     }
     let row = type_row(op, &elems, &out_elems, &resolved).map_err(|m| w.invalid(index, m))?;
+    if let Some(trace) = w.trace {
+        let views: Vec<OperandView<'_>> = resolved
+            .iter()
+            .zip(&elems)
+            .map(|(o, e)| match o {
+                Operand::Tensor(t) => OperandView::Tensor(t),
+                Operand::Ints(v) => OperandView::Ints(v),
+                Operand::Int(v) => OperandView::Int(*v),
+                Operand::Bool(b) => OperandView::Bool(*b),
+                Operand::Scalar(bits) => OperandView::Scalar(*bits, *e),
+            })
+            .collect();
+        let row_index = spec.type_rows.iter().position(|r| std::ptr::eq(r, row)).unwrap_or(usize::MAX);
+        trace.borrow_mut().push(OperatorFacts::classify(result, op, row_index, &views));
+    }
     let declared: Vec<Vec<u32>> = out_shapes.iter().map(|s| dims_u32(s)).collect();
     let inputs = ShapeInputs { args: shape_args };
     spvgraph_ir::tosa::check_output(op, &inputs, &declared).map_err(|e| w.invalid(index, e.to_string()))?;

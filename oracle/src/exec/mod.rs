@@ -135,7 +135,34 @@ impl Executor {
             budget: self.config.memory_budget_bytes,
             level: self.config.level,
             flush,
+            trace: None,
         })
+    }
+
+    /// [`Executor::run`], also recording what each operator instruction it
+    /// ran is ([`crate::cells::OperatorFacts`]: type row, attribute and data
+    /// classes), in the order it ran them: the coordinates of the case in a
+    /// backend's judged-coverage map. The facts of the operators that ran
+    /// before a failure are returned with the error.
+    pub fn run_traced(
+        &self,
+        module: &Module,
+        entry: Option<&str>,
+        inputs: &[TensorData],
+        graph_constants: &BTreeMap<u32, TensorData>,
+    ) -> (Result<Outputs, ExecError>, Vec<crate::cells::OperatorFacts>) {
+        let trace = std::cell::RefCell::new(Vec::new());
+        let outputs = graph::run(&graph::Run {
+            module,
+            entry,
+            inputs,
+            graph_constants,
+            budget: self.config.memory_budget_bytes,
+            level: self.config.level,
+            flush: None,
+            trace: Some(&trace),
+        });
+        (outputs, trace.into_inner())
     }
 
     /// [`Executor::run`] as an implementation that flushes subnormal inputs
@@ -193,19 +220,26 @@ impl Oracle for Executor {
             Ok(m) => m,
             Err(e) => return Ok(ExecOutcome::Refused { kind: Refusal::Invalid, reason: e.to_string() }),
         };
-        match self.run(&module, request.entry_point, request.inputs, request.graph_constants) {
-            Ok(outputs) => Ok(ExecOutcome::Outputs(outputs)),
-            Err(e) => {
-                let kind = match &e {
-                    ExecError::Invalid { .. } => Refusal::Invalid,
-                    ExecError::OverBudget { .. } => Refusal::OverBudget,
-                    ExecError::Unpredictable { .. } => Refusal::Unpredictable,
-                    ExecError::Request(_) | ExecError::Internal(_) => {
-                        return Err(OracleError::Failed { oracle: ORACLE_NAME.into(), reason: e.to_string() })
-                    }
-                };
-                Ok(ExecOutcome::Refused { kind, reason: e.to_string() })
-            }
+        outcome_of(self.run(&module, request.entry_point, request.inputs, request.graph_constants))
+    }
+}
+
+/// A run's result as the in-tree executor's oracle answer: outputs, a
+/// refusal (invalid graph, over budget, no defined result), or an oracle
+/// error (a request that does not fit, an internal error).
+pub fn outcome_of(result: Result<Outputs, ExecError>) -> Result<ExecOutcome, OracleError> {
+    match result {
+        Ok(outputs) => Ok(ExecOutcome::Outputs(outputs)),
+        Err(e) => {
+            let kind = match &e {
+                ExecError::Invalid { .. } => Refusal::Invalid,
+                ExecError::OverBudget { .. } => Refusal::OverBudget,
+                ExecError::Unpredictable { .. } => Refusal::Unpredictable,
+                ExecError::Request(_) | ExecError::Internal(_) => {
+                    return Err(OracleError::Failed { oracle: ORACLE_NAME.into(), reason: e.to_string() })
+                }
+            };
+            Ok(ExecOutcome::Refused { kind, reason: e.to_string() })
         }
     }
 }

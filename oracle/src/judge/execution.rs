@@ -637,6 +637,7 @@ fn fallback_coverage(name: &str, request: &ExecRequest<'_>, operators: usize, wh
     approximate.retain(|n| !judged.contains(n));
     c.outputs_judged = approximate.is_empty() && form.is_some();
     c.judged = judged.len();
+    c.judged_nodes = judged.clone();
     c.pass_through = (pass_through, pass_through);
     c.add_unjudged(UnjudgedReason::InexactUpstream, approximate.len());
     c.add_unjudged(why, operators.saturating_sub(judged.len() + approximate.len()));
@@ -718,7 +719,10 @@ fn judge_observed(
                     coverage.outputs_judged = false;
                 }
             }
-            _ => coverage.judged += 1,
+            _ => {
+                coverage.judged += 1;
+                coverage.judged_nodes.insert(v.node);
+            }
         }
     }
     let first = verdicts.iter().find(|v| matches!(v.outcome, OperatorOutcome::Wrong { .. }));

@@ -213,6 +213,10 @@ pub struct Coverage {
     /// ([`why_not_run`]), so that cases not run are named by reason.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub not_run: Option<String>,
+    /// The operators judged, by result id (of the case's graph as given,
+    /// which its observed form keeps): what a judged-coverage map learns.
+    #[serde(skip)]
+    pub judged_nodes: std::collections::BTreeSet<spvgraph_ir::Id>,
 }
 
 /// How many characters of a refusal name why a case did not run.

@@ -31,7 +31,7 @@
 //! | valid | a backend's results for two equivalent forms of the case differ where the operator sequence is the same (see `forms` for floating point) | `form-differs` |
 
 mod execution;
-mod forms;
+pub mod forms;
 mod kind;
 mod local;
 mod operand_precision;
