@@ -5,6 +5,7 @@
 //! parses arguments, calls into this library and prints.
 #![deny(missing_docs)]
 
+pub mod bench;
 pub mod corpus;
 pub mod diff;
 pub mod diff_exec;

@@ -21,6 +21,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use spvgraph::hunt::oracles::{parse_sample, OracleSet};
 use spvgraph::hunt::progress;
 use spvgraph::hunt::reduce_finding::FindingReduction;
+use spvgraph::hunt::shard::Shard;
 use spvgraph::hunt::{HuntOptions, Progress};
 use spvgraph_generator::near_valid::covered_rules;
 use spvgraph_generator::ConfigProfile;
@@ -43,6 +44,12 @@ pub struct Args {
     /// First seed; case i uses seed SEED+i.
     #[arg(long, default_value_t = 0, conflicts_with = "resume")]
     seed: u64,
+    /// Run shard K of N of the seed range: the case indices i with
+    /// i mod N = K (e.g. `--shard "$JOB_COMPLETION_INDEX/8"` in a Kubernetes
+    /// Indexed Job, a CI matrix index); `spvgraph findings merge` joins the
+    /// shards' output directories into what one hunt of the whole range gives.
+    #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
+    shard: Option<Shard>,
     /// Continue the hunt in --out where it stopped (killed, or its time was
     /// up): from the first case it had not finished, with its seed, its
     /// --count unless one is given, and the same generator settings (which
@@ -80,10 +87,25 @@ pub struct Args {
     /// `all@CHANNEL` every oracle the channel has a version of.
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
     oracles: Option<Vec<String>>,
-    /// Share of cases an expensive oracle runs on, NAME=FRACTION (repeatable);
-    /// each oracle has its own default.
+    /// Runs an expensive oracle on a fixed share of the cases, NAME=FRACTION
+    /// (repeatable), decided by seed and name alone, in place of the cases
+    /// its judged-coverage map asks for (the default: a guided backend is
+    /// sent first what it has not been judged on).
     #[arg(long = "sample", value_name = "NAME=F", value_parser = parse_sample)]
     samples: Vec<(String, f64)>,
+    /// No guidance: every expensive oracle runs its default fixed sample
+    /// (or its --sample), as hunts did before judged-coverage maps.
+    #[arg(long)]
+    no_guide: bool,
+    /// The share of a guided backend's cases picked at random from its pool,
+    /// whatever they bring (so nothing is starved for good).
+    #[arg(long, value_name = "F", default_value_t = spvgraph::hunt::feed::DEFAULT_FLOOR, value_parser = parse_ratio)]
+    guide_floor: f64,
+    /// How many candidate cases a guided backend's pool keeps; a full pool
+    /// drops the one that would bring the fewest new cells.
+    #[arg(long, value_name = "N", default_value_t = spvgraph::hunt::feed::DEFAULT_POOL,
+          value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    guide_pool: u64,
     /// Where an oracle's backend is, NAME=DIR (repeatable): your own build
     /// of a driver or converter, or another release (a build tree, an install
     /// tree or a Python site-packages); also SPVGRAPH_ORACLE_PATH_<NAME>.
@@ -327,6 +349,15 @@ fn resume_point(args: &Args, plan: &str) -> anyhow::Result<(u64, u64, Option<u64
             args.out.display()
         );
     }
+    if p.shard != args.shard.filter(|s| !s.is_whole()) {
+        let named = |s: Option<Shard>| s.map_or("the whole range".to_string(), |s| format!("shard {s}"));
+        bail!(
+            "--resume: the hunt in {} ran {}, not {}: give the same --shard",
+            args.out.display(),
+            named(p.shard),
+            named(args.shard)
+        );
+    }
     let count = args.count.or(p.count);
     if count.is_none() && args.time.is_none() {
         bail!("--resume: the hunt in {} was bounded by time: give --time (or --count)", args.out.display());
@@ -355,7 +386,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     }
     let oracle_config = oracle_config(&args.oracle_paths, args.timeout)?;
     let samples: BTreeMap<String, f64> = args.samples.iter().cloned().collect();
-    let mut oracles = OracleSet::build(args.oracles.as_deref(), &oracle_config, &samples)?;
+    let mut oracles = OracleSet::build_with(args.oracles.as_deref(), &oracle_config, &samples, !args.no_guide)?;
     oracles.strict_consumers = args.strict_consumers;
     oracles.forms = args.forms;
     oracles.rescue = !args.no_rescue;
@@ -369,6 +400,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let options = HuntOptions {
         time: args.time,
         count: args.count,
+        shard: args.shard.unwrap_or(Shard::WHOLE),
         seed: args.seed,
         start: 0,
         run_id: String::new(),
@@ -383,6 +415,8 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         ignore_documented: args.ignore_documented,
         observe: !args.no_observed_form,
         neighbours: args.neighbours,
+        guide_floor: args.guide_floor,
+        guide_pool: args.guide_pool as usize,
         reduce: (!args.no_reduce).then(|| FindingReduction {
             time_limit: Duration::from_secs_f64(args.reduce_time),
             slow_time_limit: Duration::from_secs_f64(args.reduce_time_slow),

@@ -3,6 +3,7 @@
 // The command files print their results: the one place output goes to stdout.
 #![allow(clippy::print_stdout)]
 
+mod bench_backends;
 mod corpus;
 mod diff;
 mod diff_exec;
@@ -39,6 +40,10 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Each expensive backend's judged cases per second of its own time, the
+    /// path before amortization and guidance beside the path now, on one
+    /// seed range; writes OUT/bench.json.
+    BenchBackends(bench_backends::Args),
     /// The regression corpus: `build` its valid cases with expected
     /// outputs, `check` another implementation (a validator or an executor,
     /// by registry name or command template) on every case, `add` a finding.
@@ -92,6 +97,7 @@ enum Command {
 /// Runs the parsed command.
 pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
     match cli.command {
+        Command::BenchBackends(a) => bench_backends::run(a),
         Command::Corpus(a) => corpus::run(a),
         Command::Diff(a) => diff::run(a),
         Command::DiffExec(a) => diff_exec::run(a),

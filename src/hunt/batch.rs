@@ -23,6 +23,9 @@ pub struct BatchResult {
     pub cases: Vec<CaseOutcome>,
     /// Wall time of the backend's run.
     pub elapsed: Duration,
+    /// Time spent judging the answers (the in-process judgement and the
+    /// referee's runs it asks for).
+    pub judgement: Duration,
 }
 
 /// One version's outcome per request of a batch, with its wall time.
@@ -47,7 +50,15 @@ fn run_batch(oracle: &dyn Oracle, requests: &[ExecRequest<'_>]) -> (Vec<Result<E
 /// it, on the same requests) and judges each case with all their answers:
 /// each valid case's observed form runs in the same batch, and each
 /// operator is judged on its own from the values it shows.
-pub fn run_executor(member: &Sampled, oracles: &OracleSet, pending: Vec<Pending>) -> BatchResult {
+/// `wants_form` says whether a form is worth running on a case (a guided
+/// backend runs a form where it adds a judged cell; see
+/// [`super::feed::Feed::wants_form`]).
+pub fn run_executor(
+    member: &Sampled,
+    oracles: &OracleSet,
+    pending: Vec<Pending>,
+    wants_form: &dyn Fn(&Pending, &spvgraph_oracle::forms::Rewritten) -> bool,
+) -> BatchResult {
     let versions: Vec<&dyn Oracle> = member.versions().map(|o| o.as_ref()).collect();
     // Each version runs every case, the forms chosen for it and the rescues
     // of the valid cases it refuses, in batches (forms::run::run_cases).
@@ -55,7 +66,7 @@ pub fn run_executor(member: &Sampled, oracles: &OracleSet, pending: Vec<Pending>
     let mut shares = Vec::new();
     let mut elapsed = Duration::ZERO;
     for o in &versions {
-        let form_cases: Vec<FormCase<'_>> = pending.iter().map(|p| form_case(*o, oracles, p)).collect();
+        let form_cases: Vec<FormCase<'_>> = pending.iter().map(|p| form_case(*o, oracles, p, wants_form)).collect();
         let mut took = Duration::ZERO;
         let mut batch = |requests: &[ExecRequest<'_>]| {
             let (outcomes, t) = run_batch(*o, requests);
@@ -68,6 +79,7 @@ pub fn run_executor(member: &Sampled, oracles: &OracleSet, pending: Vec<Pending>
         elapsed += took;
     }
     let mut cases = Vec::with_capacity(pending.len());
+    let judging = Instant::now();
     for p in &pending {
         let mut case = p.case.clone();
         case.disagreements.clear();
@@ -123,7 +135,7 @@ pub fn run_executor(member: &Sampled, oracles: &OracleSet, pending: Vec<Pending>
         }
         cases.push(case);
     }
-    BatchResult { cases, elapsed }
+    BatchResult { cases, elapsed, judgement: judging.elapsed() }
 }
 
 /// What version `o` runs of `p` besides the case as given: for a valid case
@@ -131,11 +143,16 @@ pub fn run_executor(member: &Sampled, oracles: &OracleSet, pending: Vec<Pending>
 /// by the case's seed (none that adds a construct `o` is documented to
 /// mishandle), a rescue when `o` refuses it, and its observed form (every
 /// intermediate value an output) when the case has one.
-fn form_case<'p>(o: &dyn Oracle, oracles: &OracleSet, p: &'p Pending) -> FormCase<'p> {
+fn form_case<'p>(
+    o: &dyn Oracle,
+    oracles: &OracleSet,
+    p: &'p Pending,
+    wants_form: &dyn Fn(&Pending, &spvgraph_oracle::forms::Rewritten) -> bool,
+) -> FormCase<'p> {
     let valid = p.case.expectation() == Expectation::Valid && matches!(p.reference, Some(ExecOutcome::Outputs(_)));
     let forms = if valid && oracles.forms > 0 {
         let plain = features::detect_words(&p.request.module, Some(&p.request.request()));
-        choose(&p.request, p.case.seed, oracles.forms, |r| adds_documented(o, &plain, r))
+        choose(&p.request, p.case.seed, oracles.forms, |r| adds_documented(o, &plain, r) || !wants_form(p, r))
     } else {
         Vec::new()
     };
@@ -193,7 +210,7 @@ pub fn run_producer(member: &Sampled, oracles: &OracleSet, pending: Vec<Pending>
         }
         cases.push(case);
     }
-    BatchResult { cases, elapsed: start.elapsed() }
+    BatchResult { cases, elapsed: start.elapsed(), judgement: Duration::ZERO }
 }
 
 /// The label of a backend's rescue answer among a case's answers.

@@ -17,10 +17,11 @@ use spvgraph_ir::observe::{observed_form, ObservedForm};
 use spvgraph_ir::rules::RuleId;
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::Module;
+use spvgraph_oracle::cells::{case_cells, CaseCells};
 use spvgraph_oracle::exec::Executor;
 use spvgraph_oracle::judge::{judge, Coverage, Disagreement, Expectation, Kind, Observations, ValidityAnswer};
 use spvgraph_oracle::oracle::{
-    ExecOutcome, ExecRequest, Oracle, OracleError, OwnedExecRequest, ProduceOutcome, ValidateOptions, Verdict,
+    ExecOutcome, ExecRequest, OracleError, OwnedExecRequest, ProduceOutcome, Refusal, ValidateOptions, Verdict,
 };
 use std::collections::BTreeMap;
 
@@ -240,6 +241,10 @@ pub struct Pending {
     /// own. `Err`: why there is none (the judgement falls back to the
     /// graph's outputs).
     pub observed: Result<std::sync::Arc<Observed>, String>,
+    /// The case's cells in a backend's judged-coverage map: what each of its
+    /// operators is (type row, attribute and data classes, as the in-tree
+    /// executor saw them) and its constructs ([`spvgraph_oracle::cells`]).
+    pub cells: std::sync::Arc<CaseCells>,
 }
 
 /// A case's observed form, ready to run.
@@ -460,12 +465,25 @@ impl Hunter<'_> {
         }
         out.entry = Some(ep.name.clone());
         out.operators = graph_operators(&case.module, &ep.name);
+        let mut facts = Vec::new();
         let reference = if valid {
             let start = std::time::Instant::now();
-            let answer = guard("in-tree executor", || Executor::default().execute(&request.request()));
+            let answer = guard("in-tree executor", || match Module::decode_words(&request.module) {
+                Ok(module) => {
+                    let (outputs, trace) = Executor::default().run_traced(
+                        &module,
+                        request.entry_point.as_deref(),
+                        &request.inputs,
+                        &request.graph_constants,
+                    );
+                    (spvgraph_oracle::exec::outcome_of(outputs), trace)
+                }
+                Err(e) => (Ok(ExecOutcome::Refused { kind: Refusal::Invalid, reason: e.to_string() }), Vec::new()),
+            });
             out.durations.push(("in-tree executor".to_string(), start.elapsed()));
             match answer {
-                Ok(o) => {
+                Ok((o, trace)) => {
+                    facts = trace;
                     out.answers.push(("in-tree executor".to_string(), Answer::of_outcome(&o)));
                     o.ok()
                 }
@@ -477,6 +495,8 @@ impl Hunter<'_> {
         } else {
             None
         };
+        let features = spvgraph_oracle::features::detect_words(&request.module, Some(&request.request()));
+        let cells = std::sync::Arc::new(case_cells(&facts, &features));
         let mlir = if any_producer {
             spvgraph_ir::mlir::module_to_mlir(&case.module, &ep.name, &case.graph_constants).ok()
         } else {
@@ -487,7 +507,7 @@ impl Hunter<'_> {
             (true, false) => Err("not asked for (--no-observed-form)".to_string()),
             (false, _) => Err("not a valid case".to_string()),
         };
-        Some(Pending { case: out.clone(), request, reference, mlir, observed })
+        Some(Pending { case: out.clone(), request, reference, mlir, observed, cells })
     }
 }
 

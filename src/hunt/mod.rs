@@ -16,6 +16,7 @@
 
 pub mod batch;
 pub mod case;
+pub mod feed;
 pub mod findings;
 pub mod guard;
 pub mod merge;
@@ -23,9 +24,11 @@ pub mod neighbours;
 pub mod note;
 pub mod oracles;
 pub mod picture;
+pub mod priority;
 pub mod progress;
 pub mod reduce_finding;
 pub mod report;
+pub mod shard;
 pub mod store;
 pub mod summary;
 pub mod upstream;
@@ -51,10 +54,13 @@ pub struct HuntOptions {
     pub time: Option<Duration>,
     /// Stop when case index `count` is reached (with `start` 0: after this many cases).
     pub count: Option<u64>,
+    /// The share of the case indices this hunt runs ([`shard::Shard::WHOLE`]: all).
+    pub shard: shard::Shard,
     /// First seed: case `i` uses seed `seed + i`.
     pub seed: u64,
-    /// The first case index to run (0; a resumed hunt starts where the
-    /// killed one had finished every case, see [`progress`]).
+    /// The first position (of the shard's cases, see [`shard`]) to run (0;
+    /// a resumed hunt starts where the killed one had finished every case,
+    /// see [`progress`]).
     pub start: u64,
     /// This run's name, recorded in each finding it writes and in
     /// `progress.json` (a resumed hunt keeps the name of the run it resumes).
@@ -86,6 +92,10 @@ pub struct HuntOptions {
     /// Mutants run around each case that shows a new signature (its
     /// neighbours, see [`neighbours`]); 0 turns them off.
     pub neighbours: usize,
+    /// The share of a guided backend's picks made at random ([`feed::Policy::Guided`]).
+    pub guide_floor: f64,
+    /// The most candidates a guided backend's pool keeps.
+    pub guide_pool: usize,
 }
 
 /// Told about the hunt's progress (the CLI draws a bar; tests ignore it).
@@ -118,14 +128,6 @@ pub struct HuntReport {
     pub errors: Vec<String>,
 }
 
-/// A sampled oracle's queue of cases waiting for a batch.
-struct Queue {
-    member: oracles::Sampled,
-    /// A producer's queue takes valid cases with TOSA MLIR only.
-    producer: bool,
-    waiting: Mutex<Vec<Pending>>,
-}
-
 /// The order findings are reduced in: undocumented before documented
 /// (whose reduction only confirms the match), then by severity, then in the
 /// order they were found.
@@ -141,10 +143,12 @@ fn reduction_priority(
 struct Shared<'a> {
     hunter: Hunter<'a>,
     store: &'a Store,
-    queues: Vec<Queue>,
+    feeds: Vec<feed::Feed>,
     next: AtomicU64,
     done: AtomicU64,
+    /// The shard's positions below this one are run.
     limit: u64,
+    shard: shard::Shard,
     deadline: Option<Instant>,
     progress: &'a dyn Progress,
     reduce: Option<&'a reduce_finding::FindingReduction>,
@@ -205,9 +209,9 @@ impl Shared<'_> {
             let mut keys: Vec<String> = outcome.disagreements.iter().map(|d| d.signature().key()).collect();
             let mut found = self.record(outcome);
             if let Some(p) = pending {
-                for q in &self.queues {
+                for q in &self.feeds {
                     let takes = match q.producer {
-                        true => q.member.takes(outcome.seed) && p.mlir.is_some(),
+                        true => q.considers(outcome.seed) && p.mlir.is_some(),
                         false => oracles.executor_takes(&q.member, outcome.seed, true),
                     };
                     if !takes {
@@ -216,7 +220,7 @@ impl Shared<'_> {
                     let result = if q.producer {
                         batch::run_producer(&q.member, oracles, vec![p.clone()])
                     } else {
-                        batch::run_executor(&q.member, oracles, vec![p.clone()])
+                        batch::run_executor(&q.member, oracles, vec![p.clone()], &|_, _| true)
                     };
                     for case in &result.cases {
                         keys.extend(case.disagreements.iter().map(|d| d.signature().key()));
@@ -275,33 +279,77 @@ impl Shared<'_> {
         }
     }
 
-    /// Runs a batch of queue `q` when it is full (or, `drain`, whatever is left).
-    fn run_queue(&self, q: &Queue, stats: &mut Stats, drain: bool) {
-        let batch: Vec<Pending> = {
-            let Ok(mut waiting) = q.waiting.lock() else { return };
-            if waiting.is_empty() || (!drain && waiting.len() < q.member.batch) {
-                return;
-            }
-            let n = waiting.len().min(q.member.batch);
-            waiting.drain(..n).collect()
-        };
+    /// Runs one batch a backend's feed gave, records what it found and
+    /// what it judged, and finishes each case for this backend.
+    fn run_batch(&self, q: &feed::Feed, batch: Vec<feed::Candidate>, stats: &mut Stats) {
+        let cells: std::collections::BTreeMap<u64, Arc<spvgraph_oracle::cells::CaseCells>> =
+            batch.iter().map(|c| (c.pending.case.index, c.cells.clone())).collect();
+        let pending: Vec<Pending> = batch.into_iter().map(|c| c.pending).collect();
         // The answers each case had before the batch: the rest are the batch's.
-        let before: std::collections::BTreeMap<u64, usize> =
-            batch.iter().map(|p| (p.case.index, p.case.answers.len())).collect();
+        let before: BTreeMap<u64, usize> = pending.iter().map(|p| (p.case.index, p.case.answers.len())).collect();
+        let versions: Vec<Arc<dyn spvgraph_oracle::oracle::Oracle>> = q.member.versions().cloned().collect();
+        let phases_before: Vec<spvgraph_oracle::oracle::PhaseTimes> =
+            versions.iter().map(|o| o.phase_times()).collect();
+        let wants = |p: &Pending, f: &spvgraph_oracle::forms::Rewritten| q.wants_form(&p.cells, f);
         let result = if q.producer {
-            batch::run_producer(&q.member, self.hunter.oracles, batch)
+            batch::run_producer(&q.member, self.hunter.oracles, pending)
         } else {
-            batch::run_executor(&q.member, self.hunter.oracles, batch)
+            batch::run_executor(&q.member, self.hunter.oracles, pending, &wants)
         };
+        for (o, b) in versions.iter().zip(&phases_before) {
+            stats.add_phases(o.name(), &o.phase_times().since(b));
+        }
+        stats.add_judgement(q.member.oracle.name(), result.judgement);
+        let release = q.member.oracle.name();
         for case in &result.cases {
             // Every version's answers (a producer's: without and with debug
             // info; an executor's: the case, its forms and its rescue).
             let had = before.get(&case.index).copied().unwrap_or(0);
             stats.add_backend(case, case.answers.len().saturating_sub(had));
             self.record(case);
-            self.completion.batch_ran(case.index);
+            if let Some(c) = cells.get(&case.index) {
+                let coverage = case.coverage.iter().find(|c| c.oracle == release);
+                let produced = q.producer
+                    && case
+                        .answers
+                        .iter()
+                        .skip(had)
+                        .any(|(n, a)| n == release && matches!(a, case::Answer::Produced { .. }));
+                q.learn(c, coverage, produced);
+            }
+            self.batch_ran(case.index);
         }
     }
+
+    /// Finishes cases a feed dropped: they are done for that backend.
+    fn dropped(&self, indices: Vec<u64>) {
+        for i in indices {
+            self.batch_ran(i);
+        }
+    }
+
+    /// One of the backends case `index` waited for is done with it.
+    fn batch_ran(&self, index: u64) {
+        if let Some(position) = self.shard.position(index) {
+            self.completion.batch_ran(position);
+        }
+    }
+}
+
+/// A backend's thread: takes batches from its feed and runs them until the
+/// feed is closed and empty, or the hunt's time is up.
+fn runner(sh: &Shared<'_>, q: &feed::Feed) -> Stats {
+    let mut stats = Stats::default();
+    loop {
+        let batch = q.take(q.member.batch, sh.deadline);
+        if batch.is_empty() {
+            break;
+        }
+        sh.run_batch(q, batch, &mut stats);
+    }
+    // Whatever is left when the time is up is not run.
+    sh.dropped(q.drop_waiting());
+    stats
 }
 
 fn worker(sh: &Shared<'_>) -> Stats {
@@ -315,43 +363,36 @@ fn worker(sh: &Shared<'_>) -> Stats {
             sh.run_neighbours(&parent, &mut stats);
             continue;
         }
-        let index = sh.next.fetch_add(1, Ordering::Relaxed);
-        if index >= sh.limit {
+        let position = sh.next.fetch_add(1, Ordering::Relaxed);
+        if position >= sh.limit {
             break;
         }
+        let index = sh.shard.case(position);
         let (outcome, pending) = sh.hunter.run(index);
         stats.add_case(&outcome);
         sh.record(&outcome);
         let valid = matches!(outcome.subject, case::Subject::Valid(_));
         let oracles = sh.hunter.oracles;
-        let takers: Vec<&Queue> = match &pending {
+        let takers: Vec<&feed::Feed> = match &pending {
             Some(p) => sh
-                .queues
+                .feeds
                 .iter()
                 .filter(|q| match q.producer {
-                    true => q.member.takes(outcome.seed) && p.mlir.is_some(),
+                    true => q.considers(outcome.seed) && p.mlir.is_some(),
                     false => oracles.executor_takes(&q.member, outcome.seed, valid),
                 })
                 .collect(),
             None => Vec::new(),
         };
-        // Counted before any batch can run it, so the mark never passes a queued case.
-        sh.completion.first_phase(index, takers.len());
+        // Counted before any backend can run it, so the mark never passes a queued case.
+        sh.completion.first_phase(position, takers.len());
         if let Some(p) = pending {
             for q in takers {
-                if let Ok(mut w) = q.waiting.lock() {
-                    w.push(p.clone());
-                }
-                sh.run_queue(q, &mut stats, false);
+                let dropped = q.offer(feed::Candidate { pending: p.clone(), cells: p.cells.clone() });
+                sh.dropped(dropped);
             }
         }
         sh.done.fetch_add(1, Ordering::Relaxed);
-    }
-    // Whatever is left in the queues when the cases run out.
-    for q in &sh.queues {
-        while q.waiting.lock().map(|w| !w.is_empty()).unwrap_or(false) {
-            sh.run_queue(q, &mut stats, true);
-        }
     }
     // And the neighbours of the last findings (within the time limit).
     while let Some(parent) = sh.next_neighbours() {
@@ -402,12 +443,30 @@ pub fn run(options: &HuntOptions, progress: &dyn Progress) -> anyhow::Result<Hun
     let start = Instant::now();
     let executors = options.oracles.executors.iter().map(|m| (m, false));
     let producers = options.oracles.producers.iter().map(|m| (m, true));
-    let queues: Vec<Queue> = executors
+    let feeds: Vec<feed::Feed> = executors
         .chain(producers)
-        .map(|(m, producer)| Queue { member: m.clone(), producer, waiting: Mutex::new(Vec::new()) })
+        .map(|(m, producer)| {
+            let policy = match m.guided {
+                true => feed::Policy::Guided {
+                    floor: options.guide_floor,
+                    pool: options.guide_pool,
+                    // A hunt of a number of cases costs what it did: each
+                    // backend runs its default share, chosen by its map.
+                    budget: match options.time {
+                        Some(_) => None,
+                        None => Some(m.oracle.default_sample()),
+                    },
+                },
+                false => feed::Policy::Fixed { sample: m.sample },
+            };
+            feed::Feed::new(m.clone(), producer, policy, options.seed)
+        })
         .collect();
-    let samples: BTreeMap<String, f64> =
-        queues.iter().flat_map(|q| q.member.versions().map(|o| (o.name().to_string(), q.member.sample))).collect();
+    let samples: BTreeMap<String, f64> = feeds
+        .iter()
+        .filter(|q| !q.member.guided)
+        .flat_map(|q| q.member.versions().map(|o| (o.name().to_string(), q.member.sample)))
+        .collect();
     let shared = Shared {
         hunter: Hunter {
             config: &options.config,
@@ -419,10 +478,11 @@ pub fn run(options: &HuntOptions, progress: &dyn Progress) -> anyhow::Result<Hun
             observe: options.observe,
         },
         store: &store,
-        queues,
+        feeds,
         next: AtomicU64::new(options.start),
         done: AtomicU64::new(0),
-        limit: options.count.unwrap_or(u64::MAX),
+        limit: options.count.map_or(u64::MAX, |c| options.shard.share(c)),
+        shard: options.shard,
         deadline: options.time.map(|t| start + t),
         progress,
         reduce: options.reduce.as_ref(),
@@ -440,6 +500,7 @@ pub fn run(options: &HuntOptions, progress: &dyn Progress) -> anyhow::Result<Hun
     }
     let plan = plan_digest(options);
     let mark = |finished: bool| progress::Progress {
+        shard: (!options.shard.is_whole()).then_some(options.shard),
         seed: options.seed,
         done_below: shared.completion.done_below(),
         count: options.count,
@@ -476,22 +537,50 @@ pub fn run(options: &HuntOptions, progress: &dyn Progress) -> anyhow::Result<Hun
             }
         };
         let mut handles = Vec::new();
-        for k in 0..options.jobs.max(1) {
+        let mut runners = Vec::new();
+        for q in &shared.feeds {
+            let shared = &shared;
             let spawned = std::thread::Builder::new()
-                .name(format!("hunt-{k}"))
+                .name(format!("backend-{}", q.member.oracle.tool()))
                 .stack_size(64 << 20)
-                .spawn_scoped(s, || worker(&shared));
+                .spawn_scoped(s, move || runner(shared, q));
+            match spawned {
+                Ok(h) => runners.push(h),
+                Err(e) => {
+                    close_queue();
+                    shared.feeds.iter().for_each(feed::Feed::close);
+                    return Err(anyhow::anyhow!("cannot start a backend thread: {e}"));
+                }
+            }
+        }
+        for k in 0..options.jobs.max(1) {
+            let spawned =
+                std::thread::Builder::new().name(format!("hunt-{k}")).stack_size(64 << 20).spawn_scoped(s, || {
+                    // The first phase is cheap and plentiful; the backends'
+                    // time is the scarce resource: cases are made with what
+                    // CPU the backends leave.
+                    priority::lower_priority();
+                    worker(&shared)
+                });
             match spawned {
                 Ok(h) => handles.push(h),
                 Err(e) => {
                     close_queue();
+                    shared.feeds.iter().for_each(feed::Feed::close);
                     return Err(anyhow::anyhow!("cannot start a worker thread: {e}"));
                 }
             }
         }
         let mut saved = Instant::now();
-        while !handles.iter().all(|h| h.is_finished()) {
+        let mut closed = false;
+        while !(handles.iter().all(|h| h.is_finished()) && runners.iter().all(|h| h.is_finished())) {
             std::thread::sleep(Duration::from_millis(100));
+            if !closed && handles.iter().all(|h| h.is_finished()) {
+                // No more cases: the backends finish what they hold (or stop
+                // at the deadline).
+                shared.feeds.iter().for_each(feed::Feed::close);
+                closed = true;
+            }
             if saved.elapsed() >= Duration::from_secs(1) {
                 // A failed write is retried a second later; the last one is reported.
                 let _ = mark(false).store(&options.out);
@@ -499,7 +588,7 @@ pub fn run(options: &HuntOptions, progress: &dyn Progress) -> anyhow::Result<Hun
             }
             tick();
         }
-        for h in handles {
+        for h in handles.into_iter().chain(runners) {
             match h.join() {
                 Ok(st) => stats.merge(&st),
                 Err(_) => errors.push("a worker thread panicked outside the guarded components".to_string()),
@@ -526,8 +615,24 @@ pub fn run(options: &HuntOptions, progress: &dyn Progress) -> anyhow::Result<Hun
     if let Err(e) = mark(errors.is_empty()).store(&options.out) {
         errors.push(format!("{e:#}"));
     }
+    let guidance: Vec<summary::FeedReport> = shared
+        .feeds
+        .iter()
+        .map(|q| {
+            let (cells, curve, tally) = q.report();
+            summary::FeedReport {
+                oracle: q.member.oracle.name().to_string(),
+                policy: q.policy.describe(),
+                cells,
+                curve,
+                tally,
+            }
+        })
+        .collect();
     let cx = SummaryContext {
-        seed: options.seed.wrapping_add(options.start),
+        guidance: &guidance,
+        seed: options.seed.wrapping_add(options.shard.case(options.start)),
+        shard: options.shard,
         jobs: options.jobs.max(1),
         elapsed,
         known_before,

@@ -18,10 +18,14 @@ pub struct Sampled {
     /// `emulation-layer@dev`): they run the same cases in the same batch, so
     /// that the judgement sees both versions' answers (the release differential).
     pub channels: Vec<Arc<dyn Oracle>>,
-    /// Share of cases, from 0 to 1.
+    /// Share of cases, from 0 to 1, when the backend runs a fixed sample
+    /// (`--sample`); a guided backend's default share is unused.
     pub sample: f64,
     /// Requests per batch.
     pub batch: usize,
+    /// Whether the backend's cases are chosen by its judged-coverage map
+    /// ([`super::feed::Policy::Guided`]) rather than a fixed sample.
+    pub guided: bool,
 }
 
 impl Sampled {
@@ -29,7 +33,7 @@ impl Sampled {
     /// and the oracle's tool alone (every version of a tool takes the same
     /// cases), so a finding reproduces at any `--jobs`.
     pub fn takes(&self, seed: u64) -> bool {
-        if self.sample >= 1.0 {
+        if self.guided || self.sample >= 1.0 {
             return true;
         }
         let h = fnv1a(&[seed.to_le_bytes().as_slice(), self.oracle.tool().as_bytes()].concat());
@@ -103,6 +107,19 @@ impl OracleSet {
         config: &OracleConfig,
         samples: &BTreeMap<String, f64>,
     ) -> Result<OracleSet, SetupError> {
+        OracleSet::build_with(names, config, samples, true)
+    }
+
+    /// [`OracleSet::build`], choosing whether backends without a `--sample`
+    /// are guided by their judged-coverage maps (`guide`) or run their
+    /// default fixed samples (`--no-guide`: every backend as before
+    /// guidance, for side-by-side measurements).
+    pub fn build_with(
+        names: Option<&[String]>,
+        config: &OracleConfig,
+        samples: &BTreeMap<String, f64>,
+        guide: bool,
+    ) -> Result<OracleSet, SetupError> {
         let explicit = names.is_some();
         // `all` (and `all@CHANNEL`) names every oracle explicitly: each must be available.
         let list: Vec<String> = match names {
@@ -129,11 +146,14 @@ impl OracleSet {
                 m.channels.push(oracle.clone());
                 continue;
             }
+            // A backend given a share runs that fixed sample; every other
+            // one is guided by its judged-coverage map (unless `fixed`).
             let sampled = |o: &Arc<dyn Oracle>| Sampled {
                 oracle: o.clone(),
                 channels: Vec::new(),
                 sample: samples.get(o.name()).copied().unwrap_or_else(|| o.default_sample()),
                 batch: o.preferred_batch().max(1),
+                guided: guide && !samples.contains_key(o.name()),
             };
             if caps.contains(&Capability::Validate) {
                 set.validators.push(oracle.clone());
@@ -227,12 +247,12 @@ mod tests {
     #[test]
     fn sampling_is_decided_by_seed_and_name_and_has_the_asked_share() {
         let o: Arc<dyn Oracle> = Arc::new(registry::InTree::default());
-        let s = Sampled { oracle: o.clone(), channels: Vec::new(), sample: 0.1, batch: 1 };
+        let s = Sampled { oracle: o.clone(), channels: Vec::new(), sample: 0.1, batch: 1, guided: false };
         let taken = (0..100_000u64).filter(|&seed| s.takes(seed)).count();
         assert!((9_000..11_000).contains(&taken), "{taken}");
         assert_eq!(s.takes(42), s.takes(42));
-        assert!(Sampled { oracle: o.clone(), channels: Vec::new(), sample: 1.0, batch: 1 }.takes(7));
-        assert!(!Sampled { oracle: o, channels: Vec::new(), sample: 0.0, batch: 1 }.takes(7));
+        assert!(Sampled { oracle: o.clone(), channels: Vec::new(), sample: 1.0, batch: 1, guided: false }.takes(7));
+        assert!(!Sampled { oracle: o, channels: Vec::new(), sample: 0.0, batch: 1, guided: false }.takes(7));
     }
 
     #[test]

@@ -34,6 +34,10 @@ pub struct Progress {
     pub run: String,
     /// Whether the hunt ran to its end (count reached or time up).
     pub finished: bool,
+    /// The shard it runs (`None`: the whole range); `done_below` counts
+    /// the shard's positions, not case indices.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<super::shard::Shard>,
 }
 
 impl Progress {
@@ -156,8 +160,15 @@ mod tests {
     fn progress_files_are_written_whole_and_read_back() {
         let d = std::env::temp_dir().join(format!("spvgraph-progress-{}", std::process::id()));
         std::fs::create_dir_all(&d).expect("scratch");
-        let p =
-            Progress { seed: 5, done_below: 40, count: Some(100), plan: "ab".into(), run: "r".into(), finished: false };
+        let p = Progress {
+            seed: 5,
+            done_below: 40,
+            count: Some(100),
+            plan: "ab".into(),
+            run: "r".into(),
+            finished: false,
+            shard: None,
+        };
         p.store(&d).expect("write");
         assert_eq!(Progress::load(&d).expect("read"), Some(p));
         assert!(!d.join(".progress.json.tmp").exists());

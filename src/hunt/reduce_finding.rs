@@ -115,7 +115,7 @@ pub fn rematch(
     oracles: &[String],
     key: &str,
 ) -> Option<Rematch> {
-    let again = judge_again(hunter, case, c, oracles);
+    let again = judge_again(hunter, case, c, oracles, key);
     let d = again.into_iter().find(|x| x.signature().key() == key)?;
     Some(Rematch { documented: d.documented, features: features::detect(&c.module, None) })
 }
@@ -172,6 +172,7 @@ pub fn judge_again(
     original: &CaseOutcome,
     c: &Candidate,
     executors: &[String],
+    key: &str,
 ) -> Vec<Disagreement> {
     let Ok(words) = c.module.encode_words() else { return Vec::new() };
     let base = reduce::candidate_to_case(c);
@@ -209,7 +210,13 @@ pub fn judge_again(
                     }
                     batch::run_producer(m, hunter.oracles, vec![p.clone()])
                 } else {
-                    batch::run_executor(m, hunter.oracles, vec![p.clone()])
+                    // Only the form the finding is about (a form-differs
+                    // pair names it): the others would only cost time.
+                    let wanted = form_of(key);
+                    let wants = |_: &super::case::Pending, r: &spvgraph_oracle::forms::Rewritten| {
+                        wanted.as_deref() == Some(r.label().as_str())
+                    };
+                    batch::run_executor(m, hunter.oracles, vec![p.clone()], &wants)
                 };
                 for case in result.cases {
                     found.extend(case.disagreements);
@@ -218,6 +225,14 @@ pub fn judge_again(
         }
     }
     found
+}
+
+/// The equivalent form a signature's discriminator names (`as-given vs
+/// FORM` of a form-differs finding), if any.
+fn form_of(key: &str) -> Option<String> {
+    let prefix = format!("{} vs ", spvgraph_oracle::judge::forms::AS_GIVEN);
+    let rest = &key[key.find(&prefix)? + prefix.len()..];
+    Some(rest.split(" |").next().unwrap_or(rest).trim().to_string())
 }
 
 /// Reduces the case of disagreement `d` while its signature still appears
@@ -252,7 +267,7 @@ pub fn reduce(
         time_limit: Some(budget),
     };
     let interesting =
-        |c: &Candidate| judge_again(hunter, case, c, &d.oracles).iter().any(|x| x.signature().key() == key);
+        |c: &Candidate| judge_again(hunter, case, c, &d.oracles, &key).iter().any(|x| x.signature().key() == key);
     // The reducer meets modules nothing else has seen: guarded like the oracles.
     match guard("reducer", || reduce::reduce_case(original, &options, |_| {}, interesting)) {
         Ok(Ok(r)) => {
@@ -479,7 +494,9 @@ pub fn reduce_in_place(
     // Panics are located through the hook, as in the hunt (the location is part of their signature).
     super::guard::install_panic_hook();
     let interesting = |c: &Candidate| {
-        judge_again(hunter, &stored.case, c, &stored.oracles).iter().any(|x| x.signature().key() == stored.key)
+        judge_again(hunter, &stored.case, c, &stored.oracles, &stored.key)
+            .iter()
+            .any(|x| x.signature().key() == stored.key)
     };
     let r = reduce::reduce_case(stored.candidate.clone(), options, progress, interesting)?;
     let rematch = rematch(hunter, &stored.case, &r.candidate, &stored.oracles, &stored.key);

@@ -72,6 +72,8 @@ pub struct Figure {
     pub svg: String,
     /// The finding's `UPSTREAM.md`, relative to the report.
     pub upstream: Option<String>,
+    /// Made by the report itself (a chart): [`write`] writes `file` too.
+    pub generated: bool,
 }
 
 /// The report of one hunt directory.
@@ -139,6 +141,7 @@ pub fn build(dir: &Path) -> anyhow::Result<Report> {
     sections.push(pictures(dir, &found, &status_of, upstream_errors));
     sections.push(throughput(&s));
     sections.push(judged(&s));
+    sections.push(judged_cells(&s));
     sections.push(coverage(&s));
     Ok(Report { title: format!("spvgraph hunt report: {}", dir.display()), sections })
 }
@@ -230,6 +233,7 @@ fn pictures(dir: &Path, found: &[Finding], status_of: &dyn Fn(&Finding) -> Strin
                 file: relative(dir, &file),
                 svg,
                 upstream: up.is_file().then(|| relative(dir, &up)),
+                generated: false,
             })
         })
         .collect();
@@ -336,11 +340,22 @@ fn throughput(s: &Value) -> Section {
         .map(|(name, o)| {
             let answers: Vec<String> =
                 o["answers"].as_object().into_iter().flatten().map(|(l, c)| format!("{c} {l}")).collect();
+            let p = &o["phases_s"];
+            let phases = if p.is_object() {
+                ["start", "compile", "run", "readback", "judgement"]
+                    .iter()
+                    .map(|k| format!("{k} {}", p[*k]))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            } else {
+                String::new()
+            };
             vec![
                 Cell::text(name),
                 Cell::text(o["sample"].as_f64().map_or("all".to_string(), |f| f.to_string())),
                 Cell::text(count(&o["cases"])),
                 Cell::text(&o["cases_per_busy_s"]),
+                Cell::text(phases),
                 Cell::text(answers.join(", ")),
                 Cell::text(o["version"].as_str().unwrap_or("")),
             ]
@@ -349,7 +364,9 @@ fn throughput(s: &Value) -> Section {
     Section {
         title: "Throughput".into(),
         text,
-        header: ["oracle", "share", "cases", "cases per busy second", "answers", "version"].map(String::from).to_vec(),
+        header: ["oracle", "share", "cases", "cases per busy second", "where its time went (s)", "answers", "version"]
+            .map(String::from)
+            .to_vec(),
         rows,
         ..Section::default()
     }
@@ -446,6 +463,123 @@ fn coverage(s: &Value) -> Section {
         rows,
         ..Section::default()
     }
+}
+
+/// The file the judged-cells chart is written to, beside the report.
+const CELLS_CHART: &str = "judged-cells.svg";
+
+/// Each backend's judged-coverage map: its policy, the cells judged and how
+/// they grew (the summary's `judged_cells`), with the curves as a chart.
+fn judged_cells(s: &Value) -> Section {
+    let backends = s["judged_cells"]["backends"].as_object();
+    let Some(backends) = backends.filter(|b| !b.is_empty()) else {
+        return Section {
+            title: "Judged cells".into(),
+            text: vec!["Not recorded (no sampled backend, a rebuilt summary, or a hunt from before judged-coverage \
+                        maps)."
+                .into()],
+            ..Section::default()
+        };
+    };
+    let mut series = Vec::new();
+    let rows = backends
+        .iter()
+        .map(|(name, b)| {
+            let curve: Vec<(f64, f64)> = b["curve"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|p| Some((p[0].as_f64()?, p[1].as_f64()?)))
+                .collect();
+            series.push((name.clone(), curve));
+            vec![
+                Cell::text(name),
+                Cell::text(b["policy"].as_str().unwrap_or("")),
+                Cell::text(count(&b["cells"])),
+                Cell::text(format!("{} ({} at random)", count(&b["taken"]), count(&b["taken_at_random"]))),
+                Cell::text(count(&b["offered"])),
+                Cell::text(count(&b["dropped"])),
+            ]
+        })
+        .collect();
+    Section {
+        title: "Judged cells".into(),
+        text: vec![s["judged_cells"]["why"].as_str().unwrap_or("").to_string()],
+        header: ["backend", "policy", "cells judged", "cases taken", "offered", "dropped"].map(String::from).to_vec(),
+        rows,
+        figures: vec![Figure {
+            caption: "Cells judged per backend over the hunt (seconds)".into(),
+            file: CELLS_CHART.into(),
+            svg: curve_svg(&series),
+            upstream: None,
+            generated: true,
+        }],
+    }
+}
+
+/// Colours of the chart's lines, one per backend in turn.
+const COLOURS: [&str; 6] = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"];
+
+/// A line chart of `series` (name, points of x seconds and y cells), with
+/// axes and a legend, as SVG.
+pub fn curve_svg(series: &[(String, Vec<(f64, f64)>)]) -> String {
+    let (w, h, left, bottom) = (640.0, 320.0, 60.0, 40.0);
+    let xmax = series.iter().flat_map(|(_, p)| p.iter().map(|q| q.0)).fold(1.0f64, f64::max);
+    let ymax = series.iter().flat_map(|(_, p)| p.iter().map(|q| q.1)).fold(1.0f64, f64::max);
+    let x = |v: f64| left + v / xmax * (w - left - 140.0);
+    let y = |v: f64| h - bottom - v / ymax * (h - bottom - 20.0);
+    let mut out = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" font-family=\"sans-serif\" \
+         font-size=\"11\"><rect width=\"{w}\" height=\"{h}\" fill=\"white\"/>"
+    );
+    let _ = write!(
+        out,
+        "<line x1=\"{left}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"black\"/>\
+         <line x1=\"{left}\" y1=\"20\" x2=\"{left}\" y2=\"{}\" stroke=\"black\"/>",
+        h - bottom,
+        w - 140.0,
+        h - bottom,
+        h - bottom
+    );
+    for k in 0..=4 {
+        let (xv, yv) = (xmax * f64::from(k) / 4.0, ymax * f64::from(k) / 4.0);
+        let _ = write!(
+            out,
+            "<text x=\"{:.1}\" y=\"{}\" text-anchor=\"middle\">{xv:.0}</text>\
+             <text x=\"{}\" y=\"{:.1}\" text-anchor=\"end\">{yv:.0}</text>",
+            x(xv),
+            h - bottom + 15.0,
+            left - 5.0,
+            y(yv) + 4.0
+        );
+    }
+    let _ = write!(
+        out,
+        "<text x=\"{:.1}\" y=\"{}\" text-anchor=\"middle\">seconds into the hunt</text>\
+         <text x=\"12\" y=\"{:.1}\" transform=\"rotate(-90 12 {:.1})\" text-anchor=\"middle\">cells judged</text>",
+        x(xmax / 2.0),
+        h - 5.0,
+        h / 2.0,
+        h / 2.0
+    );
+    for (i, (name, points)) in series.iter().enumerate() {
+        let colour = COLOURS[i % COLOURS.len()];
+        let path: Vec<String> = points.iter().map(|(a, b)| format!("{:.1},{:.1}", x(*a), y(*b))).collect();
+        let _ = write!(
+            out,
+            "<polyline fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\" points=\"{}\"/>\
+             <rect x=\"{}\" y=\"{}\" width=\"12\" height=\"3\" fill=\"{colour}\"/>\
+             <text x=\"{}\" y=\"{}\">{}</text>",
+            path.join(" "),
+            w - 130.0,
+            24.0 + 16.0 * i as f64,
+            w - 114.0,
+            28.0 + 16.0 * i as f64,
+            html_escape(name)
+        );
+    }
+    out.push_str("</svg>");
+    out
 }
 
 fn md_escape(s: &str) -> String {
@@ -553,6 +687,10 @@ pub fn html(r: &Report) -> String {
 /// `dir`; returns their paths.
 pub fn write(dir: &Path) -> anyhow::Result<(PathBuf, PathBuf)> {
     let r = build(dir)?;
+    for f in r.sections.iter().flat_map(|s| &s.figures).filter(|f| f.generated) {
+        let path = dir.join(&f.file);
+        std::fs::write(&path, &f.svg).with_context(|| format!("cannot write {}", path.display()))?;
+    }
     let (md, page) = (dir.join("report.md"), dir.join("report.html"));
     std::fs::write(&md, markdown(&r)).with_context(|| format!("cannot write {}", md.display()))?;
     std::fs::write(&page, html(&r)).with_context(|| format!("cannot write {}", page.display()))?;

@@ -17,6 +17,44 @@ pub struct OracleTally {
     pub answers: BTreeMap<String, u64>,
     /// Its wall time, summed.
     pub time: Duration,
+    /// Where a backend's time went, by phase (what its adapter counts).
+    pub phases: spvgraph_oracle::oracle::PhaseTimes,
+    /// Time the hunt spent judging its answers.
+    pub judgement: Duration,
+}
+
+/// What a backend's feed did over the hunt: its policy, the cells its
+/// judged-coverage map holds and how that count grew.
+#[derive(Clone, Debug)]
+pub struct FeedReport {
+    /// The backend (its release version's name).
+    pub oracle: String,
+    /// How its cases were chosen.
+    pub policy: String,
+    /// Cells judged.
+    pub cells: usize,
+    /// `(seconds into the hunt, cells judged)`, one point per growth.
+    pub curve: Vec<(f64, usize)>,
+    /// Candidates offered, taken (at random), dropped.
+    pub tally: super::feed::FeedTally,
+}
+
+/// The most points of a coverage curve the summary keeps.
+const CURVE_POINTS: usize = 200;
+
+/// `curve` thinned to at most [`CURVE_POINTS`] points, keeping the last.
+fn thin(curve: &[(f64, usize)]) -> Vec<(f64, usize)> {
+    if curve.len() <= CURVE_POINTS {
+        return curve.to_vec();
+    }
+    let step = curve.len().div_ceil(CURVE_POINTS);
+    let mut out: Vec<(f64, usize)> = curve.iter().step_by(step).copied().collect();
+    if let Some(&last) = curve.last() {
+        if out.last() != Some(&last) {
+            out.push(last);
+        }
+    }
+    out
 }
 
 /// How many reasons a backend's cases were not run the text summary names.
@@ -186,6 +224,16 @@ impl Stats {
         self.disagreements += o.disagreements.len() as u64;
     }
 
+    /// Adds a backend's phase times of one batch.
+    pub fn add_phases(&mut self, name: &str, p: &spvgraph_oracle::oracle::PhaseTimes) {
+        self.oracles.entry(name.to_string()).or_default().phases.add(p);
+    }
+
+    /// Adds the time spent judging one batch of a backend's answers.
+    pub fn add_judgement(&mut self, name: &str, d: Duration) {
+        self.oracles.entry(name.to_string()).or_default().judgement += d;
+    }
+
     fn answer(&mut self, name: &str, a: &Answer) {
         let t = self.oracles.entry(name.to_string()).or_default();
         t.cases += 1;
@@ -211,6 +259,8 @@ impl Stats {
             let e = self.oracles.entry(name.clone()).or_default();
             e.cases += t.cases;
             e.time += t.time;
+            e.phases.add(&t.phases);
+            e.judgement += t.judgement;
             for (l, c) in &t.answers {
                 *e.answers.entry(l.clone()).or_default() += c;
             }
@@ -265,6 +315,10 @@ pub struct SummaryContext<'a> {
     pub samples: &'a BTreeMap<String, f64>,
     /// Oracles left out, and why.
     pub unavailable: &'a [(String, String)],
+    /// What each backend's feed did (policy, judged cells and their curve).
+    pub guidance: &'a [FeedReport],
+    /// The shard of the seed range the hunt ran (its seeds step by its count).
+    pub shard: super::shard::Shard,
 }
 
 /// The registry oracle behind a summary row: `in-tree executor` is
@@ -289,6 +343,32 @@ pub const NOTES_WHY: &str = "outside the tools' contracts, not findings: what a 
     invalid module is undefined behaviour (spvgraph hunt --strict-consumers files them as low-severity findings); \
     where the TOSA reference model's own result fails an accuracy rule, the rule asks what no one delivers \
     (checker-disagrees-with-reference, charged to no one)";
+
+/// What the `judged_cells` part of a summary counts, in its own words.
+pub const CELLS_WHY: &str = "per backend, the cells of its judged-coverage map (operator x type row, each attribute \
+    class, each class of the data it read, each construct of the case, each equivalent form per type row) that at \
+    least one of its runs was judged on, and how that count grew over the hunt (seconds, cells); a guided backend is \
+    sent first the cases that bring cells it lacks";
+
+fn guidance_json(feeds: &[FeedReport]) -> Value {
+    let map: serde_json::Map<String, Value> = feeds
+        .iter()
+        .map(|f| {
+            let curve: Vec<Value> = thin(&f.curve).iter().map(|(t, n)| json!([round(*t, 1), n])).collect();
+            let v = json!({
+                "policy": f.policy,
+                "cells": f.cells,
+                "offered": f.tally.offered,
+                "taken": f.tally.taken,
+                "taken_at_random": f.tally.random,
+                "dropped": f.tally.dropped,
+                "curve": curve,
+            });
+            (f.oracle.clone(), v)
+        })
+        .collect();
+    Value::Object(map)
+}
 
 /// The summary as JSON (also written to `OUT/summary.json`).
 pub fn summary_json(st: &Stats, store: &Store, cx: &SummaryContext<'_>) -> Value {
@@ -343,6 +423,16 @@ pub fn summary_json(st: &Stats, store: &Store, cx: &SummaryContext<'_>) -> Value
                 "busy_s": round(busy, 3),
                 "cases_per_busy_s": if busy > 0.0 { round(t.cases as f64 / busy, 1) } else { 0.0 },
             });
+            let mut v = v;
+            if t.phases.total() > Duration::ZERO || t.judgement > Duration::ZERO {
+                v["phases_s"] = json!({
+                    "start": round(t.phases.start.as_secs_f64(), 3),
+                    "compile": round(t.phases.compile.as_secs_f64(), 3),
+                    "run": round(t.phases.run.as_secs_f64(), 3),
+                    "readback": round(t.phases.readback.as_secs_f64(), 3),
+                    "judgement": round(t.judgement.as_secs_f64(), 3),
+                });
+            }
             (name.clone(), v)
         })
         .collect();
@@ -374,10 +464,11 @@ pub fn summary_json(st: &Stats, store: &Store, cx: &SummaryContext<'_>) -> Value
             (name.clone(), v)
         })
         .collect();
-    let last = (st.cases > 0).then(|| cx.seed.wrapping_add(st.cases - 1));
+    let last = (st.cases > 0).then(|| cx.seed.wrapping_add((st.cases - 1).wrapping_mul(cx.shard.of)));
     json!({
         "cases": st.cases,
-        "seeds": { "first": cx.seed, "last": last },
+        "seeds": { "first": cx.seed, "last": last, "step": cx.shard.of },
+        "shard": (!cx.shard.is_whole()).then(|| cx.shard.to_string()),
         "valid": st.valid,
         "near_valid": st.near_valid,
         "near_valid_unavailable": st.unavailable,
@@ -390,6 +481,10 @@ pub fn summary_json(st: &Stats, store: &Store, cx: &SummaryContext<'_>) -> Value
         "judged": {
             "why": JUDGED_WHY,
             "backends": judged,
+        },
+        "judged_cells": {
+            "why": CELLS_WHY,
+            "backends": guidance_json(cx.guidance),
         },
         // Mutants of the cases of new findings (`--neighbours`).
         "neighbours": st.neighbours,
@@ -428,7 +523,14 @@ pub fn table(st: &Stats, store: &Store, cx: &SummaryContext<'_>) -> String {
     let mut t = String::new();
     let seeds = match st.cases {
         0 => "no seeds".to_string(),
-        n => format!("seeds {}..={}", cx.seed, cx.seed.wrapping_add(n - 1)),
+        n if cx.shard.is_whole() => format!("seeds {}..={}", cx.seed, cx.seed.wrapping_add(n - 1)),
+        n => format!(
+            "shard {}: seeds {}, {}, ..., {}",
+            cx.shard,
+            cx.seed,
+            cx.seed.wrapping_add(cx.shard.of),
+            cx.seed.wrapping_add((n - 1).wrapping_mul(cx.shard.of))
+        ),
     };
     let _ = writeln!(t, "hunt: {} cases in {secs:.1} s on {} job(s): {rate:.1} cases/s ({seeds})", st.cases, cx.jobs);
     let _ = writeln!(

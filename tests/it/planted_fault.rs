@@ -209,7 +209,7 @@ fn the_hunt_finds_the_planted_operator_and_reduces_the_case_to_it() {
     let planted: Arc<dyn Oracle> = Arc::new(PlantedFault { op: TosaOp::Add });
     let oracles = OracleSet {
         validators: vec![Arc::new(InTree::default())],
-        executors: vec![Sampled { oracle: planted, channels: Vec::new(), sample: 1.0, batch: 2 }],
+        executors: vec![Sampled { oracle: planted, channels: Vec::new(), sample: 1.0, batch: 2, guided: false }],
         referee: referee(),
         ..OracleSet::default()
     };
@@ -224,14 +224,14 @@ fn the_hunt_finds_the_planted_operator_and_reduces_the_case_to_it() {
         observe: true,
     };
     let case = hunt_case(&candidate);
-    let found = judge_again(&hunter, &case, &candidate, &[PLANTED.to_string()]);
+    let found = judge_again(&hunter, &case, &candidate, &[PLANTED.to_string()], "");
     let wrong = wrong_outputs(&found);
     assert_eq!(wrong.len(), 1, "{found:#?}");
     assert_eq!(wrong[0].operators, [TosaOp::Add]);
     // Without the observed form, the hunt judges the graph's output only,
     // which is computed from approximations: the fault goes unseen.
     let blind = Hunter { observe: false, ..hunter };
-    assert!(wrong_outputs(&judge_again(&blind, &case, &candidate, &[PLANTED.to_string()])).is_empty());
+    assert!(wrong_outputs(&judge_again(&blind, &case, &candidate, &[PLANTED.to_string()], "")).is_empty());
     let settings = FindingReduction {
         time_limit: Duration::from_secs(120),
         slow_time_limit: Duration::from_secs(120),
@@ -240,6 +240,6 @@ fn the_hunt_finds_the_planted_operator_and_reduces_the_case_to_it() {
     };
     let reduced = reduce(&hunter, &settings, &case, wrong[0], None, &|_| {}).expect("the finding reduces");
     assert_eq!(graph_ops(&reduced.reduced.module), [TosaOp::Add], "{:?}", reduced.info);
-    let again = judge_again(&hunter, &case, &reduced.reduced, &[PLANTED.to_string()]);
+    let again = judge_again(&hunter, &case, &reduced.reduced, &[PLANTED.to_string()], "");
     assert!(again.iter().any(|d| d.signature() == wrong[0].signature()));
 }
