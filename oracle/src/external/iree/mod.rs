@@ -507,9 +507,10 @@ pub const IREE_KNOWN: &[KnownDiscrepancy] = &[
             "wrong-output",
             Some(TosaOp::TransposeConv2d),
             None,
-            "floating-point TRANSPOSE_CONV2D gives NaN where an infinity or NaN meets a tap the operator does not have: \
-             upstream MLIR's tosa-optional-decompositions rewrites it as a CONV2D over zero-padded weights (strided) \
-             or a zero-padded input, so 0 * inf = NaN lands in outputs TOSA defines as the bias alone",
+            "strided floating-point TRANSPOSE_CONV2D gives NaN where an infinite or NaN input meets a tap the operator \
+             does not have: upstream MLIR's tosa-optional-decompositions rewrites it as a stride-1 CONV2D over \
+             zero-padded weights, so input * 0 = NaN lands in outputs TOSA defines as the bias alone (the stride-1 \
+             path's 0 * inf at a padded input is one of TOSA's optional extra multiplies, allowed)",
             "corpus/findings/iree-transpose-conv2d-zero-taps-nan.spv",
         )
     },
