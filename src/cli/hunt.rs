@@ -325,10 +325,18 @@ impl Progress for Bar {
     }
 }
 
-/// A name for this run: the time it started and the process.
-fn run_id() -> String {
+/// A name for this run: the time it started, the process and, for a
+/// shard, which one. Shards of one hunt start together on machines of their
+/// own, often as the same process id in a fresh container, and
+/// `findings merge` counts occurrences by run name: the shard keeps their
+/// names apart.
+fn run_id(shard: Option<Shard>) -> String {
     let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
-    format!("{}-{}", t.as_secs(), std::process::id())
+    let base = format!("{}-{}", t.as_secs(), std::process::id());
+    match shard.filter(|s| !s.is_whole()) {
+        Some(s) => format!("{base}-shard-{}-of-{}", s.index, s.of),
+        None => base,
+    }
 }
 
 fn options_plan(options: &HuntOptions) -> String {
@@ -424,8 +432,11 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             tail: Duration::from_secs_f64(args.reduce_tail),
         }),
     };
-    let (seed, start, count, run_id) =
-        if args.resume { resume_point(&args, &options_plan(&options))? } else { (args.seed, 0, args.count, run_id()) };
+    let (seed, start, count, run_id) = if args.resume {
+        resume_point(&args, &options_plan(&options))?
+    } else {
+        (args.seed, 0, args.count, run_id(args.shard))
+    };
     let options = HuntOptions { seed, start, count, run_id, ..options };
     if count.is_some_and(|c| start >= c) {
         eprintln!("note: the hunt in {} has run every one of its {} cases", args.out.display(), start);

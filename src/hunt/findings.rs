@@ -5,6 +5,7 @@
 use anyhow::Context;
 use serde_json::Value;
 use spvgraph_oracle::judge::Kind;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// One finding on disk: `DIR/SLUG/SLUG.json` with a `finding` object.
@@ -44,6 +45,11 @@ impl Finding {
         self.finding()["occurrences"].as_u64().unwrap_or(1)
     }
 
+    /// Its occurrences by the run that counted them (see [`occurrences_by_run`]).
+    pub fn occurrences_by_run(&self) -> BTreeMap<String, u64> {
+        occurrences_by_run(self.finding())
+    }
+
     /// How far its case was reduced, in words: the reduced size in
     /// graph nodes, and whether the reducer's time ran out first (then the
     /// case may not be minimal); "as found" when it was not reduced.
@@ -79,6 +85,23 @@ impl Finding {
     pub fn oracles(&self) -> Vec<String> {
         strings(&self.finding()["oracles"])
     }
+}
+
+/// The occurrences a `finding` object records, by the run that counted
+/// them: its `occurrences_by_run`, or, for a finding written before runs
+/// were told apart, all its `occurrences` under the run that first wrote it.
+///
+/// Why by run: a nightly shard hunts into a copy of the findings of earlier
+/// nights, so each shard's copy of a known finding carries the earlier
+/// nights' counts too. Merging takes each run's count once (the largest
+/// copy of it), where a plain sum would count the earlier nights once per
+/// shard, and merging the same directories again changes nothing.
+pub fn occurrences_by_run(finding: &Value) -> BTreeMap<String, u64> {
+    if let Some(map) = finding["occurrences_by_run"].as_object() {
+        return map.iter().filter_map(|(run, n)| Some((run.clone(), n.as_u64()?))).collect();
+    }
+    let run = finding["run"].as_str().unwrap_or("").to_string();
+    BTreeMap::from([(run, finding["occurrences"].as_u64().unwrap_or(1))])
 }
 
 /// The strings of a JSON array (nothing for anything else).

@@ -158,7 +158,9 @@ fn overview(s: &Value) -> Section {
         count(&f["documented_signatures"]),
         count(&f["occurrences"]),
     )];
-    if s["rebuilt"] == Value::Bool(true) {
+    if let Some(hunts) = s["merged"]["hunts"].as_u64() {
+        text.push(format!("Merged from {hunts} hunts (`spvgraph findings merge`): the findings and the cases of each; per-oracle counts and times are in each hunt's own summary.json."));
+    } else if s["rebuilt"] == Value::Bool(true) {
         text.push("The hunt did not finish (killed, or still running): this summary was rebuilt from the findings on disk, without its per-oracle counts.".into());
     }
     for u in s["unavailable_oracles"].as_array().into_iter().flatten() {

@@ -40,6 +40,8 @@ struct Entry {
     count: u64,
     /// Occurrences recorded by earlier runs.
     prior: u64,
+    /// The same, by the run that counted them (`finding.occurrences_by_run`).
+    prior_by_run: BTreeMap<String, u64>,
     /// Found by an earlier run into this directory.
     known: bool,
     /// Written by this run before it was killed (loaded on `--resume`): new, not known.
@@ -168,6 +170,7 @@ fn known_entry(slug: &str, text: &str, run: Option<&str>) -> Option<(String, Ent
         index: if this_run { finding["hunt_index"].as_u64().unwrap_or(u64::MAX) } else { u64::MAX },
         count: 0,
         prior: finding["occurrences"].as_u64().unwrap_or(0),
+        prior_by_run: super::findings::occurrences_by_run(finding),
         known: !this_run,
         this_run,
         documented: finding["documented"].is_object(),
@@ -317,6 +320,7 @@ impl Store {
                             index: case.index,
                             count: 1,
                             prior: 0,
+                            prior_by_run: BTreeMap::new(),
                             known: false,
                             this_run: false,
                             documented: d.documented.is_some() && !self.context.ignore_documented,
@@ -474,12 +478,18 @@ impl Store {
     }
 
     /// Brings every finding seen this run up to date: occurrences (earlier
-    /// runs' plus this run's) and example seeds.
+    /// runs' plus this run's, also by run: `occurrences_by_run`, which
+    /// `findings merge` needs to count each run once) and example seeds.
     pub fn finish(&self) {
         let Ok(mut entries) = self.entries.lock() else { return };
+        let run = self.context.run.clone().unwrap_or_default();
         for e in entries.values_mut().filter(|e| e.count > 0 && e.manifest.is_object()) {
+            let mut by_run = e.prior_by_run.clone();
+            // A resumed run (or a finished one continued) adds to its own count.
+            *by_run.entry(run.clone()).or_default() += e.count;
             let finding = &mut e.manifest["finding"];
-            finding["occurrences"] = json!(e.prior + e.count);
+            finding["occurrences"] = json!(by_run.values().sum::<u64>());
+            finding["occurrences_by_run"] = json!(by_run);
             finding["occurrences_this_run"] = json!(e.count);
             if !e.known {
                 finding["example_seeds"] = json!(e.examples.iter().collect::<Vec<_>>());

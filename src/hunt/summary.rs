@@ -5,7 +5,7 @@ use super::store::{KindTotals, Store};
 use serde_json::{json, Value};
 use spvgraph_ir::rules::RuleId;
 use spvgraph_oracle::judge::{Coverage, Kind, UnjudgedReason};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
 /// What one oracle did over the hunt.
@@ -692,16 +692,27 @@ fn recall_json(store: &Store) -> Value {
 /// memory and are gone: the rebuilt summary says so (`"rebuilt": true`).
 /// Findings first written by the run `progress.json` names are `new`.
 pub fn rebuild(out: &std::path::Path) -> anyhow::Result<Value> {
+    rebuild_marking_new(out, None)
+}
+
+/// [`rebuild`], with the signatures that are `new` given (`Some`: those of
+/// a merge that are not in the store of earlier nights, whatever run wrote
+/// them) rather than read from `progress.json`.
+pub fn rebuild_marking_new(out: &std::path::Path, new: Option<&BTreeSet<String>>) -> anyhow::Result<Value> {
     let progress = super::progress::Progress::load(out)?;
     let dir = out.join("findings");
     let found = super::findings::read(&dir)?;
     let run = progress.as_ref().map(|p| p.run.as_str());
+    let is_new = |f: &super::findings::Finding| match new {
+        Some(keys) => keys.contains(f.key()),
+        None => run.is_some() && f.run() == run,
+    };
     let mut by_kind: BTreeMap<String, KindTotals> = BTreeMap::new();
     let mut list = Vec::new();
     for f in &found {
         let status = if f.documented() {
             "documented"
-        } else if run.is_some() && f.run() == run {
+        } else if is_new(f) {
             "new"
         } else {
             "known"

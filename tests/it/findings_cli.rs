@@ -142,3 +142,90 @@ fn the_report_lists_new_findings_coverage_and_reproduce_commands() {
     let md = std::fs::read_to_string(out.join("report.md")).expect("report.md");
     assert!(md.contains("No new signature"), "{md}");
 }
+
+/// Copies the directory tree `from` to `to`.
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("create copy");
+    for item in std::fs::read_dir(from).expect("read tree").flatten() {
+        let dest = to.join(item.file_name());
+        if item.path().is_dir() {
+            copy_tree(&item.path(), &dest);
+        } else {
+            std::fs::copy(item.path(), &dest).expect("copy file");
+        }
+    }
+}
+
+fn summary_of(dir: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).expect("summary")).expect("JSON")
+}
+
+#[test]
+fn a_night_merged_into_the_store_fails_only_on_signatures_the_store_lacks() {
+    let d = scratch("known");
+    let store = d.join("store");
+    std::fs::create_dir_all(store.join("findings")).expect("empty store: the first night");
+    let path = |p: &Path| p.display().to_string();
+
+    // Night 1: one shard finds the planted panic; the store has nothing yet.
+    shard(&d.join("n1"), 100, 10, &[103]);
+    let (code, out, err) =
+        spvgraph(&["findings", "merge", &path(&d.join("n1")), "--out", &path(&store), "--known", &path(&store)]);
+    assert_eq!(code, 1, "a signature the store lacks fails the merge: {out}{err}");
+    let (slug, _) = only_finding(&store);
+    assert!(out.contains("1 new signature(s)") && out.contains(&slug), "{out}");
+    let s = summary_of(&store);
+    assert_eq!(s["findings"]["new_signatures"], 1, "{s}");
+    assert_eq!(s["findings"]["list"][0]["status"], "new", "{s}");
+    assert_eq!((s["cases"].clone(), s["merged"]["hunts"].clone()), (Value::from(10), Value::from(1)), "{s}");
+    let (code, _, err) = spvgraph(&["report", &path(&store)]);
+    assert_eq!(code, 0, "{err}");
+    let md = std::fs::read_to_string(store.join("report.md")).expect("report.md");
+    let new_part = md.split("## New since the last run").nth(1).and_then(|t| t.split("\n## ").next()).expect("section");
+    assert!(new_part.contains(&slug), "the report lists it as new: {new_part}");
+
+    // Night 2: two shards hunt into copies of the store (as the nightly
+    // workflow's shards do) and meet the same bug again.
+    for (name, seed, panic) in [("n2a", 110, 112), ("n2b", 120, 125)] {
+        copy_tree(&store.join("findings"), &d.join(name).join("findings"));
+        shard(&d.join(name), seed, 10, &[panic]);
+    }
+    let merge_night_2 = || {
+        spvgraph(&[
+            "findings",
+            "merge",
+            &path(&d.join("n2a")),
+            &path(&d.join("n2b")),
+            "--out",
+            &path(&store),
+            "--known",
+            &path(&store),
+        ])
+    };
+    let (code, out, err) = merge_night_2();
+    assert_eq!(code, 0, "nothing new: {out}{err}");
+    assert!(out.contains("0 new signature(s)"), "{out}");
+    let (_, m) = only_finding(&store);
+    // Night 1's occurrence once, though both shards' copies carry it, plus one per shard.
+    assert_eq!(m["finding"]["occurrences"], 3, "{}", m["finding"]);
+    assert_eq!(m["finding"]["occurrences_by_run"].as_object().map(|o| o.len()), Some(3), "{}", m["finding"]);
+    assert_eq!(m["finding"]["seed"], 103, "the first night's case stays");
+    let s = summary_of(&store);
+    assert_eq!(s["findings"]["new_signatures"], 0, "{s}");
+    assert_eq!(s["cases"], 20, "tonight's two shards, not the store's earlier nights: {s}");
+    // Merging the same night again (a re-run of the merge job) counts nothing twice.
+    let (code, _, err) = merge_night_2();
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(only_finding(&store).1["finding"]["occurrences"], 3);
+
+    let (code, _, err) = spvgraph(&[
+        "findings",
+        "merge",
+        &path(&d.join("n1")),
+        "--out",
+        &path(&d.join("elsewhere")),
+        "--known",
+        &path(&d.join("no-such-store")),
+    ]);
+    assert_eq!(code, 2, "a missing store is an error, not 'everything is new': {err}");
+}
