@@ -30,5 +30,6 @@ mod hunt_shard;
 mod planted_fault;
 mod reduce_cli;
 mod run_cli;
+mod shard_oracles;
 mod upstream_reproducers;
 mod validate_cli;
