@@ -691,3 +691,27 @@ fn iree_compiles_the_printed_text_as_it_compiles_tosa_opts_generic_form() {
     eprintln!("{same} graphs compiled and ran the same both ways, {refused} refused both ways");
     assert!(same >= 4, "only {same} graphs compared");
 }
+
+/// `iree@host`: IREE compiling for this machine's CPU, a second version of
+/// the `iree` tool (the release differential compares them), opt-in.
+#[test]
+fn iree_at_host_compiles_for_this_cpu_and_is_a_version_of_iree() {
+    let Some(_) = iree() else { return };
+    let config = spvgraph_oracle::registry::OracleConfig::default();
+    let generic = spvgraph_oracle::registry::build("iree", &config).expect("known");
+    let host = spvgraph_oracle::registry::build("iree@host", &config).expect("a variant");
+    assert_eq!((host.name(), host.tool(), host.channel()), ("iree@host", "iree", Some("host")));
+    let (g, h) = (generic.version().unwrap_or_default(), host.version().unwrap_or_default());
+    assert!(g.ends_with("; target-cpu generic"), "{g}");
+    assert!(h.contains("; target-cpu host (") && h.contains("3.13"), "{h}");
+    let m = spvgraph_ir::samples::elementwise_chain(3);
+    let x = TensorData::from_bits(ElemType::Fp32, &[1, 8, 8, 4], &[f32::to_bits(-0.75) as u64; 256]).expect("x");
+    let words = m.encode_words().expect("encodes");
+    let inputs = [x.clone(), x];
+    let gc = BTreeMap::new();
+    let request = ExecRequest { module: &words, entry_point: None, inputs: &inputs, graph_constants: &gc };
+    let ours = outputs(Executor::default().execute(&request).expect("answers"));
+    assert_eq!(outputs(host.execute(&request).expect("IREE answers")), ours);
+    let all = spvgraph_oracle::registry::expand(&["all".into()], &config).expect("expands");
+    assert!(!all.iter().any(|n| n == "iree@host"), "{all:?}");
+}
