@@ -120,6 +120,8 @@ pub struct Iree {
     limits: Limits,
     target: TargetCpu,
     batching: bool,
+    /// Cases per hunt batch ([`Oracle::preferred_batch`]).
+    preferred: usize,
     /// The recorded package versions, or what `iree-compile` reports (asked once, when first needed).
     version: std::sync::OnceLock<Option<String>>,
     cache: Arc<Mutex<Cache>>,
@@ -204,7 +206,14 @@ impl Iree {
         {
             let _ = version.set(Some(format!("{c}, {r}")));
         }
-        Iree { version, ..Iree::new(found) }
+        let iree = Iree { version, ..Iree::new(found) };
+        match batch_from_env() {
+            Ok(None) => iree,
+            Ok(Some(BatchSetting::Off)) => iree.with_batching(false).with_preferred_batch(1),
+            Ok(Some(BatchSetting::Cases(n))) => iree.with_preferred_batch(n),
+            // The oracle cannot run as asked; `available` says why.
+            Err(reason) => Iree { tools: Err(reason), ..iree },
+        }
     }
 
     /// Uses these executables.
@@ -218,6 +227,7 @@ impl Iree {
             limits: Limits { timeout: Self::DEFAULT_TIMEOUT, ..Limits::default() },
             target: TargetCpu::default(),
             batching: true,
+            preferred: PREFERRED_BATCH,
             version: std::sync::OnceLock::new(),
             cache: Arc::default(),
             times: Arc::default(),
@@ -236,6 +246,13 @@ impl Iree {
     pub fn with_target_cpu(mut self, target: TargetCpu) -> Iree {
         self.target = target;
         self.cache = Arc::default();
+        self
+    }
+
+    /// Asks the hunt for batches of `cases` cases ([`Oracle::preferred_batch`];
+    /// [`PREFERRED_BATCH`] by default).
+    pub fn with_preferred_batch(mut self, cases: usize) -> Iree {
+        self.preferred = cases.max(1);
         self
     }
 
@@ -484,10 +501,12 @@ impl Iree {
     }
 
     /// One `iree-compile` run on the graphs of `group` as the functions of
-    /// one module ([`BatchModule`]); graphs that need `tosa-opt` first, or
-    /// have no function to rename, are named as failing (they go alone).
+    /// one module ([`BatchModule`]); graphs that need `tosa-opt` first, that
+    /// [`compiles_alone`], or that have no function to rename, are named as
+    /// failing without a run (they go alone).
     fn compile_together(&self, group: &[(u64, &str, &str)]) -> Result<Together, OracleError> {
-        let apart: Vec<usize> = (0..group.len()).filter(|&k| needs_generic_pass(group[k].1)).collect();
+        let apart: Vec<usize> =
+            (0..group.len()).filter(|&k| needs_generic_pass(group[k].1) || compiles_alone(group[k].1)).collect();
         if !apart.is_empty() {
             return Ok(Together::Named(apart));
         }
@@ -680,6 +699,28 @@ fn read_outputs(dir: &Path, outputs: &[Port]) -> Result<Vec<spvgraph_ir::tensor:
 fn verifier_rejection(run: &ProcessRun) -> Option<Compiled> {
     let text = run.tail(12);
     text.contains("' op ").then(|| Compiled::Refused(Refusal::Invalid, format!("tosa-opt rejected the graph: {text}")))
+}
+
+/// Whether a graph is compiled by itself even in a batch, because IREE
+/// 3.13 is known to refuse it, in a way that costs a batch module dear:
+///
+/// * fp8 and fp16 values in one graph (a CAST between them, an fp8
+///   convolution's fp16 result or accumulator): IREE cannot convert fp8 to
+///   or from fp16 on llvm-cpu ([`barrier`]), and the failure comes late, in
+///   code generation, where a module that fails has lost most of its work
+///   (measured in one hunt batch: a 20-graph module failed after 28 s, the
+///   19 left after 31 s, and the 18 left then compiled in 35 s);
+/// * MAX_POOL2D on fp8, which IREE cannot lower, and RESCALE with
+///   INEXACT_ROUND, which its TOSA validation refuses: both fail at once, so
+///   in a module they cost a compiler run for nothing.
+///
+/// Other fp8 graphs (fp8 to and from fp32 converts) compile, and stay in
+/// the module. The answer is the same either way; only the time differs.
+pub fn compiles_alone(mlir: &str) -> bool {
+    let fp8 = mlir.contains("f8E4M3FN") || mlir.contains("f8E5M2");
+    // `bf16` holds `f16`; only fp16 itself counts.
+    let fp16 = mlir.match_indices("f16").any(|(at, _)| !mlir[..at].ends_with('b'));
+    (fp8 && (fp16 || mlir.contains("\"tosa.max_pool2d\""))) || mlir.contains("INEXACT_ROUND")
 }
 
 /// Whether printed MLIR has an operation that is not in MLIR's generic form
@@ -969,7 +1010,7 @@ impl Oracle for Iree {
     /// form, its forms; then the rescues) compile as one module, which
     /// shares `iree-compile`'s fixed cost of about 0.3 s.
     fn preferred_batch(&self) -> usize {
-        PREFERRED_BATCH
+        self.preferred
     }
 
     /// It runs the graph's TOSA MLIR.
@@ -1043,6 +1084,42 @@ impl Oracle for Iree {
 /// runs of 60 valid cases at several sizes (docs/oracles.md).
 pub const PREFERRED_BATCH: usize = 16;
 
+/// The variable that overrides how [`Iree::from_config`] batches (for
+/// measuring): `off` compiles each graph by itself, in hunt batches of one
+/// case (what the adapter did before it batched); a number sets the cases
+/// per hunt batch.
+pub const BATCH_VARIABLE: &str = "SPVGRAPH_IREE_BATCH";
+
+/// A [`BATCH_VARIABLE`] setting.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BatchSetting {
+    /// Each graph compiled by itself, one case per hunt batch.
+    Off,
+    /// Batched, this many cases per hunt batch.
+    Cases(usize),
+}
+
+/// Parses a [`BATCH_VARIABLE`] value.
+pub fn parse_batch_setting(value: &str) -> Result<BatchSetting, String> {
+    match value.trim() {
+        "off" => Ok(BatchSetting::Off),
+        v => match v.parse::<usize>() {
+            Ok(n) if n > 0 => Ok(BatchSetting::Cases(n)),
+            _ => Err(format!("{BATCH_VARIABLE}={value:?}: expected `off` or a number of cases (1 or more)")),
+        },
+    }
+}
+
+fn batch_from_env() -> Result<Option<BatchSetting>, String> {
+    match std::env::var(BATCH_VARIABLE) {
+        Ok(v) => parse_batch_setting(&v).map(Some),
+        Err(std::env::VarError::NotPresent) => Ok(None),
+        Err(std::env::VarError::NotUnicode(v)) => {
+            Err(format!("{BATCH_VARIABLE}={v:?}: expected `off` or a number of cases (1 or more)"))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1088,6 +1165,38 @@ mod tests {
         assert!(needs_generic_pass(custom));
         assert!(!needs_generic_pass(&custom.replace("tosa.abs %a", "\"tosa.abs\"(%a)")));
         assert!(needs_generic_pass("  tosa.yield %0 : tensor<2xf32>\n"));
+    }
+
+    #[test]
+    fn graphs_iree_refuses_dearly_compile_alone() {
+        let cast = "  %1 = \"tosa.cast\"(%0) : (tensor<4xf8E5M2>) -> tensor<4xf16>\n";
+        assert!(compiles_alone(cast));
+        assert!(compiles_alone(&cast.replace("f8E5M2", "f8E4M3FN")));
+        assert!(!compiles_alone(&cast.replace("f8E5M2", "f32")), "no fp8");
+        assert!(!compiles_alone(&cast.replace("xf16", "xf32")), "fp8 to fp32 compiles");
+        assert!(!compiles_alone(&cast.replace("xf16", "xbf16")), "bf16 is not fp16");
+        let pool = "  %1 = \"tosa.max_pool2d\"(%0) <{kernel = array<i64: 2, 2>}> : (tensor<1x4x4x1xf8E4M3FN>) -> ...";
+        assert!(compiles_alone(pool));
+        assert!(!compiles_alone(&pool.replace("f8E4M3FN", "f32")));
+        assert!(compiles_alone("rounding_mode = #tosa.rounding_mode<INEXACT_ROUND>"));
+        assert!(!compiles_alone("rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>"));
+    }
+
+    #[test]
+    fn batch_settings_are_parsed() {
+        assert_eq!(parse_batch_setting("off"), Ok(BatchSetting::Off));
+        assert_eq!(parse_batch_setting(" 8 "), Ok(BatchSetting::Cases(8)));
+        for bad in ["0", "-1", "on", ""] {
+            let e = parse_batch_setting(bad).err().unwrap_or_default();
+            assert!(e.contains(BATCH_VARIABLE) && e.contains("off"), "{bad}: {e}");
+        }
+        let o = Iree::with_tools(IreeTools {
+            tosa_opt: PathBuf::new(),
+            compile: PathBuf::new(),
+            run_module: PathBuf::new(),
+        });
+        assert_eq!(o.preferred_batch(), PREFERRED_BATCH);
+        assert_eq!(o.with_preferred_batch(0).preferred_batch(), 1);
     }
 
     #[test]
