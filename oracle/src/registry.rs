@@ -22,6 +22,12 @@
 //! too, beside the release one. The instance answers as its oracle does,
 //! under its own name; [`Oracle::tool`] and [`Oracle::channel`] tell the
 //! judgement that two instances are versions of one tool.
+//!
+//! **Variants.** A few instances run the release's own tools configured
+//! otherwise ([`VARIANTS`]): `iree@host` compiles for the host CPU where
+//! `iree` compiles for a generic one. They need no channel and are opt-in:
+//! `all` does not name them (`all@host` does). Being a channel instance,
+//! a variant counts as the newer version of its tool.
 
 use crate::compliance::PreciseOutcome;
 use crate::exec::{ExecConfig, Executor};
@@ -198,6 +204,15 @@ pub enum RegistryError {
 /// What separates an oracle's name from its channel: `emulation-layer@dev`.
 pub const CHANNEL_SEPARATOR: char = '@';
 
+/// IREE compiling for the host CPU (`--iree-llvmcpu-target-cpu=host`),
+/// beside `iree`, which compiles for a generic one: a disagreement between
+/// the two is code generation that depends on the CPU's features.
+pub const IREE_HOST: &str = "iree@host";
+
+/// The variants: instances on the release's tools, configured otherwise
+/// (see the module documentation).
+pub const VARIANTS: &[&str] = &[IREE_HOST];
+
 /// An instance name split into the oracle's name and its channel, if any.
 pub fn split_name(name: &str) -> (&str, Option<&str>) {
     match name.split_once(CHANNEL_SEPARATOR) {
@@ -238,6 +253,14 @@ pub fn build(name: &str, config: &OracleConfig) -> Result<Box<dyn Oracle>, Regis
     let Some(channel) = split_name(name).1 else {
         return Ok(build_on(tool, &config.tools, config.path(tool.name()), config));
     };
+    if let Some(inner) = build_variant(name, config) {
+        return Ok(Box::new(OnChannel {
+            inner,
+            name: name.to_string(),
+            tool: tool.name(),
+            channel: channel.to_string(),
+        }));
+    }
     let dir = config.path(name);
     let tools = match (config.tools.channel(channel), dir) {
         (Ok(t), _) => t,
@@ -257,6 +280,24 @@ pub fn build(name: &str, config: &OracleConfig) -> Result<Box<dyn Oracle>, Regis
         }
     }
     Ok(Box::new(OnChannel { inner, name: name.to_string(), tool: tool.name(), channel: channel.to_string() }))
+}
+
+/// The variant `name` ([`VARIANTS`]), on the release's tools (or the
+/// user's directory for the variant, else for its oracle); `None` for any
+/// other name.
+fn build_variant(name: &str, config: &OracleConfig) -> Option<Box<dyn Oracle>> {
+    match name {
+        IREE_HOST => {
+            let dir = config.path(IREE_HOST).or_else(|| config.path(IREE));
+            Some(Box::new(iree(&config.tools, dir, config).with_target_cpu(crate::external::iree::TargetCpu::Host)))
+        }
+        _ => None,
+    }
+}
+
+fn iree(tools: &Tools, dir: Option<&Path>, config: &OracleConfig) -> Iree {
+    Iree::from_config(tools, dir)
+        .with_limits(crate::external::process::Limits { timeout: config.timeout, memory_bytes: config.memory_bytes })
 }
 
 /// Builds oracle `name` on `tools`, with the user's directory `dir`.
@@ -285,21 +326,26 @@ fn build_on(name: OracleName, tools: &Tools, dir: Option<&Path>, config: &Oracle
                 memory_bytes: config.memory_bytes,
             }))
         }
-        OracleName::Iree => Box::new(Iree::from_config(tools, dir).with_limits(crate::external::process::Limits {
-            timeout: config.timeout,
-            memory_bytes: config.memory_bytes,
-        })),
+        OracleName::Iree => Box::new(iree(tools, dir, config)),
     }
 }
 
 /// The instance names a list of names stands for: `all` is every oracle of
-/// the registry, `all@CHANNEL` every oracle the channel has a version of
-/// (see [`build`]); other names stay as they are. Each name once, in order.
+/// the registry (not the opt-in [`VARIANTS`]), `all@CHANNEL` every oracle
+/// the channel has a version of (see [`build`]), or, for a channel that is
+/// not installed, the variants of that name (`all@host`: `iree@host`);
+/// other names stay as they are. Each name once, in order.
 pub fn expand(names: &[String], config: &OracleConfig) -> Result<Vec<String>, RegistryError> {
     let mut out: Vec<String> = Vec::new();
     for name in names {
+        let variants: Vec<String> = VARIANTS
+            .iter()
+            .filter(|v| split_name(v).1.is_some() && split_name(v).1 == split_name(name).1)
+            .map(|v| v.to_string())
+            .collect();
         let more: Vec<String> = match split_name(name) {
             ("all", None) => NAMES.iter().map(|n| n.to_string()).collect(),
+            ("all", Some(channel)) if !variants.is_empty() && config.tools.channel(channel).is_err() => variants,
             ("all", Some(channel)) => {
                 let mut on = Vec::new();
                 for n in NAMES {
@@ -540,6 +586,27 @@ mod tests {
         let list = build_list("in-tree, spirv-val", &config).expect("two names");
         assert_eq!(list.iter().map(|o| o.name().to_string()).collect::<Vec<_>>(), ["in-tree", "spirv-val"]);
         assert_eq!(build_list("all", &config).expect("all").len(), NAMES.len());
+    }
+
+    /// `iree@host` is IREE compiling for the host CPU: a version of `iree`
+    /// that no channel installs, which `all` leaves out and `all@host` names.
+    #[test]
+    fn iree_at_host_is_an_opt_in_version_of_iree() {
+        let config = OracleConfig::default();
+        assert!(is_instance_name(IREE_HOST));
+        let o = build(IREE_HOST, &config).expect("a variant");
+        assert_eq!((o.name(), o.tool(), o.channel()), (IREE_HOST, IREE, Some("host")));
+        assert_eq!(o.capabilities(), build(IREE, &config).expect("known").capabilities());
+        let names = |list: &[&str]| {
+            let list: Vec<String> = list.iter().map(|n| n.to_string()).collect();
+            expand(&list, &config).expect("expands")
+        };
+        assert_eq!(names(&["all"]), NAMES.iter().map(|n| n.to_string()).collect::<Vec<_>>());
+        assert_eq!(names(&["all", "iree@host"]).last().map(String::as_str), Some(IREE_HOST));
+        if config.tools.channel("host").is_err() {
+            assert_eq!(names(&["all@host"]), [IREE_HOST]);
+        }
+        assert!(!build_all(&config).iter().any(|o| o.name() == IREE_HOST));
     }
 
     #[test]

@@ -31,7 +31,8 @@ use crate::attribution::{Owner, Status};
 use crate::compliance::{compare_run, ReferenceTensor};
 pub use crate::compliance::{Agreement, PreciseOutcome, PreciseOutput, RowTally, SweepTally};
 use crate::oracle::{
-    Abnormal, Capability, ExecOutcome, ExecRequest, KnownDiscrepancy, Oracle, OracleError, Refusal, Standalone,
+    Abnormal, Capability, ExecOutcome, ExecRequest, KnownDiscrepancy, Oracle, OracleError, PhaseTimes, Refusal,
+    Standalone,
 };
 use crate::tools::{Tool, Tools};
 use spvgraph_ir::analysis::{Analysis, Type};
@@ -43,7 +44,8 @@ use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::Module;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Duration;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 const NAME: &str = "tosa-ref";
 
@@ -54,6 +56,8 @@ pub struct TosaReferenceModel {
     timeout: Duration,
     level: Option<String>,
     version: Option<String>,
+    /// Where its time went ([`Oracle::phase_times`]), shared by its clones.
+    times: Arc<Mutex<PhaseTimes>>,
 }
 
 /// What one execution cost in each of the model's two processes (`None`:
@@ -99,6 +103,7 @@ impl TosaReferenceModel {
             timeout: Self::DEFAULT_TIMEOUT,
             level: None,
             version: tools.package_version(Tool::TosaReferenceModel),
+            times: Arc::default(),
         }
     }
 
@@ -116,7 +121,7 @@ impl TosaReferenceModel {
             (Some(opt), Some(model)) => Ok((opt, model)),
             _ => Err(format!("{}: tosa-opt and tosa_reference_model not both found there", dir.display())),
         };
-        TosaReferenceModel { tools, timeout: Self::DEFAULT_TIMEOUT, level: None, version: None }
+        TosaReferenceModel { tools, timeout: Self::DEFAULT_TIMEOUT, level: None, version: None, times: Arc::default() }
     }
 
     /// Uses these two executables.
@@ -126,6 +131,7 @@ impl TosaReferenceModel {
             timeout: Self::DEFAULT_TIMEOUT,
             level: None,
             version: None,
+            times: Arc::default(),
         }
     }
 
@@ -141,6 +147,12 @@ impl TosaReferenceModel {
         self
     }
 
+    /// Adds the time since `start` to one phase of [`Oracle::phase_times`].
+    fn count(&self, start: Instant, phase: fn(&mut PhaseTimes) -> &mut Duration) {
+        // A panic while holding the lock leaves usable figures: each update is one addition.
+        *phase(&mut self.times.lock().unwrap_or_else(std::sync::PoisonError::into_inner)) += start.elapsed();
+    }
+
     fn paths(&self) -> Result<(&Path, &Path), OracleError> {
         match &self.tools {
             Ok((opt, model)) => Ok((opt.as_path(), model.as_path())),
@@ -152,6 +164,13 @@ impl TosaReferenceModel {
     /// the model's refusal: an invalid module, or one with no TOSA MLIR form
     /// (unsupported: the model cannot be handed it).
     pub fn prepare(&self, request: &ExecRequest<'_>) -> Result<Result<PreparedGraph, ExecOutcome>, OracleError> {
+        let start = Instant::now();
+        let prepared = self.prepare_untimed(request);
+        self.count(start, |t| &mut t.compile);
+        prepared
+    }
+
+    fn prepare_untimed(&self, request: &ExecRequest<'_>) -> Result<Result<PreparedGraph, ExecOutcome>, OracleError> {
         let invalid = |reason: String| Ok(Err(ExecOutcome::Refused { kind: Refusal::Invalid, reason }));
         let module = match Module::decode_words(request.module) {
             Ok(m) => m,
@@ -195,17 +214,10 @@ impl TosaReferenceModel {
             Run::Refused(kind, reason) => Ok(ExecOutcome::Refused { kind, reason }),
             Run::Abnormal(how, detail) => Ok(ExecOutcome::Abnormal { how, detail }),
             Run::Done => {
-                let mut result = Vec::with_capacity(outputs.len());
-                for (j, &elem) in outputs.iter().enumerate() {
-                    let path = dir.path().join("out").join(format!("out{j}.npy"));
-                    match read_npy(&path, elem).map_err(failed)? {
-                        ReferenceTensor::Typed(t) => result.push(t),
-                        ReferenceTensor::Precise { .. } => {
-                            return Err(failed(format!("{}: fp64 data outside precise mode", path.display())))
-                        }
-                    }
-                }
-                Ok(ExecOutcome::Outputs(result))
+                let start = Instant::now();
+                let read = read_typed_outputs(dir.path(), outputs);
+                self.count(start, |t| &mut t.readback);
+                read.map(ExecOutcome::Outputs)
             }
         }
     }
@@ -223,16 +235,10 @@ impl TosaReferenceModel {
             Run::Refused(kind, reason) => Ok(PreciseOutcome::Refused { kind, reason }),
             Run::Abnormal(how, detail) => Ok(PreciseOutcome::Abnormal { how, detail }),
             Run::Done => {
-                let mut result = Vec::with_capacity(outputs.len());
-                for (j, &elem) in outputs.iter().enumerate() {
-                    let out = dir.path().join("out");
-                    let reference = read_npy(&out.join(format!("out{j}.npy")), elem).map_err(failed)?;
-                    let bounds_path = out.join(format!("bounds_out{j}.npy"));
-                    let bounds =
-                        if bounds_path.is_file() { Some(read_npy(&bounds_path, elem).map_err(failed)?) } else { None };
-                    result.push(PreciseOutput { reference, bounds });
-                }
-                Ok(PreciseOutcome::Outputs(result))
+                let start = Instant::now();
+                let read = read_precise_outputs(dir.path(), outputs);
+                self.count(start, |t| &mut t.readback);
+                read.map(PreciseOutcome::Outputs)
             }
         }
     }
@@ -292,7 +298,29 @@ impl TosaReferenceModel {
         costs: &mut ReferenceCosts,
     ) -> Result<Run, OracleError> {
         *costs = ReferenceCosts::default();
-        let (opt, model) = self.paths()?;
+        let (opt, _) = self.paths()?;
+        let start = Instant::now();
+        let serialized = self.serialize(dir, mlir, opt, costs);
+        self.count(start, |t| &mut t.compile);
+        let tosa_path = match serialized? {
+            Ok(p) => p,
+            Err(end) => return Ok(end),
+        };
+        let start = Instant::now();
+        let ran = self.run_model(dir, &tosa_path, inputs, outputs, Mode { precise, bounds }, costs);
+        self.count(start, |t| &mut t.run);
+        ran
+    }
+
+    /// `tosa-opt --tosa-serialize` on `mlir` in `dir`: the flatbuffer's
+    /// path, or how the serializer ended.
+    fn serialize(
+        &self,
+        dir: &ScratchDir,
+        mlir: &str,
+        opt: &Path,
+        costs: &mut ReferenceCosts,
+    ) -> Result<Result<PathBuf, Run>, OracleError> {
         let d = dir.path();
         let mlir_path = d.join("graph.mlir");
         let tosa_path = d.join("graph.tosa");
@@ -304,7 +332,7 @@ impl TosaReferenceModel {
         let ser = run_tool(cmd, d, self.timeout)?;
         costs.tosa_opt = Some(ser.cost());
         if let Some(how) = ser.abnormal() {
-            return Ok(Run::Abnormal(how, format!("tosa-opt: {}", tail(&ser))));
+            return Ok(Err(Run::Abnormal(how, format!("tosa-opt: {}", tail(&ser)))));
         }
         if !ser.success() {
             let text = tail(&ser);
@@ -312,14 +340,30 @@ impl TosaReferenceModel {
             // those are statements about the graph. Anything else (parse
             // errors, crashes) means this harness produced something wrong.
             if text.contains("' op ") {
-                return Ok(Run::Refused(Refusal::Invalid, format!("tosa-opt rejected the graph: {text}")));
+                return Ok(Err(Run::Refused(Refusal::Invalid, format!("tosa-opt rejected the graph: {text}"))));
             }
             return Err(failed(format!("tosa-opt failed ({}): {text}", ser.status_text())));
         }
+        Ok(Ok(tosa_path))
+    }
+
+    /// `tosa_reference_model` on the flatbuffer at `tosa_path` and `inputs`
+    /// (written as `.npy` files), in `dir`.
+    fn run_model(
+        &self,
+        dir: &ScratchDir,
+        tosa_path: &Path,
+        inputs: &[TensorData],
+        outputs: &[ElemType],
+        Mode { precise, bounds }: Mode,
+        costs: &mut ReferenceCosts,
+    ) -> Result<Run, OracleError> {
+        let (_, model) = self.paths()?;
+        let d = dir.path();
         // The serializer names results after the operators that produce them,
         // and a result that is a graph input keeps the input's name, so the
         // names come from the flatbuffer rather than from their positions.
-        let flatbuffer = std::fs::read(&tosa_path).map_err(|e| failed(format!("{}: {e}", tosa_path.display())))?;
+        let flatbuffer = std::fs::read(tosa_path).map_err(|e| failed(format!("{}: {e}", tosa_path.display())))?;
         let (in_names, out_names) = flatbuffer_io_names(&flatbuffer)
             .map_err(|e| failed(format!("{}: cannot read the graph's inputs and outputs: {e}", tosa_path.display())))?;
         if in_names.len() != inputs.len() || out_names.len() != outputs.len() {
@@ -465,6 +509,16 @@ impl Oracle for TosaReferenceModel {
         self.paths().map(|_| ())
     }
 
+    /// Where the time went, over every run (the referee's precise runs
+    /// too): `compile` is the translation to TOSA MLIR and `tosa-opt
+    /// --tosa-serialize` (process start included); `run` is the reference
+    /// model's process with its input files and test descriptor; `readback`
+    /// is reading its `.npy` outputs. `start` stays zero: no process
+    /// outlives a call.
+    fn phase_times(&self) -> PhaseTimes {
+        *self.times.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
     /// The graph's TOSA MLIR, its inputs, the test descriptor, and the
     /// `tosa-opt` (serialize) and `tosa_reference_model` lines.
     fn standalone_execute(&self, request: &ExecRequest<'_>, dir: &Path) -> Result<Option<Standalone>, OracleError> {
@@ -540,6 +594,34 @@ enum Run {
     Done,
     Refused(Refusal, String),
     Abnormal(Abnormal, String),
+}
+
+/// The typed outputs the model wrote into `dir/out`.
+fn read_typed_outputs(dir: &Path, outputs: &[ElemType]) -> Result<Vec<TensorData>, OracleError> {
+    let mut result = Vec::with_capacity(outputs.len());
+    for (j, &elem) in outputs.iter().enumerate() {
+        let path = dir.join("out").join(format!("out{j}.npy"));
+        match read_npy(&path, elem).map_err(failed)? {
+            ReferenceTensor::Typed(t) => result.push(t),
+            ReferenceTensor::Precise { .. } => {
+                return Err(failed(format!("{}: fp64 data outside precise mode", path.display())))
+            }
+        }
+    }
+    Ok(result)
+}
+
+/// The precise-mode outputs (and bounds tensors) the model wrote into `dir/out`.
+fn read_precise_outputs(dir: &Path, outputs: &[ElemType]) -> Result<Vec<PreciseOutput>, OracleError> {
+    let mut result = Vec::with_capacity(outputs.len());
+    for (j, &elem) in outputs.iter().enumerate() {
+        let out = dir.join("out");
+        let reference = read_npy(&out.join(format!("out{j}.npy")), elem).map_err(failed)?;
+        let bounds_path = out.join(format!("bounds_out{j}.npy"));
+        let bounds = if bounds_path.is_file() { Some(read_npy(&bounds_path, elem).map_err(failed)?) } else { None };
+        result.push(PreciseOutput { reference, bounds });
+    }
+    Ok(result)
 }
 
 fn scratch() -> Result<ScratchDir, OracleError> {
@@ -780,6 +862,7 @@ mod tests {
             timeout: Duration::from_secs(1),
             level: None,
             version: None,
+            times: Arc::default(),
         };
         match o.available() {
             Err(OracleError::Unavailable { oracle, reason }) => {
@@ -790,6 +873,33 @@ mod tests {
         }
         let r = o.run_mlir("", &[], &[]);
         assert!(matches!(r, Err(OracleError::Unavailable { .. })));
+    }
+
+    /// Translation and `tosa-opt` count under `compile`; a graph `tosa-opt`
+    /// rejects never reaches the model, so nothing counts under `run`.
+    #[test]
+    fn time_is_counted_by_phase() {
+        let dir = scratch().expect("scratch");
+        let opt = dir.path().join("tosa-opt");
+        std::fs::write(&opt, "#!/bin/sh\necho \"'tosa.abs' op is wrong\" >&2\nexit 1\n").expect("write");
+        std::fs::set_permissions(&opt, std::os::unix::fs::PermissionsExt::from_mode(0o755)).expect("chmod");
+        let o = TosaReferenceModel::with_tools(opt, PathBuf::from("/nonexistent/tosa_reference_model"));
+        assert_eq!(o.phase_times(), PhaseTimes::default());
+        let words = spvgraph_ir::samples::elementwise_chain(2).encode_words().expect("encodes");
+        let x = TensorData::zeros(ElemType::Fp32, &[1, 8, 8, 4]);
+        let inputs = [x.clone(), x];
+        let gc = Default::default();
+        let request = ExecRequest { module: &words, entry_point: None, inputs: &inputs, graph_constants: &gc };
+        match o.execute(&request) {
+            Ok(ExecOutcome::Refused { kind: Refusal::Invalid, reason }) => {
+                assert!(reason.contains("tosa-opt"), "{reason}")
+            }
+            other => panic!("expected tosa-opt's rejection, got {other:?}"),
+        }
+        let t = o.phase_times();
+        assert!(t.compile > Duration::ZERO, "{t:?}");
+        assert_eq!((t.start, t.run, t.readback), (Duration::ZERO, Duration::ZERO, Duration::ZERO));
+        assert_eq!(o.clone().phase_times(), t, "clones share the figures");
     }
 
     #[test]

@@ -10,6 +10,7 @@
 use spvgraph_generator::{generate_from_seed, Config};
 use spvgraph_ir::builder::ModuleBuilder;
 use spvgraph_ir::elem::ElemType;
+use spvgraph_ir::observe::observed_form;
 use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::Module;
@@ -18,12 +19,15 @@ use spvgraph_oracle::exec::Executor;
 use spvgraph_oracle::external::iree::{Iree, IreeTools};
 use spvgraph_oracle::external::process::Limits;
 use spvgraph_oracle::external::tosa_reference::TosaReferenceModel;
-use spvgraph_oracle::oracle::{Abnormal, Capability, ExecOutcome, ExecRequest, Oracle, Refusal};
+use spvgraph_oracle::oracle::{
+    Abnormal, Capability, ExecOutcome, ExecRequest, Oracle, OracleError, OwnedExecRequest, Refusal,
+};
 use spvgraph_oracle::produced::bit_identical;
 use spvgraph_oracle::tools::Tool;
 use std::collections::BTreeMap;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::time::Duration;
 
 /// The adapter, or `None` (after a `skipping:` notice) without the tools.
@@ -410,4 +414,311 @@ fn a_users_build_directory_is_used_and_its_version_reported() {
     let gc = BTreeMap::new();
     let out = o.execute(&ExecRequest { module: &words, entry_point: None, inputs: &inputs, graph_constants: &gc });
     assert_eq!(outputs(out.expect("answers")), vec![TensorData::zeros(ElemType::Fp32, &[1, 8, 8, 4])]);
+}
+
+/// An outcome with every output as element type, shape and bits (a NaN
+/// equals itself), refusals by kind and message, crashes by how they ended.
+fn comparable(outcome: &Result<ExecOutcome, OracleError>) -> String {
+    match outcome {
+        Ok(ExecOutcome::Outputs(o)) => {
+            let each: Vec<String> =
+                o.iter().map(|t| format!("{} {:?} {:x?}", t.elem(), t.shape(), t.to_bits())).collect();
+            format!("outputs {each:?}")
+        }
+        Ok(ExecOutcome::Refused { kind, reason }) => format!("refused {kind:?}: {reason}"),
+        Ok(ExecOutcome::Abnormal { how, .. }) => format!("abnormal {how:?}"),
+        Err(e) => format!("error {e}"),
+    }
+}
+
+/// The real iree-compile behind a script that logs each run (its arguments
+/// and exit status) in `log`.
+fn counting(real: &Iree, dir: &Path, label: &str, log: &Path) -> Iree {
+    let tools = real.tools().expect("found").clone();
+    let body =
+        format!("'{}' \"$@\"\nrc=$?\necho \"$* rc=$rc\" >> '{}'\nexit $rc", tools.compile.display(), log.display());
+    Iree::with_tools(IreeTools { compile: script(dir, &format!("iree-compile-{label}"), &body), ..tools })
+}
+
+fn runs(log: &Path) -> usize {
+    std::fs::read_to_string(log).unwrap_or_default().lines().count()
+}
+
+/// Every entry point of generated cases and its observed form (what a hunt
+/// batch holds besides the forms), as requests.
+fn generated_requests(seeds: impl IntoIterator<Item = u64>) -> Vec<OwnedExecRequest> {
+    let mut out = Vec::new();
+    for seed in seeds {
+        let case = generate_from_seed(seed, &Config::default());
+        for k in 0..case.entry_points.len() {
+            let request = spvgraph_testkit::request(&case, k).expect("entry point k");
+            let observed = observed_form(&case.module, request.entry_point.as_deref())
+                .ok()
+                .and_then(|f| f.module.encode_words().ok());
+            if let Some(words) = observed {
+                out.push(OwnedExecRequest { module: words, ..request.clone() });
+            }
+            out.push(request);
+        }
+    }
+    out
+}
+
+/// A batch compiled as one module answers exactly what each graph compiled
+/// by itself answers: the same output bits, the same refusals with the same
+/// messages (a module that does not compile is split by its diagnostics,
+/// and the graphs they name are compiled alone), in fewer compiler runs;
+/// and a batch whose graphs are all cached compiles nothing.
+#[test]
+fn batched_answers_are_the_unbatched_answers() {
+    let Some(real) = iree() else { return };
+    let dir = spvgraph_testkit::scratch("iree-batched");
+    let (batched_log, alone_log) = (dir.join("batched"), dir.join("alone"));
+    let batched = counting(&real, &dir, "batched", &batched_log);
+    let alone = counting(&real, &dir, "alone", &alone_log).with_batching(false);
+    // These seeds give graphs IREE runs and graphs it refuses (INEXACT_ROUND
+    // RESCALE and fp8, which go alone, and an int16 CONV2D with a weight
+    // zero point, which fails a batch module), some in the same case.
+    let owned = generated_requests((424_242_000..424_242_006).chain([424_242_014]));
+    let requests: Vec<ExecRequest<'_>> = owned.iter().map(OwnedExecRequest::request).collect();
+    let together = batched.execute_batch(&requests);
+    let apart = alone.execute_batch(&requests);
+    assert_eq!((together.len(), apart.len()), (requests.len(), requests.len()));
+    let (mut ran, mut refused) = (0, 0);
+    for (k, (t, a)) in together.iter().zip(&apart).enumerate() {
+        assert_eq!(comparable(t), comparable(a), "request {k} ({:?})", owned[k].entry_point);
+        match t {
+            Ok(ExecOutcome::Outputs(_)) => ran += 1,
+            Ok(ExecOutcome::Refused { .. }) => refused += 1,
+            _ => {}
+        }
+    }
+    let (b, s) = (runs(&batched_log), runs(&alone_log));
+    eprintln!("{} requests: {ran} ran, {refused} refused; {b} compiler runs batched, {s} alone", requests.len());
+    assert!(ran >= 6 && refused >= 2, "the set must hold both: {ran} ran, {refused} refused");
+    assert!(b < s, "batching ran the compiler {b} times, one graph at a time {s}");
+    let log = std::fs::read_to_string(&batched_log).unwrap_or_default();
+    let modules: Vec<&str> = log.lines().filter(|l| l.contains("batch.mlir")).collect();
+    assert!(modules.iter().any(|l| l.ends_with("rc=0")), "a module compiled: {log}");
+    assert!(modules.iter().any(|l| !l.ends_with("rc=0")), "a module failed and was split: {log}");
+    let again = batched.execute_batch(&requests);
+    assert_eq!(runs(&batched_log), b, "every graph was cached");
+    for (k, (t, a)) in again.iter().zip(&together).enumerate() {
+        assert_eq!(comparable(t), comparable(a), "request {k} from the cache");
+    }
+    let times = batched.phase_times();
+    assert!(
+        times.compile > Duration::ZERO && times.run > Duration::ZERO && times.readback > Duration::ZERO,
+        "{times:?}"
+    );
+    assert_eq!(times.start, Duration::ZERO);
+}
+
+/// Fake tools where iree-compile runs `batch` on a batch module and makes a
+/// module of any single graph; iree-run-module writes zeros.
+fn fake_batching(dir: &Path, label: &str, batch: &str, log: &Path) -> Iree {
+    let compile = format!(
+        "echo \"$*\" >> '{}'\ncase \"$*\" in\n  *batch.mlir*) {batch} ;;\n  *) touch graph.vmfb ;;\nesac",
+        log.display()
+    );
+    Iree::with_tools(IreeTools {
+        tosa_opt: script(dir, "tosa-opt-ok", "exit 0"),
+        compile: script(dir, &format!("iree-compile-{label}"), &compile),
+        run_module: script(dir, "iree-run-module-zeros", "head -c 1024 /dev/zero > out0.bin"),
+    })
+}
+
+/// Three different graphs of the same interface (fp32 1x8x8x4, twice, to one output).
+fn three_chains() -> Vec<OwnedExecRequest> {
+    let x = TensorData::zeros(ElemType::Fp32, &[1, 8, 8, 4]);
+    (1..=3)
+        .map(|n| OwnedExecRequest {
+            module: spvgraph_ir::samples::elementwise_chain(n).encode_words().expect("encodes"),
+            entry_point: None,
+            inputs: vec![x.clone(), x.clone()],
+            graph_constants: BTreeMap::new(),
+        })
+        .collect()
+}
+
+/// A batch module on which iree-compile crashes, hangs or fails without
+/// naming a function says nothing about its graphs: they are compiled
+/// again (alone, or halves, then alone) and each gets its own answer.
+#[test]
+fn a_batch_that_crashes_hangs_or_names_no_function_is_not_blamed_on_its_graphs() {
+    let dir = spvgraph_testkit::scratch("iree-fake-batch");
+    let owned = three_chains();
+    let requests: Vec<ExecRequest<'_>> = owned.iter().map(OwnedExecRequest::request).collect();
+    let zeros = vec![TensorData::zeros(ElemType::Fp32, &[1, 8, 8, 4])];
+    let cases = [
+        ("crash", "echo 'LLVM ERROR: boom' >&2; kill -SEGV $$", 1 + 3),
+        ("hang", "exec sleep 30", 1 + 3),
+        // Halves: [1] alone, then [2, 3] together (fails again), then each alone.
+        ("unattributed", "echo 'error: no location' >&2; exit 1", 1 + 1 + 1 + 2),
+    ];
+    for (label, batch, compiles) in cases {
+        let log = dir.join(label);
+        let o = fake_batching(&dir, label, batch, &log)
+            .with_limits(Limits { timeout: Duration::from_millis(300), memory_bytes: None });
+        for (k, outcome) in o.execute_batch(&requests).into_iter().enumerate() {
+            match outcome {
+                Ok(ExecOutcome::Outputs(out)) => assert_eq!(out, zeros, "{label}: graph {k}"),
+                other => panic!("{label}: graph {k}: {other:?}"),
+            }
+        }
+        let lines = std::fs::read_to_string(&log).unwrap_or_default();
+        assert_eq!(lines.lines().count(), compiles, "{label}: {lines}");
+        assert!(lines.lines().next().is_some_and(|l| l.contains("batch.mlir")), "{label}: {lines}");
+        assert!(lines.contains("--iree-llvmcpu-target-cpu=generic"), "{label}: {lines}");
+    }
+}
+
+/// A graph the diagnostics of its batch name goes alone, keeps the answer
+/// it gets alone (here a crash of its own compilation), and the rest of the
+/// batch is compiled together again.
+#[test]
+fn a_graph_the_diagnostics_name_is_compiled_alone() {
+    let dir = spvgraph_testkit::scratch("iree-fake-named");
+    let owned = three_chains();
+    let requests: Vec<ExecRequest<'_>> = owned.iter().map(OwnedExecRequest::request).collect();
+    let log = dir.join("named");
+    // The batch fails at the function of the one graph with three
+    // operations (a tosa.sub, which the others lack); compiled alone, that
+    // graph crashes the compiler; any other module compiles.
+    let compile = format!(
+        "echo \"$*\" >> '{log}'\n\
+         case \"$*\" in\n\
+           *batch.mlir*)\n\
+             l=$(grep -n 'tosa.sub' batch.mlir | head -1 | cut -d: -f1)\n\
+             if [ -n \"$l\" ]; then echo \"batch.mlir:$l:8: error: 'tosa.sub' op boom\" >&2; exit 1; fi\n\
+             touch batch.vmfb ;;\n\
+           *) if grep -q 'tosa.sub' graph.mlir; then kill -SEGV $$; fi; touch graph.vmfb ;;\n\
+         esac",
+        log = log.display()
+    );
+    let o = Iree::with_tools(IreeTools {
+        tosa_opt: script(&dir, "tosa-opt-ok", "exit 0"),
+        compile: script(&dir, "iree-compile-named", &compile),
+        run_module: script(&dir, "iree-run-module-zeros", "head -c 1024 /dev/zero > out0.bin"),
+    });
+    let text = |n: usize| {
+        let m = spvgraph_ir::samples::elementwise_chain(n);
+        spvgraph_ir::mlir::module_to_mlir(&m, "chain", &BTreeMap::new()).expect("printed")
+    };
+    let with_sub: Vec<bool> = (1..=3).map(|n| text(n).contains("tosa.sub")).collect();
+    assert_eq!(with_sub, [false, false, true], "the third chain has a SUB");
+    for (k, outcome) in o.execute_batch(&requests).into_iter().enumerate() {
+        match (with_sub[k], outcome) {
+            (true, Ok(ExecOutcome::Abnormal { how: Abnormal::Signal(11), .. })) => {}
+            (false, Ok(ExecOutcome::Outputs(_))) => {}
+            (_, other) => panic!("graph {k}: {other:?}"),
+        }
+    }
+    // The batch of three, the named graph alone, the batch of the other two.
+    let lines = std::fs::read_to_string(&log).unwrap_or_default();
+    let batches = lines.lines().filter(|l| l.contains("batch.mlir")).count();
+    assert_eq!((batches, lines.lines().count()), (2, 3), "{lines}");
+}
+
+/// The printer's TOSA MLIR is in generic form: IREE compiles it as it is,
+/// with no `tosa-opt` (here one that fails on any input), and the module
+/// computes what the module compiled from `tosa-opt --mlir-print-op-generic`'s
+/// re-print of the same text computes, to the bit.
+#[test]
+fn iree_compiles_the_printed_text_as_it_compiles_tosa_opts_generic_form() {
+    let Some(real) = iree() else { return };
+    let dir = spvgraph_testkit::scratch("iree-printed");
+    let tools = real.tools().expect("found").clone();
+    let no_tosa_opt = Iree::with_tools(IreeTools {
+        tosa_opt: script(&dir, "tosa-opt-broken", "echo 'not to be run' >&2; exit 3"),
+        ..tools.clone()
+    });
+    let m = spvgraph_ir::samples::elementwise_chain(4);
+    let x = TensorData::from_bits(ElemType::Fp32, &[1, 8, 8, 4], &[f32::to_bits(1.25) as u64; 256]).expect("x");
+    let (ours, theirs) = run_both(&no_tosa_opt, &m, &[x.clone(), x]);
+    assert_eq!(outputs(theirs), ours);
+    let (mut same, mut refused) = (0, 0);
+    for (k, request) in generated_requests(424_242_000..424_242_004).iter().enumerate() {
+        let Ok(module) = Module::decode_words(&request.module) else { continue };
+        let entry = request.entry_point.clone().unwrap_or_default();
+        let Ok(printed) = spvgraph_ir::mlir::module_to_mlir(&module, &entry, &request.graph_constants) else {
+            continue;
+        };
+        assert!(!spvgraph_oracle::external::iree::needs_generic_pass(&printed), "request {k}: {printed}");
+        let work = dir.join(format!("g{k}"));
+        std::fs::create_dir_all(&work).expect("dir");
+        std::fs::write(work.join("printed.mlir"), &printed).expect("write");
+        let generic = Command::new(&tools.tosa_opt)
+            .current_dir(&work)
+            .args(["printed.mlir", "--mlir-print-op-generic", "-o", "generic.mlir"])
+            .status()
+            .expect("tosa-opt runs");
+        assert!(generic.success(), "request {k}: tosa-opt");
+        let mut answers = Vec::new();
+        for text in ["printed", "generic"] {
+            let compiled = Command::new(&tools.compile)
+                .current_dir(&work)
+                .args(real.compile_flags())
+                .args([format!("{text}.mlir"), "-o".into(), format!("{text}.vmfb")])
+                .output()
+                .expect("iree-compile runs");
+            if !compiled.status.success() {
+                answers.push(None);
+                continue;
+            }
+            let mut run = Command::new(&tools.run_module);
+            run.current_dir(&work).arg(format!("--module={text}.vmfb")).arg(format!("--function={entry}"));
+            for (i, t) in request.inputs.iter().enumerate() {
+                std::fs::write(work.join(format!("in{i}.bin")), spvgraph_oracle::external::raw::to_raw(t)).expect("in");
+                run.arg(format!(
+                    "--input={}=@in{i}.bin",
+                    spvgraph_oracle::external::iree::iree_type(t.elem(), t.shape())
+                ));
+            }
+            let outs = Executor::default().execute(&request.request()).map(|o| match o {
+                ExecOutcome::Outputs(o) => o.len(),
+                _ => 0,
+            });
+            let count = outs.unwrap_or(0);
+            for j in 0..count {
+                run.arg(format!("--output=@{text}.out{j}.bin"));
+            }
+            let ran = run.output().expect("iree-run-module runs");
+            assert!(ran.status.success(), "request {k}: {text}: {}", String::from_utf8_lossy(&ran.stderr));
+            let bytes: Vec<Vec<u8>> =
+                (0..count).map(|j| std::fs::read(work.join(format!("{text}.out{j}.bin"))).expect("output")).collect();
+            answers.push(Some(bytes));
+        }
+        assert_eq!(answers[0], answers[1], "request {k}: the printed text and the generic form differ");
+        match &answers[0] {
+            Some(_) => same += 1,
+            None => refused += 1,
+        }
+    }
+    eprintln!("{same} graphs compiled and ran the same both ways, {refused} refused both ways");
+    assert!(same >= 4, "only {same} graphs compared");
+}
+
+/// `iree@host`: IREE compiling for this machine's CPU, a second version of
+/// the `iree` tool (the release differential compares them), opt-in.
+#[test]
+fn iree_at_host_compiles_for_this_cpu_and_is_a_version_of_iree() {
+    let Some(_) = iree() else { return };
+    let config = spvgraph_oracle::registry::OracleConfig::default();
+    let generic = spvgraph_oracle::registry::build("iree", &config).expect("known");
+    let host = spvgraph_oracle::registry::build("iree@host", &config).expect("a variant");
+    assert_eq!((host.name(), host.tool(), host.channel()), ("iree@host", "iree", Some("host")));
+    let (g, h) = (generic.version().unwrap_or_default(), host.version().unwrap_or_default());
+    assert!(g.ends_with("; target-cpu generic"), "{g}");
+    assert!(h.contains("; target-cpu host (") && h.contains("3.13"), "{h}");
+    let m = spvgraph_ir::samples::elementwise_chain(3);
+    let x = TensorData::from_bits(ElemType::Fp32, &[1, 8, 8, 4], &[f32::to_bits(-0.75) as u64; 256]).expect("x");
+    let words = m.encode_words().expect("encodes");
+    let inputs = [x.clone(), x];
+    let gc = BTreeMap::new();
+    let request = ExecRequest { module: &words, entry_point: None, inputs: &inputs, graph_constants: &gc };
+    let ours = outputs(Executor::default().execute(&request).expect("answers"));
+    assert_eq!(outputs(host.execute(&request).expect("IREE answers")), ours);
+    let all = spvgraph_oracle::registry::expand(&["all".into()], &config).expect("expands");
+    assert!(!all.iter().any(|n| n == "iree@host"), "{all:?}");
 }

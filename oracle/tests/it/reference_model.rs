@@ -51,6 +51,24 @@ fn refusal(o: Result<ExecOutcome, OracleError>) -> (Refusal, String) {
     }
 }
 
+/// Each run's time, by phase: `tosa-opt` under compile, the model under
+/// run, its `.npy` outputs under readback; precise runs count too.
+#[test]
+fn time_is_counted_by_phase() {
+    let Some(m) = model() else { return };
+    let a = f32s(&[2, 3], &[0.0, 1.0, 2.0, 3.0, 4.0, 5.0]);
+    outputs(m.run_mlir(&add_of("2x3"), &[a.clone(), a.clone()], &[ElemType::Fp32]).expect("runs"));
+    let once = m.phase_times();
+    assert!(once.compile > Duration::ZERO && once.run > Duration::ZERO && once.readback > Duration::ZERO, "{once:?}");
+    assert_eq!(once.start, Duration::ZERO);
+    // The model's process is most of a run.
+    assert!(once.run > once.readback, "{once:?}");
+    let precise = m.run_mlir_precise(&add_of("2x3"), &[a.clone(), a], &[ElemType::Fp32]).expect("runs");
+    assert!(matches!(precise, PreciseOutcome::Outputs(_)), "{precise:?}");
+    let twice = m.phase_times();
+    assert!(twice.compile > once.compile && twice.run > once.run && twice.readback > once.readback, "{twice:?}");
+}
+
 #[test]
 fn runs_hand_written_mlir() {
     let Some(m) = model() else { return };
