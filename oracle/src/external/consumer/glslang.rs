@@ -347,7 +347,8 @@ pub struct Preload {
     pub shim: PathBuf,
     /// Each library and the offset of its [`INITIALIZE`].
     pub targets: Vec<(PathBuf, u64)>,
-    /// Where the shim reports what it did ([`LOG_VARIABLE`]), if anywhere.
+    /// Where the shim reports what it did ([`LOG_VARIABLE`]); `None`: where
+    /// the inherited environment says, if anywhere.
     pub log: Option<PathBuf>,
 }
 
@@ -383,7 +384,7 @@ impl Preload {
     }
 
     /// Preloads the shim into `cmd` (after any `LD_PRELOAD` it inherits) and
-    /// tells it the targets.
+    /// tells it the targets and the log.
     pub fn apply(&self, cmd: &mut Command) {
         let mut preload = OsString::from(self.shim.as_os_str());
         let inherited = cmd
@@ -398,10 +399,10 @@ impl Preload {
             preload = joined;
         }
         cmd.env("LD_PRELOAD", preload).env(TARGETS_VARIABLE, self.targets_text());
-        match &self.log {
-            Some(log) => cmd.env(LOG_VARIABLE, log),
-            None => cmd.env_remove(LOG_VARIABLE),
-        };
+        // Without a log of its own, one the user set is inherited.
+        if let Some(log) = &self.log {
+            cmd.env(LOG_VARIABLE, log);
+        }
     }
 }
 
