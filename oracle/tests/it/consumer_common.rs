@@ -73,3 +73,44 @@ pub const NO_CONSTANTS: &BTreeMap<u32, TensorData> = &BTreeMap::new();
 pub fn request<'a>(words: &'a [u32], inputs: &'a [TensorData]) -> ExecRequest<'a> {
     ExecRequest { module: words, entry_point: None, inputs, graph_constants: NO_CONSTANTS }
 }
+
+/// Small single-operator cases of `corpus/valid` (integer and float, no
+/// graph constants) that both consumers run to outputs.
+pub const CORPUS_CASES: &[&str] =
+    &["op-abs-r1", "op-exp-r0", "op-sigmoid-r0", "op-tanh-r0", "op-matmul-r0", "op-conv2d-r0", "op-add-r0"];
+
+/// The request of entry point 0 of `corpus/valid/STEM` (module, inputs and
+/// graph constants as its manifest lists them).
+pub fn corpus_case(stem: &str) -> spvgraph_oracle::oracle::OwnedExecRequest {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/valid");
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join(format!("{stem}.json"))).expect("manifest"))
+            .expect("JSON");
+    assert!(manifest["graph_constants"].as_object().is_none_or(|g| g.is_empty()), "{stem}: graph constants");
+    let bytes = std::fs::read(dir.join(format!("{stem}.spv"))).expect("module");
+    let module = bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+    let ep = &manifest["entry_points"][0];
+    let inputs = ep["inputs"]
+        .as_array()
+        .expect("inputs")
+        .iter()
+        .map(|file| {
+            let file = file.as_str().expect("a file name");
+            let spec =
+                manifest["inputs"].as_array().expect("inputs").iter().find(|i| i["file"] == file).expect("listed");
+            let elem = ElemType::from_name(spec["elem"].as_str().expect("elem")).expect("an element type");
+            TensorData::read_npy(&dir.join(file), elem).expect("an input")
+        })
+        .collect();
+    spvgraph_oracle::oracle::OwnedExecRequest {
+        module,
+        entry_point: ep["name"].as_str().map(str::to_string),
+        inputs,
+        graph_constants: BTreeMap::new(),
+    }
+}
+
+/// The outputs' element types, shapes and bits, to compare bit for bit.
+pub fn bits(v: &[TensorData]) -> Vec<(ElemType, Vec<usize>, Vec<u64>)> {
+    v.iter().map(|t| (t.elem(), t.shape().to_vec(), t.to_bits())).collect()
+}

@@ -1,8 +1,10 @@
 //! The emulation-layer adapter against the real scenario runner and layers on
 //! lavapipe: outputs against the in-tree executor under the TOSA compliance
 //! rules, integer exactness, bindings and graph constants, batches in which
-//! one graph fails, time-outs, a user's own build and a bogus one. Skipped
-//! with a notice when the tools are missing (a failure under `CI=true`).
+//! one graph fails, time-outs, a user's own build and a bogus one, the
+//! glslang shim (the same bits with and without it) and the phase times.
+//! Skipped with a notice when the tools are missing (a failure under
+//! `CI=true`).
 
 use spvgraph_ir::builder::ModuleBuilder;
 use spvgraph_ir::elem::ElemType;
@@ -10,6 +12,7 @@ use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_oracle::compliance::{compare_run, Agreement, PreciseOutcome, PreciseOutput, ReferenceTensor};
 use spvgraph_oracle::exec::Executor;
+use spvgraph_oracle::external::consumer::glslang;
 use spvgraph_oracle::external::emulation_layer::EmulationLayer;
 use spvgraph_oracle::oracle::{Abnormal, ExecOutcome, ExecRequest, Oracle, OracleError, Refusal};
 use spvgraph_oracle::registry::{self, OracleConfig};
@@ -323,4 +326,68 @@ fn going_over_the_memory_limit_is_an_outcome() {
     let a = [tensor(ElemType::I32, &[4], &[-1, 2, -3, 4])];
     let r = el.execute(&request(&plain, &a));
     assert!(matches!(r, Ok(ExecOutcome::Abnormal { how: Abnormal::OutOfMemory, .. })), "{r:?}");
+}
+
+/// The shim next to the test's build, or `None` with a notice (a failure
+/// under `CI=true`).
+fn shim() -> Option<std::path::PathBuf> {
+    match glslang::find_shim() {
+        Ok(p) => Some(p),
+        Err(e) if std::env::var("CI").as_deref() == Ok("true") => panic!("CI=true and {e}"),
+        Err(e) => {
+            eprintln!("skipping: {e}");
+            None
+        }
+    }
+}
+
+#[test]
+fn the_preloaded_shim_keeps_glslang_initialized_in_both_layers_and_the_bits_stay_the_same() {
+    let Some(el) = oracle() else { return };
+    let Some(_) = shim() else { return };
+    let scratch = spvgraph_testkit::scratch("glslang-shim");
+    let log = scratch.join("shim.log");
+    let kept = el.with_glslang_kept(true).with_glslang_log(Some(log.clone()));
+    let not_kept = EmulationLayer::discover().with_glslang_kept(false).with_glslang_log(Some(log.clone()));
+    let v = kept.version().expect("a version");
+    assert!(
+        v.ends_with("; glslang kept initialized in libVkLayer_Graph.so, libVkLayer_Tensor.so (LD_PRELOAD libspvgraph_glslang_keep.so)"),
+        "{v}"
+    );
+    let v = not_kept.version().expect("a version");
+    assert!(v.ends_with("; glslang not kept: switched off (SPVGRAPH_KEEP_GLSLANG=0)"), "{v}");
+    let owned: Vec<_> = consumer_common::CORPUS_CASES.iter().map(|s| consumer_common::corpus_case(s)).collect();
+    let requests: Vec<ExecRequest<'_>> = owned.iter().map(|r| r.request()).collect();
+    // Off first: it must leave the log empty.
+    let without = not_kept.execute_batch(&requests);
+    assert!(!log.exists(), "the shim acted with glslang not kept: {:?}", std::fs::read_to_string(&log));
+    let with = kept.execute_batch(&requests);
+    for ((stem, a), b) in consumer_common::CORPUS_CASES.iter().zip(&with).zip(&without) {
+        match (a, b) {
+            (Ok(ExecOutcome::Outputs(a)), Ok(ExecOutcome::Outputs(b))) => {
+                assert_eq!(consumer_common::bits(a), consumer_common::bits(b), "{stem}: the outputs differ")
+            }
+            other => panic!("{stem}: {other:?}"),
+        }
+    }
+    // One runner process for the batch: each layer initialized once, by
+    // the shim, at the offset the oracle found.
+    let text = std::fs::read_to_string(&log).expect("the shim's log");
+    let preload = kept.glslang_preload().expect("a preload");
+    for (lib, _) in &preload.targets {
+        let line = format!("kept {}", lib.display());
+        assert_eq!(text.lines().filter(|l| *l == line).count(), 1, "{text}");
+    }
+    assert_eq!(text.lines().count(), 2, "{text}");
+    // Where the time went: the runner's log splits the process.
+    let (k, stats) = (kept.phase_times(), kept.stats());
+    assert!(k.start > Duration::ZERO && k.compile > Duration::ZERO, "{k:?}");
+    assert!(k.total() >= stats.busy, "phases {k:?} cover the process time {:?}", stats.busy);
+    let n = not_kept.phase_times();
+    eprintln!(
+        "{} corpus cases in one process, identical bits; pipeline creation with glslang kept {:.2} s, not kept {:.2} s",
+        requests.len(),
+        k.compile.as_secs_f64(),
+        n.compile.as_secs_f64()
+    );
 }

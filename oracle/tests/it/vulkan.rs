@@ -3,9 +3,11 @@
 //! the binary cargo builds next to this test): outputs against the in-tree
 //! executor, every element type, bindings and graph constants, tensor-array
 //! interfaces, planted crashes, hangs and lost devices (the worker is
-//! replaced), the memory limit, the choice of device and driver, and the
-//! worker command. Skipped with a notice when the tools are missing (a
-//! failure under `CI=true`).
+//! replaced, by the spare started ahead of need), the memory limit, the
+//! choice of device and driver, the worker command, glslang kept
+//! initialized or not (the same bits), and where the time goes by phase.
+//! Skipped with a notice when the tools are missing (a failure under
+//! `CI=true`).
 
 use spvgraph_ir::builder::ModuleBuilder;
 use spvgraph_ir::elem::ElemType;
@@ -18,7 +20,7 @@ use spvgraph_oracle::external::vulkan::{Fault, Vulkan, WorkerCommand};
 use spvgraph_oracle::oracle::{Abnormal, ExecOutcome, ExecRequest, Oracle, OracleError, Refusal};
 use spvgraph_oracle::registry::{self, OracleConfig};
 use std::collections::BTreeMap;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::consumer_common;
 
@@ -176,8 +178,11 @@ fn a_planted_crash_is_a_signal_and_the_next_request_gets_a_new_worker() {
         other => panic!("expected SIGSEGV, got {other:?}"),
     }
     abs_works(&vk);
+    // One cold start; the crashed worker's place was taken by the spare,
+    // and a new spare started behind it.
     let s = vk.stats();
-    assert_eq!((s.started, s.lost, s.graphs), (2, 1, 3), "{s:?}");
+    assert_eq!((s.cold_starts, s.spares, s.lost, s.graphs), (1, 2, 1, 3), "{s:?}");
+    assert_eq!(s.started, s.cold_starts + s.spares);
 }
 
 /// The restart figure of the README: 20 graphs, a crash planted in every
@@ -202,13 +207,112 @@ fn planted_crashes_cost_one_restart_each() {
     }
     let s = vk.stats();
     assert_eq!((crashes, right), (4, 16));
-    assert_eq!((s.started, s.lost, s.graphs), (5, 4, 20), "{s:?}");
+    // Every crash is replaced by the spare (waited for if it was not ready
+    // yet), never by a cold start.
+    assert_eq!((s.cold_starts, s.spares, s.lost, s.graphs), (1, 5, 4, 20), "{s:?}");
     eprintln!(
-        "20 graphs, 4 planted SIGSEGVs: {} workers started, {} lost, 16 right answers, {:.2} s",
+        "20 graphs, 4 planted SIGSEGVs: {} workers started ({} cold, {} spares; {} waits for a spare, {:.2} s), \
+         {} lost, 16 right answers, {:.2} s",
         s.started,
+        s.cold_starts,
+        s.spares,
+        s.waits,
+        s.waited.as_secs_f64(),
         s.lost,
         start.elapsed().as_secs_f64()
     );
+}
+
+/// Waits until `n` workers are idle (the spare is ready), at most a minute.
+fn wait_idle(vk: &Vulkan, n: u64) {
+    let until = Instant::now() + Duration::from_secs(60);
+    while vk.stats().idle < n {
+        assert!(Instant::now() < until, "no spare ready after a minute: {:?}", vk.stats());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn after_a_crash_the_next_graph_runs_on_the_spare_without_a_cold_start() {
+    let Some(vk) = oracle() else { return };
+    let words = abs_module();
+    let a = [tensor(ElemType::I32, &[4], &[-1, 2, -3, 4])];
+    abs_works(&vk);
+    // The worker that ran the graph and the spare started behind it.
+    wait_idle(&vk, 2);
+    let before = vk.stats();
+    assert_eq!((before.cold_starts, before.spares, before.idle), (1, 1, 2), "{before:?}");
+    let phases = vk.phase_times();
+    match vk.execute_with_fault(&request(&words, &a), Fault::Segfault) {
+        Ok(ExecOutcome::Abnormal { how: Abnormal::Signal(11), .. }) => {}
+        other => panic!("expected SIGSEGV, got {other:?}"),
+    }
+    let crashed = vk.phase_times().since(&phases);
+    // The fault is planted at the dispatch: the crash's time is `run`, after
+    // the pipeline was created (`compile`).
+    assert!(crashed.run > Duration::ZERO, "{crashed:?}");
+    let t = Instant::now();
+    abs_works(&vk);
+    let after = vk.stats();
+    // No cold start and no wait: the spare was ready.
+    assert_eq!((after.cold_starts, after.waits, after.lost), (1, 0, 1), "{after:?}");
+    assert_eq!(after.spares, 2, "a new spare behind the one taken: {after:?}");
+    let ran = vk.phase_times().since(&phases);
+    assert!(ran.compile > crashed.compile && ran.readback > Duration::ZERO, "{ran:?}");
+    eprintln!(
+        "the graph after the crash: {:.3} s on the spare; phases since the crash {ran:?}",
+        t.elapsed().as_secs_f64()
+    );
+}
+
+#[test]
+fn without_a_spare_a_crash_costs_the_next_graph_a_cold_start() {
+    let Some(vk) = oracle() else { return };
+    let vk = vk.with_spare(false);
+    let words = abs_module();
+    let a = [tensor(ElemType::I32, &[4], &[-1, 2, -3, 4])];
+    abs_works(&vk);
+    let start = vk.phase_times().start;
+    assert!(matches!(
+        vk.execute_with_fault(&request(&words, &a), Fault::Segfault),
+        Ok(ExecOutcome::Abnormal { how: Abnormal::Signal(11), .. })
+    ));
+    abs_works(&vk);
+    let s = vk.stats();
+    assert_eq!((s.cold_starts, s.spares, s.lost, s.idle), (2, 0, 1, 1), "{s:?}");
+    assert!(vk.phase_times().start > start, "the restart is start-up time");
+}
+
+#[test]
+fn a_spare_still_starting_is_stopped_with_the_oracle() {
+    let Some(vk) = oracle() else { return };
+    drop(vk);
+    // Workers under a name of their own, told apart from other tests'.
+    let scratch = spvgraph_testkit::scratch("vulkan-spare");
+    let link = scratch.join("spvgraph-spare-test");
+    let program = WorkerCommand::discover().expect("the worker").program;
+    std::os::unix::fs::symlink(&program, &link).expect("symlink");
+    let vk = Vulkan::discover().with_worker(WorkerCommand::spvgraph(&link));
+    // The first worker, and the spare starting behind it.
+    vk.available().expect("a worker");
+    let s = vk.stats();
+    assert_eq!((s.cold_starts, s.spares), (1, 1), "{s:?}");
+    let ours = |name: &str| {
+        let me = std::process::id().to_string();
+        std::fs::read_dir("/proc")
+            .expect("procfs")
+            .flatten()
+            .filter_map(|e| std::fs::read_to_string(e.path().join("stat")).ok())
+            .filter(|stat| {
+                // `pid (comm) state ppid ...`; comm is cut at 15 bytes.
+                let (head, rest) = stat.rsplit_once(") ").unwrap_or(("", ""));
+                head.ends_with(&format!("({name}")) && rest.split_whitespace().nth(1) == Some(me.as_str())
+            })
+            .count()
+    };
+    assert!(ours("spvgraph-spare-") >= 1, "the first worker runs under the link's name");
+    drop(vk);
+    assert_eq!(ours("spvgraph-spare-"), 0, "workers left behind");
 }
 
 #[test]
@@ -231,7 +335,7 @@ fn a_planted_hang_is_a_timeout_and_a_lost_device_a_refusal() {
     }
     abs_works(&vk);
     let s = vk.stats();
-    assert_eq!((s.started, s.lost), (3, 2), "{s:?}");
+    assert_eq!((s.cold_starts, s.spares, s.lost), (1, 3, 2), "{s:?}");
 }
 
 #[test]
@@ -272,9 +376,10 @@ fn a_layer_exception_through_pipeline_creation_is_a_crash_in_that_call() {
         }
         other => panic!("expected SIGABRT in pipeline creation, got {other:?}"),
     }
-    // The next request gets a new worker.
+    // The next request gets a new worker: the spare.
     abs_works(&vk);
-    assert_eq!(vk.stats().started, 2);
+    let s = vk.stats();
+    assert_eq!((s.cold_starts, s.lost), (1, 1), "{s:?}");
 }
 
 #[test]
@@ -352,4 +457,36 @@ fn the_worker_command_is_explicit() {
             other => panic!("expected unavailable, got {other:?}"),
         }
     }
+}
+
+#[test]
+fn glslang_kept_or_not_gives_the_same_bits_and_the_version_says_which() {
+    let Some(kept) = oracle() else { return };
+    let kept = kept.with_glslang_kept(true);
+    let not_kept = Vulkan::discover().with_glslang_kept(false);
+    let v = kept.version().expect("a version");
+    assert!(v.ends_with("; glslang kept initialized in libVkLayer_Graph.so, libVkLayer_Tensor.so"), "{v}");
+    let report = kept.device_report().expect("a device");
+    assert_eq!(report.glslang_kept.len(), 2, "{report:?}");
+    assert!(report.warm_up.as_deref().is_some_and(|w| w.starts_with("ABS of fp32 [1] in ")), "{report:?}");
+    let v = not_kept.version().expect("a version");
+    assert!(v.ends_with("; glslang not kept (SPVGRAPH_KEEP_GLSLANG=0)") && !v.contains("kept initialized"), "{v}");
+    let mut same = Vec::new();
+    for stem in consumer_common::CORPUS_CASES {
+        let r = consumer_common::corpus_case(stem);
+        match (kept.execute(&r.request()), not_kept.execute(&r.request())) {
+            (Ok(ExecOutcome::Outputs(a)), Ok(ExecOutcome::Outputs(b))) => {
+                assert_eq!(consumer_common::bits(&a), consumer_common::bits(&b), "{stem}: the outputs differ");
+                same.push(*stem);
+            }
+            (a, b) => panic!("{stem}: {a:?} with glslang kept, {b:?} without"),
+        }
+    }
+    let (k, n) = (kept.phase_times(), not_kept.phase_times());
+    eprintln!(
+        "{} corpus cases, identical bits; pipeline creation with glslang kept {:.2} s, not kept {:.2} s",
+        same.len(),
+        k.compile.as_secs_f64(),
+        n.compile.as_secs_f64()
+    );
 }

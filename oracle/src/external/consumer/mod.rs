@@ -5,9 +5,11 @@
 //! constants, the documented [`Workarounds`]) and find the layers and the
 //! driver the same way ([`env`]), so that when their answers differ the
 //! difference lies in scenario-runner or in the API path, never in what the
-//! two were given.
+//! two were given. Both keep the layers' glslang initialized the same way
+//! ([`glslang`]: the same compiled shaders, built faster).
 
 pub mod env;
+pub mod glslang;
 mod prepare;
 mod workarounds;
 

@@ -41,6 +41,15 @@
 //! `libVkLayer_Tensor.so` of a build tree) and optionally a `scenario-runner`
 //! executable and a Vulkan driver manifest (a `.json` with an `ICD` object),
 //! found anywhere under `DIR`. What `DIR` lacks comes from `ci/setup-oracles`.
+//!
+//! The layers compile a GLSL shader per operator at pipeline creation, and
+//! their glslang rebuilds its built-in symbol tables for every one. The
+//! `spvgraph-glslang-keep` shim (`libspvgraph_glslang_keep.so`, built next to
+//! `spvgraph`) is preloaded into scenario-runner to keep glslang initialized
+//! in both layers ([`crate::external::consumer::glslang`]): the same shaders,
+//! built once per process instead of once per shader. `SPVGRAPH_KEEP_GLSLANG=0`
+//! or [`EmulationLayer::with_glslang_kept`] turns it off; the version line
+//! says which.
 
 mod run;
 pub mod scenario;
@@ -48,17 +57,20 @@ mod setup;
 
 pub use crate::external::consumer::env::{embedded_version, GRAPH_LAYER, INSTANCE_LAYERS, TENSOR_LAYER};
 pub use crate::external::consumer::{Preparation, Prepared, RequestError, Slot, Workaround, Workarounds};
-pub use run::{Phase, RunStats, RunnerLog};
+pub use run::{Marks, Phase, RunStats, RunnerLog};
 pub use setup::Setup;
 
 use crate::attribution::{Owner, Status};
+use crate::external::consumer::glslang::{self, Preload};
 use crate::external::consumer::TensorArrays;
 use crate::features::Feature;
-use crate::oracle::{Capability, ExecOutcome, ExecRequest, KnownDiscrepancy, Oracle, OracleError, Standalone};
+use crate::oracle::{
+    Capability, ExecOutcome, ExecRequest, KnownDiscrepancy, Oracle, OracleError, PhaseTimes, Standalone,
+};
 use crate::tools::{Tool, Tools};
 use run::{Job, Runner};
 use spvgraph_ir::tosa::TosaOp;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
@@ -86,6 +98,9 @@ pub struct EmulationLayer {
     memory_bytes: Option<u64>,
     batch_size: usize,
     workarounds: Workarounds,
+    keep_glslang: bool,
+    glslang_log: Option<PathBuf>,
+    preload: OnceLock<Result<Preload, String>>,
     version: OnceLock<Option<String>>,
     stats: Mutex<RunStats>,
 }
@@ -115,9 +130,50 @@ impl EmulationLayer {
             memory_bytes: Some(4 << 30),
             batch_size: Self::DEFAULT_BATCH_SIZE,
             workarounds: Workarounds::ALL,
+            keep_glslang: glslang::enabled_by_env(),
+            glslang_log: None,
+            preload: OnceLock::new(),
             version: OnceLock::new(),
             stats: Mutex::new(RunStats::default()),
         }
+    }
+
+    /// Keeps the layers' glslang initialized in each runner process (the
+    /// default, unless `SPVGRAPH_KEEP_GLSLANG=0`: the shim is preloaded), or
+    /// not (the layers rebuild glslang's built-in tables for every shader, as
+    /// they do on their own). The compiled shaders are the same either way.
+    pub fn with_glslang_kept(mut self, keep: bool) -> EmulationLayer {
+        self.keep_glslang = keep;
+        self.preload = OnceLock::new();
+        self.version = OnceLock::new();
+        self
+    }
+
+    /// Has the shim append what it did to `log` (a line per library: `kept
+    /// PATH`, or `refused PATH: why`): for tests and for a user who wants to
+    /// see it act.
+    pub fn with_glslang_log(mut self, log: Option<PathBuf>) -> EmulationLayer {
+        self.glslang_log = log;
+        self.preload = OnceLock::new();
+        self
+    }
+
+    /// The shim and the offsets it calls, or why glslang is not kept
+    /// initialized (switched off, no shim, no layer libraries, no symbol).
+    pub fn glslang_preload(&self) -> Result<&Preload, String> {
+        self.preload
+            .get_or_init(|| {
+                if !self.keep_glslang {
+                    return Err(format!("switched off ({}=0)", glslang::KEEP_VARIABLE));
+                }
+                let setup = self.setup.as_ref().map_err(|_| "the oracle is unavailable".to_string())?;
+                let libraries = setup.layer_libraries().ok_or_else(|| "no layer libraries".to_string())?;
+                let mut p = Preload::for_libraries(libraries)?;
+                p.log = self.glslang_log.clone();
+                Ok(p)
+            })
+            .as_ref()
+            .map_err(String::clone)
     }
 
     /// Sets the time limit per graph.
@@ -162,7 +218,13 @@ impl EmulationLayer {
     }
 
     fn runner<'s>(&'s self, setup: &'s Setup) -> Runner<'s> {
-        Runner { setup, timeout: self.timeout, memory_bytes: self.memory_bytes, stats: &self.stats }
+        Runner {
+            setup,
+            timeout: self.timeout,
+            memory_bytes: self.memory_bytes,
+            stats: &self.stats,
+            preload: self.glslang_preload().ok(),
+        }
     }
 
     /// Writes the scenario of one request into `dir` (module, inputs,
@@ -210,7 +272,18 @@ impl EmulationLayer {
         } else {
             package(Tool::VkIcd).unwrap_or_else(|| format!("Vulkan driver {}", icds()))
         };
-        Some(format!("{layer}, {runner}, {driver}"))
+        let glslang = match self.glslang_preload() {
+            Ok(p) => {
+                let libraries: Vec<PathBuf> = p.targets.iter().map(|(l, _)| l.clone()).collect();
+                format!(
+                    "; glslang kept initialized in {} (LD_PRELOAD {})",
+                    glslang::file_names(&libraries),
+                    glslang::file_names(std::slice::from_ref(&p.shim))
+                )
+            }
+            Err(why) => format!("; glslang not kept: {why}"),
+        };
+        Some(format!("{layer}, {runner}, {driver}{glslang}"))
     }
 }
 
@@ -247,6 +320,16 @@ impl Oracle for EmulationLayer {
 
     fn known_discrepancies(&self) -> &'static [KnownDiscrepancy] {
         KNOWN
+    }
+
+    /// From the runner's log timestamps ([`RunnerLog::phases`], millisecond
+    /// resolution): process, instance, device and tensor set-up and tear-down
+    /// under `start`; preparing and writing the scenario, and pipeline
+    /// creation (the layer compiling its shaders) under `compile`; dispatch
+    /// and wait under `run`; writing and reading the output files under
+    /// `readback`. A re-run of part of a failed batch counts again.
+    fn phase_times(&self) -> PhaseTimes {
+        self.stats().phases
     }
 
     /// The layer's own code, then the runner that drives it, the driver it
@@ -297,12 +380,16 @@ impl Oracle for EmulationLayer {
         };
         let mut results: Vec<Option<Result<ExecOutcome, OracleError>>> = vec![None; requests.len()];
         let mut ready = Vec::new();
+        let preparing = std::time::Instant::now();
         for (i, r) in requests.iter().enumerate() {
             match prepare(r, self.workarounds) {
                 Ok(Preparation::Ready(p)) => ready.push((i, p)),
                 Ok(Preparation::Refused(kind, reason)) => results[i] = Some(Ok(ExecOutcome::Refused { kind, reason })),
                 Err(e) => results[i] = Some(Err(request_failed(&e))),
             }
+        }
+        if let Ok(mut s) = self.stats.lock() {
+            s.phases.compile += preparing.elapsed();
         }
         let runner = self.runner(setup);
         for chunk in ready.chunks(self.batch_size) {

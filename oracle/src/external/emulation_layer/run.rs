@@ -9,19 +9,23 @@
 //! without it. A failure after every pipeline was created cannot be pinned
 //! on one graph: the group is halved (time-outs are retried one graph per
 //! process, since halving a hung group would wait for the hang again).
+//!
+//! The log's timestamps (milliseconds) also say where a process's time went
+//! ([`RunnerLog::phases`]).
 
 use super::scenario::{self, Entry, OUTPUT_DIR};
 use super::setup::Setup;
 use crate::compliance::ReferenceTensor;
+use crate::external::consumer::glslang::Preload;
 use crate::external::consumer::Prepared;
 use crate::external::process::{self, Ended, Limits, ProcessRun, ScratchDir};
 use crate::external::tosa_reference;
-use crate::oracle::{Abnormal, ExecOutcome, OracleError, Refusal};
+use crate::oracle::{Abnormal, ExecOutcome, OracleError, PhaseTimes, Refusal};
 use spvgraph_ir::tensor::TensorData;
 use std::collections::HashSet;
 use std::process::Command;
 use std::sync::Mutex;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// One graph to run: a label unique in its batch, the graph and its inputs.
 pub struct Job<'a> {
@@ -44,6 +48,9 @@ pub struct RunStats {
     pub busy: Duration,
     /// Highest resident set size of one process, in bytes.
     pub peak_rss_bytes: u64,
+    /// Where the time went, by phase ([`RunnerLog::phases`]; writing the
+    /// scenario under `compile`, reading the outputs back under `readback`).
+    pub phases: PhaseTimes,
 }
 
 /// How to run: the tools, the limits, where the counts go.
@@ -56,6 +63,8 @@ pub struct Runner<'s> {
     pub memory_bytes: Option<u64>,
     /// Cost counters.
     pub stats: &'s Mutex<RunStats>,
+    /// The glslang shim preloaded into each process, if any.
+    pub preload: Option<&'s Preload>,
 }
 
 /// Where in a scenario the runner was when it stopped.
@@ -90,28 +99,112 @@ pub struct RunnerLog {
     pub dispatched: bool,
     /// The messages of `ERROR:` lines.
     pub errors: Vec<String>,
+    /// When things happened, in milliseconds after the first timestamped line.
+    pub marks: Marks,
+}
+
+/// When the runner logged what, in milliseconds after its first
+/// timestamped line (the log's resolution).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Marks {
+    /// `Setup commands`: the device and resources are ready, pipeline
+    /// creation begins.
+    pub setup: Option<u64>,
+    /// The last `Graph Pipeline: <uid> created`.
+    pub created: Option<u64>,
+    /// The first `Iteration:` or `Dispatch graph`: every pipeline was created.
+    pub dispatched: Option<u64>,
+    /// The first `<uid> output stored`: the dispatch was waited for.
+    pub stored: Option<u64>,
+    /// `Results stored`: every output file was written.
+    pub results: Option<u64>,
+}
+
+/// A log line's `YYYY-MM-DD HH:MM:SS,mmm` as milliseconds since 1970-01-01
+/// in the runner's local time (only differences are used).
+fn timestamp(line: &str) -> Option<u64> {
+    let b = line.as_bytes();
+    if b.len() < 23 || b[4] != b'-' || b[7] != b'-' || b[10] != b' ' || b[13] != b':' || b[16] != b':' || b[19] != b','
+    {
+        return None;
+    }
+    let num = |from: usize, to: usize| line.get(from..to)?.parse::<u64>().ok();
+    let (y, m, d) = (num(0, 4)?, num(5, 7)?, num(8, 10)?);
+    let (h, min, sec, ms) = (num(11, 13)?, num(14, 16)?, num(17, 19)?, num(20, 23)?);
+    if !(1..=12).contains(&m) || !(1..=31).contains(&d) || h > 23 || min > 59 || sec > 60 {
+        return None;
+    }
+    // Days from the civil date (H. Hinnant's algorithm), years from 1970 on.
+    let y = if m <= 2 { y.checked_sub(1)? } else { y };
+    let era = y / 400;
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = (era * 146_097 + doe).checked_sub(719_468)?;
+    Some(((days * 24 + h) * 60 + min) * 60_000 + sec * 1000 + ms)
 }
 
 impl RunnerLog {
     /// Parses the runner's `<date> <time> [Scenario-Runner] LEVEL: message` lines.
     pub fn parse(text: &str) -> RunnerLog {
         let mut log = RunnerLog::default();
+        let mut first = None;
         for line in text.lines() {
             let Some((_, rest)) = line.split_once("] ") else { continue };
             let Some((level, msg)) = rest.split_once(": ") else { continue };
             let msg = msg.trim();
+            let at = timestamp(line).map(|t| t.saturating_sub(*first.get_or_insert(t)));
+            let marks = &mut log.marks;
             match level {
                 "ERROR" => log.errors.push(msg.to_string()),
-                _ if msg == "Setup commands" => log.commands = true,
-                _ if msg.starts_with("Dispatch graph") || msg.starts_with("Iteration:") => log.dispatched = true,
+                _ if msg == "Setup commands" => {
+                    log.commands = true;
+                    marks.setup = marks.setup.or(at);
+                }
+                _ if msg.starts_with("Dispatch graph") || msg.starts_with("Iteration:") => {
+                    log.dispatched = true;
+                    marks.dispatched = marks.dispatched.or(at);
+                }
+                _ if msg == "Results stored" => marks.results = at,
+                _ if msg.ends_with(" output stored") => marks.stored = marks.stored.or(at),
                 _ => {
                     if let Some(uid) = msg.strip_prefix("Graph Pipeline: ").and_then(|m| m.strip_suffix(" created")) {
                         log.created.insert(uid.to_string());
+                        marks.created = at.or(marks.created);
                     }
                 }
             }
         }
         log
+    }
+
+    /// Where a process that ran `elapsed` spent it, from the log's
+    /// timestamps (milliseconds; the first line is taken as the process's
+    /// start): until `Setup commands` and after `Results stored` (process,
+    /// instance, device, tensors, tear-down) under `start`; pipeline creation
+    /// (the layer compiling its shaders) under `compile`; from the last
+    /// pipeline to the first stored output (dispatch and wait) under `run`;
+    /// writing the output files under `readback`. A phase the log does not
+    /// close (the process died in it) lasts until the process ended.
+    pub fn phases(&self, elapsed: Duration) -> PhaseTimes {
+        let end = u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX);
+        let m = &self.marks;
+        let at = |t: Option<u64>| t.map_or(end, |t| t.min(end));
+        let setup = at(m.setup);
+        // Pipelines are done once dispatching began; until then, a failed
+        // run was still creating them.
+        let created = if m.dispatched.is_some() || m.stored.is_some() { at(m.created.or(m.dispatched)) } else { end };
+        let created = created.max(setup);
+        let stored = at(m.stored.or(m.results)).max(created);
+        let results = at(m.results).max(stored);
+        let ms = Duration::from_millis;
+        PhaseTimes {
+            compile: ms(created - setup),
+            run: ms(stored - created),
+            readback: ms(results - stored),
+            start: elapsed.saturating_sub(ms(results - setup)),
+        }
     }
 
     /// Where a failed run of `labels` stopped.
@@ -141,7 +234,10 @@ impl Runner<'_> {
             Err(e) => return jobs.iter().map(|_| Err(e.clone())).collect(),
         };
         if run.success() {
-            return jobs.iter().map(|j| read_outputs(&dir, j)).collect();
+            let reading = Instant::now();
+            let outcomes = jobs.iter().map(|j| read_outputs(&dir, j)).collect();
+            self.count(|s| s.phases.readback += reading.elapsed());
+            return outcomes;
         }
         let text = format!("{}\n{}", run.stdout_text(), run.stderr_text());
         let log = RunnerLog::parse(&text);
@@ -164,25 +260,41 @@ impl Runner<'_> {
 
     /// Writes the scenario for `jobs` and runs it.
     fn run_process(&self, jobs: &[Job<'_>]) -> Result<(ScratchDir, ProcessRun), OracleError> {
+        let writing = Instant::now();
         let dir = ScratchDir::new("emulation-layer").map_err(|e| failed(e.to_string()))?;
         let entries: Vec<Entry<'_>> =
             jobs.iter().map(|j| Entry { label: j.label.clone(), graph: j.graph, inputs: j.inputs }).collect();
         let written =
             scenario::write(dir.path(), &entries).map_err(|e| failed(format!("cannot write the scenario: {e}")))?;
-        let cmd = self.command(&written.path);
+        // Writing the module and inputs for the runner is part of turning
+        // the graph into something that runs.
+        self.count(|s| s.phases.compile += writing.elapsed());
+        let mut cmd = self.command(&written.path);
+        if let Some(p) = self.preload {
+            p.apply(&mut cmd);
+        }
         let n = u32::try_from(jobs.len()).unwrap_or(u32::MAX);
         let limits = Limits { timeout: self.timeout.saturating_mul(n), memory_bytes: self.memory_bytes };
         let run = process::run(cmd, dir.path(), &limits).map_err(|e| failed(e.to_string()))?;
-        if let Ok(mut s) = self.stats.lock() {
+        let phases = RunnerLog::parse(&format!("{}\n{}", run.stdout_text(), run.stderr_text())).phases(run.elapsed);
+        self.count(|s| {
             s.processes += 1;
             s.graphs += jobs.len() as u64;
             s.busy += run.elapsed;
             s.peak_rss_bytes = s.peak_rss_bytes.max(run.peak_rss_bytes);
-        }
+            s.phases.add(&phases);
+        });
         Ok((dir, run))
     }
 
-    /// The runner's command line for a scenario file, in the scenario's directory.
+    fn count(&self, f: impl FnOnce(&mut RunStats)) {
+        if let Ok(mut s) = self.stats.lock() {
+            f(&mut s);
+        }
+    }
+
+    /// The runner's command line for a scenario file, in the scenario's
+    /// directory (without the glslang shim: a reproduction does not need it).
     pub fn command(&self, scenario: &std::path::Path) -> Command {
         let mut cmd = Command::new(&self.setup.runner);
         cmd.arg("--scenario").arg(scenario.file_name().unwrap_or(scenario.as_os_str())).args([
@@ -272,5 +384,44 @@ mod tests {
         assert_eq!(RunnerLog::parse("junk\n").phase(&["g0"]), Phase::Resources);
         let running = format!("{LOG}2026-11-24 04:33:00,834 [Scenario-Runner] INFO: Dispatch graph\n");
         assert_eq!(RunnerLog::parse(&running).phase(&["g0", "g1", "g2"]), Phase::Running);
+    }
+
+    #[test]
+    fn the_timestamps_split_a_process_into_phases() {
+        let ok = "\
+2026-11-28 23:59:59,900 [Scenario-Runner] INFO: Scenario file parsed
+2026-11-29 00:00:00,100 [Scenario-Runner] INFO: Setup commands
+2026-11-29 00:00:00,400 [Scenario-Runner] DEBUG: Graph Pipeline: g0 created
+2026-11-29 00:00:01,100 [Scenario-Runner] DEBUG: Graph Pipeline: g1 created
+2026-11-29 00:00:01,101 [Scenario-Runner] DEBUG: Iteration: 0
+2026-11-29 00:00:01,101 [Scenario-Runner] INFO: Dispatch graph
+2026-11-29 00:00:01,150 [Scenario-Runner] DEBUG: g0.out0 output stored
+2026-11-29 00:00:01,170 [Scenario-Runner] DEBUG: g1.out0 output stored
+2026-11-29 00:00:01,180 [Scenario-Runner] INFO: Results stored
+";
+        let log = RunnerLog::parse(ok);
+        assert_eq!(
+            log.marks,
+            Marks {
+                setup: Some(200),
+                created: Some(1200),
+                dispatched: Some(1201),
+                stored: Some(1250),
+                results: Some(1280)
+            }
+        );
+        let ms = Duration::from_millis;
+        // Across midnight, and a process that ran 1.5 s in all.
+        let p = log.phases(ms(1500));
+        assert_eq!((p.compile, p.run, p.readback), (ms(1000), ms(50), ms(30)));
+        assert_eq!(p.start, ms(420));
+        assert_eq!(p.total(), ms(1500));
+        // Died while creating g1's pipeline: compile lasts until the end.
+        let died = RunnerLog::parse(&ok[..ok.find("2026-11-29 00:00:01,100").expect("line")]).phases(ms(1000));
+        assert_eq!((died.start, died.compile, died.run, died.readback), (ms(200), ms(800), ms(0), ms(0)));
+        // No log at all: the whole process is start-up.
+        let p = RunnerLog::parse("").phases(ms(300));
+        assert_eq!((p.start, p.total()), (ms(300), ms(300)));
+        assert_eq!(timestamp("2026-02-30 1x:00:00,000 [x] INFO: y"), None);
     }
 }

@@ -4,17 +4,25 @@
 //! of idle workers, so that concurrent callers each get one and a worker
 //! that crashed, hung or lost its device is replaced by a new one for the
 //! next request.
+//!
+//! The pool keeps a spare: whenever a worker is taken and no other is idle
+//! or starting, a new one is started on a background thread, so that the
+//! next request after a crash (a quarter of the hunt's graphs crash the
+//! 0.11 layer at pipeline creation) finds a worker ready instead of waiting
+//! for a cold start.
 
 use super::protocol::{self, read_message, write_message, DeviceReport, FromWorker, ProtocolError, ToWorker};
 use crate::external::consumer::env::VulkanEnv;
+use crate::external::consumer::glslang;
 use crate::external::process::{self, Ended, Limits};
-use crate::oracle::Abnormal;
+use crate::oracle::{Abnormal, PhaseTimes};
 use std::ffi::OsString;
 use std::io::{BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 /// The variable naming the executable that serves the worker protocol (it
@@ -76,6 +84,23 @@ impl WorkerCommand {
     }
 }
 
+/// Everything needed to start a worker: the command, its Vulkan
+/// environment, the device to pick, the limits, and whether it keeps
+/// glslang initialized.
+#[derive(Clone, Debug)]
+pub(super) struct Launch {
+    /// The executable.
+    pub(super) command: WorkerCommand,
+    /// Loader, driver and layers.
+    pub(super) env: VulkanEnv,
+    /// `SPVGRAPH_VULKAN_DEVICE`.
+    pub(super) device: Option<String>,
+    /// Time and memory limits.
+    pub(super) limits: Limits,
+    /// Passed to the worker as `SPVGRAPH_KEEP_GLSLANG=1` or `=0`.
+    pub(super) keep_glslang: bool,
+}
+
 /// The last bytes a worker wrote to standard error, and how many in all.
 #[derive(Default)]
 struct Tail {
@@ -114,6 +139,8 @@ pub(super) struct Worker {
     pub(super) report: DeviceReport,
     /// Graphs it ran.
     pub(super) served: u64,
+    /// Whether it was started ahead of need, as the pool's spare.
+    pub(super) spare: bool,
 }
 
 /// How an exchange with a worker ended.
@@ -148,15 +175,12 @@ pub(super) enum StartError {
 
 impl Worker {
     /// Starts a worker and waits (at most `limits.timeout`) for its device.
-    pub(super) fn start(
-        command: &WorkerCommand,
-        env: &VulkanEnv,
-        device: Option<&str>,
-        limits: &Limits,
-    ) -> Result<Worker, StartError> {
+    pub(super) fn start(launch: &Launch) -> Result<Worker, StartError> {
+        let Launch { command, env, device, limits, keep_glslang } = launch;
         let mut cmd = Command::new(&command.program);
         cmd.args(&command.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
         env.apply(&mut cmd);
+        cmd.env(glslang::KEEP_VARIABLE, if *keep_glslang { "1" } else { "0" });
         let mut child = cmd
             .spawn()
             .map_err(|e| StartError::Unavailable(format!("cannot start {}: {e}", command.program.display())))?;
@@ -188,15 +212,22 @@ impl Worker {
                 }
             }
         });
-        let mut worker =
-            Worker { child, stdin: BufWriter::new(stdin), replies, stderr, report: DeviceReport::default(), served: 0 };
-        let hello = ToWorker::Hello { protocol: protocol::VERSION, device: device.map(str::to_string) };
+        let mut worker = Worker {
+            child,
+            stdin: BufWriter::new(stdin),
+            replies,
+            stderr,
+            report: DeviceReport::default(),
+            served: 0,
+            spare: false,
+        };
+        let hello = ToWorker::Hello { protocol: protocol::VERSION, device: device.clone() };
         // The memory limit is for graphs: a device that needs more than it
         // to start is told apart by the first graph's outcome.
         let setup = Limits { timeout: limits.timeout, memory_bytes: None };
         match worker.exchange(&hello, &[], &setup) {
             Exchange::Reply { message: FromWorker::Ready(report), .. } if report.protocol == protocol::VERSION => {
-                worker.report = report;
+                worker.report = *report;
                 Ok(worker)
             }
             Exchange::Reply { message: FromWorker::Ready(report), .. } => Err(StartError::Unavailable(format!(
@@ -303,8 +334,20 @@ impl Drop for Worker {
 /// What the workers of one oracle cost so far.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct WorkerStats {
-    /// Workers started (the first, and every restart).
+    /// Workers started: the first, every restart and every spare (counted
+    /// when its start begins).
     pub started: u64,
+    /// Of those, started on a caller's time because no worker was idle or
+    /// starting (the first, or a restart when the spare was not ready).
+    pub cold_starts: u64,
+    /// Of those, started ahead of need on a background thread, as the spare.
+    pub spares: u64,
+    /// Spares that could not be started.
+    pub spares_failed: u64,
+    /// Requests that found no idle worker and waited for the spare to be ready.
+    pub waits: u64,
+    /// How long they waited.
+    pub waited: Duration,
     /// Workers that crashed, hung, went over the memory limit or lost their
     /// device while running a graph, and were replaced.
     pub lost: u64,
@@ -313,38 +356,161 @@ pub struct WorkerStats {
     pub recycled: u64,
     /// Graphs run.
     pub graphs: u64,
-    /// Wall-clock time in exchanges with workers (starting them included).
+    /// Wall-clock time callers spent on workers: cold starts, waits for
+    /// the spare and exchanges (a spare's start on its own thread is not
+    /// in it).
     pub busy: Duration,
     /// Highest resident set size of one worker seen after a graph, in bytes.
     pub peak_rss_bytes: u64,
+    /// Workers idle now (the spare among them, once it is ready).
+    pub idle: u64,
+    /// Where the time went, by phase: every worker's start-up (spares'
+    /// included, on their own thread) under `start`.
+    pub phases: PhaseTimes,
 }
 
-/// Idle workers, and the counters.
+/// What the pool and its spare's thread share.
 #[derive(Default)]
-pub(super) struct Pool {
-    idle: Mutex<Vec<Worker>>,
+struct Shared {
+    state: Mutex<State>,
+    /// Signalled when a spare is ready or failed to start.
+    changed: Condvar,
     stats: Mutex<WorkerStats>,
 }
 
-impl Pool {
-    /// An idle worker, or a new one.
-    pub(super) fn take(
-        &self,
-        command: &WorkerCommand,
-        env: &VulkanEnv,
-        device: Option<&str>,
-        limits: &Limits,
-    ) -> Result<Worker, StartError> {
-        if let Some(w) = self.idle.lock().ok().and_then(|mut v| v.pop()) {
-            return Ok(w);
+#[derive(Default)]
+struct State {
+    idle: Vec<Worker>,
+    /// Spares being started.
+    starting: usize,
+    /// Callers waiting for them.
+    waiting: usize,
+    /// The pool was dropped: a spare that gets ready now is stopped.
+    closed: bool,
+    threads: Vec<JoinHandle<()>>,
+}
+
+impl Shared {
+    fn state(&self) -> MutexGuard<'_, State> {
+        // A panic elsewhere while holding the lock leaves a usable list.
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn count(&self, f: impl FnOnce(&mut WorkerStats)) {
+        if let Ok(mut s) = self.stats.lock() {
+            f(&mut s);
         }
+    }
+}
+
+/// Idle workers, the spare, and the counters.
+pub(super) struct Pool {
+    shared: Arc<Shared>,
+    /// Whether a spare is kept.
+    spare: bool,
+}
+
+impl Pool {
+    /// An empty pool that keeps a spare worker when `spare` is set.
+    pub(super) fn new(spare: bool) -> Pool {
+        Pool { shared: Arc::new(Shared::default()), spare }
+    }
+
+    /// An idle worker, else the spare being started (waiting for it), else
+    /// a new one; then a new spare is started if none is idle or starting.
+    pub(super) fn take(&self, launch: &Launch) -> Result<Worker, StartError> {
+        let began = Instant::now();
+        let mut state = self.shared.state();
+        let mut waited = false;
+        loop {
+            if let Some(w) = state.idle.pop() {
+                drop(state);
+                self.shared.count(|s| {
+                    s.busy += began.elapsed();
+                    if waited {
+                        s.waits += 1;
+                        s.waited += began.elapsed();
+                    }
+                });
+                self.refill(launch);
+                return Ok(w);
+            }
+            // A spare on its way is nearer than a cold start, unless other
+            // callers already wait for every one on its way.
+            if state.starting <= state.waiting {
+                break;
+            }
+            state.waiting += 1;
+            state = self.shared.changed.wait(state).unwrap_or_else(PoisonError::into_inner);
+            state.waiting -= 1;
+            waited = true;
+        }
+        drop(state);
         let start = Instant::now();
-        let w = Worker::start(command, env, device, limits);
-        self.count(|s| {
+        self.shared.count(|s| {
             s.started += 1;
-            s.busy += start.elapsed();
+            s.cold_starts += 1;
         });
+        let w = Worker::start(launch);
+        self.shared.count(|s| {
+            s.phases.start += start.elapsed();
+            s.busy += began.elapsed();
+        });
+        if w.is_ok() {
+            self.refill(launch);
+        }
         w
+    }
+
+    /// Starts a spare on a background thread when none is idle or starting.
+    fn refill(&self, launch: &Launch) {
+        if !self.spare {
+            return;
+        }
+        let mut state = self.shared.state();
+        if state.closed || !state.idle.is_empty() || state.starting > 0 {
+            return;
+        }
+        state.starting += 1;
+        self.shared.count(|s| {
+            s.started += 1;
+            s.spares += 1;
+        });
+        let shared = Arc::clone(&self.shared);
+        let launch = launch.clone();
+        let spawned = std::thread::Builder::new().name("vulkan-spare".into()).spawn(move || {
+            let start = Instant::now();
+            let w = Worker::start(&launch);
+            shared.count(|s| {
+                s.phases.start += start.elapsed();
+                s.spares_failed += u64::from(w.is_err());
+            });
+            let mut state = shared.state();
+            state.starting -= 1;
+            let stop = match w {
+                Ok(mut w) if !state.closed => {
+                    w.spare = true;
+                    state.idle.push(w);
+                    None
+                }
+                Ok(w) => Some(w),
+                Err(_) => None,
+            };
+            shared.changed.notify_all();
+            drop(state);
+            // Killed and reaped outside the lock.
+            drop(stop);
+        });
+        match spawned {
+            Ok(handle) => {
+                state.threads.retain(|h| !h.is_finished());
+                state.threads.push(handle);
+            }
+            Err(_) => {
+                state.starting -= 1;
+                self.shared.count(|s| s.spares_failed += 1);
+            }
+        }
     }
 
     /// Returns a healthy worker to the pool, unless its memory grew past
@@ -359,22 +525,39 @@ impl Pool {
             s.recycled += u64::from(retire);
         });
         if !retire {
-            if let Ok(mut v) = self.idle.lock() {
-                v.push(w);
-            }
+            let mut state = self.shared.state();
+            state.idle.push(w);
+            self.shared.changed.notify_all();
         }
     }
 
     /// Updates the counters.
     pub(super) fn count(&self, f: impl FnOnce(&mut WorkerStats)) {
-        if let Ok(mut s) = self.stats.lock() {
-            f(&mut s);
-        }
+        self.shared.count(f);
     }
 
     /// The counters.
     pub(super) fn stats(&self) -> WorkerStats {
-        self.stats.lock().map(|s| *s).unwrap_or_default()
+        let idle = self.shared.state().idle.len() as u64;
+        let mut s = self.shared.stats.lock().map(|s| *s).unwrap_or_default();
+        s.idle = idle;
+        s
+    }
+}
+
+impl Drop for Pool {
+    /// Stops every idle worker and waits for a spare still starting (it is
+    /// stopped as soon as it is ready), so that no worker outlives the pool.
+    fn drop(&mut self) {
+        let (idle, threads) = {
+            let mut state = self.shared.state();
+            state.closed = true;
+            (std::mem::take(&mut state.idle), std::mem::take(&mut state.threads))
+        };
+        drop(idle);
+        for t in threads {
+            let _ = t.join();
+        }
     }
 }
 

@@ -17,13 +17,14 @@
 //! happened, with the `VkResult`.
 
 use super::abi;
-use super::protocol::{DeviceReport, Failure, Fault, Stage};
+use super::protocol::{DeviceReport, Failure, Fault, RunTimes, Stage};
 use crate::external::consumer::Slot;
 use crate::external::raw;
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::tensor::TensorData;
 use std::collections::BTreeMap;
 use std::ffi::{c_void, CString};
+use std::time::Instant;
 use vulkanalia::loader::{LibloadingLoader, LIBRARY};
 use vulkanalia::prelude::v1_3::*;
 use vulkanalia::vk::{ArmDataGraphExtensionDeviceCommands, ArmTensorsExtensionDeviceCommands};
@@ -53,6 +54,9 @@ pub fn result_name(code: vk::ErrorCode) -> String {
 /// not return, so that a crash names the call it happened in.
 pub const MARK: &str = "spvgraph-vulkan-worker: calling ";
 
+/// The call that creates a pipeline (where the layer compiles), as marked.
+pub const PIPELINE_CALL: &str = "vkCreateDataGraphPipelinesARM";
+
 fn mark(call: &str) {
     eprintln!("{MARK}{call}");
 }
@@ -61,11 +65,16 @@ fn mark(call: &str) {
 fn vk_failure(stage: Stage, code: vk::ErrorCode, what: &str) -> Failure {
     let stage = if code == vk::ErrorCode::DEVICE_LOST { Stage::DeviceLost } else { stage };
     let name = result_name(code);
-    Failure { stage, result: Some(name.clone()), message: format!("{what} returned {name}") }
+    Failure {
+        stage,
+        result: Some(name.clone()),
+        message: format!("{what} returned {name}"),
+        times: RunTimes::default(),
+    }
 }
 
 fn failure(stage: Stage, message: impl Into<String>) -> Failure {
-    Failure { stage, result: None, message: message.into() }
+    Failure { stage, result: None, message: message.into(), times: RunTimes::default() }
 }
 
 /// Why no device could be set up.
@@ -248,7 +257,8 @@ impl Gpu {
 
     /// Runs one graph: `words` at `entry`, `inputs` bound with their data,
     /// `outputs` read back, `constants` given to the pipeline. `fault` is
-    /// raised in place of the dispatch when planted.
+    /// raised in place of the dispatch when planted. Also says where the
+    /// time went ([`RunTimes`]: destroying what the run made counts as running).
     pub fn run(
         &self,
         words: &[u32],
@@ -257,11 +267,14 @@ impl Gpu {
         outputs: &[Slot],
         constants: &[(u32, TensorData)],
         fault: Option<Fault>,
-    ) -> Result<Vec<TensorData>, Failure> {
+    ) -> (Result<Vec<TensorData>, Failure>, RunTimes) {
         let mut run = Run::new(self);
         let result = run.go(words, entry, inputs, outputs, constants, fault);
+        run.enter(Phase::Run);
+        let (mut times, teardown) = (run.times, run.since);
         drop(run);
-        result
+        times.run_us += micros(teardown.elapsed());
+        (result, times)
     }
 }
 
@@ -455,6 +468,10 @@ fn report(entry: &Entry, instance: &Instance, c: &Candidate, optional: Vec<Strin
         driver_version: p.driver_version,
         layers,
         optional,
+        // The worker adds these once the device exists.
+        glslang_kept: Vec::new(),
+        glslang_note: None,
+        warm_up: None,
     }
 }
 
@@ -465,6 +482,18 @@ struct Tensor {
     view: vk::TensorViewARM,
     mapped: *mut u8,
     bytes: usize,
+}
+
+/// Which part of a run the clock is counting ([`RunTimes`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    Compile,
+    Run,
+    Readback,
+}
+
+fn micros(d: std::time::Duration) -> u64 {
+    u64::try_from(d.as_micros()).unwrap_or(u64::MAX)
 }
 
 /// Everything one run creates, destroyed when it ends (whatever the outcome).
@@ -481,6 +510,11 @@ struct Run<'g> {
     sets: Vec<vk::DescriptorSet>,
     command_buffer: vk::CommandBuffer,
     fence: vk::Fence,
+    /// Time spent so far, by phase, up to `since`.
+    times: RunTimes,
+    /// The phase the clock is counting now, and since when.
+    phase: Phase,
+    since: Instant,
 }
 
 impl Drop for Run<'_> {
@@ -577,7 +611,23 @@ impl<'g> Run<'g> {
             sets: Vec::new(),
             command_buffer: vk::CommandBuffer::null(),
             fence: vk::Fence::null(),
+            times: RunTimes::default(),
+            phase: Phase::Run,
+            since: Instant::now(),
         }
+    }
+
+    /// Ends the current phase and starts `next`.
+    fn enter(&mut self, next: Phase) {
+        let now = Instant::now();
+        let spent = micros(now.duration_since(self.since));
+        match self.phase {
+            Phase::Compile => self.times.compile_us += spent,
+            Phase::Run => self.times.run_us += spent,
+            Phase::Readback => self.times.readback_us += spent,
+        }
+        self.phase = next;
+        self.since = now;
     }
 
     fn go(
@@ -608,7 +658,9 @@ impl<'g> Run<'g> {
             }
             self.tensors.push(t);
         }
-        // The shader module.
+        // The shader module, the layouts and the pipeline: what the layer
+        // compiles.
+        self.enter(Phase::Compile);
         let module_info =
             vk::ShaderModuleCreateInfo { code_size: words.len() * 4, code: words.as_ptr(), ..Default::default() };
         // SAFETY: `words` outlives the call.
@@ -702,7 +754,7 @@ impl<'g> Run<'g> {
             resource_infos: resources.as_ptr(),
             ..Default::default()
         };
-        mark("vkCreateDataGraphPipelinesARM");
+        mark(PIPELINE_CALL);
         // SAFETY: every pointer in the create info and its chains points at
         // a local that outlives the call.
         let created = unsafe {
@@ -718,10 +770,12 @@ impl<'g> Run<'g> {
         if self.pipeline.is_null() {
             return Err(failure(Stage::Pipeline, "vkCreateDataGraphPipelinesARM returned no pipeline"));
         }
+        self.enter(Phase::Run);
         self.session()?;
         self.descriptors(&slots, set_count)?;
         self.dispatch(fault)?;
         // The outputs, read back from the mapped memory.
+        self.enter(Phase::Readback);
         let first_output = inputs.len();
         outputs
             .iter()

@@ -10,7 +10,11 @@
 //! or the device-lost refusal, and the next request starts a new worker.
 //! Start-up (loader, instance, device) is paid once per worker, not per
 //! graph, which is the difference from `emulation-layer` (scenario-runner,
-//! one process per batch).
+//! one process per batch). A spare worker is kept started ahead of need
+//! ([`Vulkan::with_spare`]), so a crash costs the next request no cold
+//! start; each worker keeps the layers' glslang initialized
+//! ([`Vulkan::with_glslang_kept`], `SPVGRAPH_KEEP_GLSLANG=0` turns it off)
+//! and runs one tiny graph before it says it is ready.
 //!
 //! Which device: by default the emulation layers `ci/setup-oracles`
 //! installed, stacked on lavapipe. `--oracle-path vulkan=DIR` (or
@@ -50,14 +54,15 @@ pub use protocol::{DeviceReport, Fault, Stage};
 
 use crate::attribution::Owner;
 use crate::external::consumer::env::{self, Found, VulkanEnv};
+use crate::external::consumer::glslang;
 use crate::external::consumer::{prepare, Preparation, Prepared, RequestError, TensorArrays, Workarounds};
 use crate::external::process::{self, Ended, Limits};
 use crate::external::raw;
 use crate::features::Feature;
-use crate::oracle::{Capability, ExecOutcome, ExecRequest, KnownDiscrepancy, Oracle, OracleError, Refusal};
+use crate::oracle::{Capability, ExecOutcome, ExecRequest, KnownDiscrepancy, Oracle, OracleError, PhaseTimes, Refusal};
 use crate::tools::{Tool, Tools};
-use client::{Exchange, Pool, StartError};
-use protocol::{ConstantHeader, FromWorker, RunHeader, ToWorker};
+use client::{Exchange, Launch, Pool, StartError};
+use protocol::{ConstantHeader, FromWorker, RunHeader, RunTimes, ToWorker};
 use std::path::Path;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
@@ -77,6 +82,7 @@ pub struct Vulkan {
     limits: Limits,
     workarounds: Workarounds,
     layer_package: Option<String>,
+    keep_glslang: bool,
     pool: Pool,
     ready: OnceLock<Result<DeviceReport, String>>,
 }
@@ -89,6 +95,7 @@ impl std::fmt::Debug for Vulkan {
             .field("device", &self.device)
             .field("limits", &self.limits)
             .field("workarounds", &self.workarounds)
+            .field("keep_glslang", &self.keep_glslang)
             .finish_non_exhaustive()
     }
 }
@@ -125,7 +132,8 @@ impl Vulkan {
             limits: Limits { timeout: Self::DEFAULT_TIMEOUT, memory_bytes: Some(4 << 30) },
             workarounds: Workarounds::ALL,
             layer_package,
-            pool: Pool::default(),
+            keep_glslang: glslang::enabled_by_env(),
+            pool: Pool::new(true),
             ready: OnceLock::new(),
         }
     }
@@ -155,6 +163,35 @@ impl Vulkan {
         self
     }
 
+    /// Keeps the layers' glslang initialized in each worker (the default,
+    /// unless `SPVGRAPH_KEEP_GLSLANG=0`), or not: the layer then rebuilds
+    /// glslang's built-in symbol tables for every shader it compiles, as it
+    /// does on its own. The compiled shaders are the same either way.
+    pub fn with_glslang_kept(mut self, keep: bool) -> Vulkan {
+        self.keep_glslang = keep;
+        self
+    }
+
+    /// Keeps a spare worker started ahead of need (the default), or not.
+    pub fn with_spare(mut self, spare: bool) -> Vulkan {
+        self.pool = Pool::new(spare);
+        self
+    }
+
+    /// What starting a worker takes, or why none can start.
+    fn launch(&self) -> Result<Launch, OracleError> {
+        let env = self.env()?;
+        let command =
+            self.worker.as_ref().map_err(|e| OracleError::Unavailable { oracle: NAME.into(), reason: e.clone() })?;
+        Ok(Launch {
+            command: command.clone(),
+            env: env.clone(),
+            device: self.device.clone(),
+            limits: self.limits,
+            keep_glslang: self.keep_glslang,
+        })
+    }
+
     /// The environment workers get, or why there is none.
     pub fn env(&self) -> Result<&VulkanEnv, OracleError> {
         self.env
@@ -166,10 +203,9 @@ impl Vulkan {
     /// first request), or says why none can start.
     pub fn device_report(&self) -> Result<DeviceReport, OracleError> {
         let unavailable = |reason: String| OracleError::Unavailable { oracle: NAME.into(), reason };
-        let env = self.env()?;
-        let command = self.worker.as_ref().map_err(|e| unavailable(e.clone()))?;
+        let launch = self.launch()?;
         self.ready
-            .get_or_init(|| match self.pool.take(command, env, self.device.as_deref(), &self.limits) {
+            .get_or_init(|| match self.pool.take(&launch) {
                 Ok(w) => {
                     let report = w.report.clone();
                     self.pool.give_back(w, &self.limits);
@@ -181,7 +217,8 @@ impl Vulkan {
             .map_err(unavailable)
     }
 
-    /// What the workers cost so far, and how many were replaced.
+    /// What the workers cost so far, how many were replaced, and how many
+    /// started ahead of need.
     pub fn stats(&self) -> WorkerStats {
         self.pool.stats()
     }
@@ -195,30 +232,39 @@ impl Vulkan {
 
     fn run(&self, request: &ExecRequest<'_>, fault: Option<Fault>) -> Result<ExecOutcome, OracleError> {
         self.device_report()?;
-        let prepared = match prepare(request, self.workarounds, TensorArrays::Bound).map_err(|e| request_failed(&e))? {
+        let preparing = Instant::now();
+        let prepared = prepare(request, self.workarounds, TensorArrays::Bound).map_err(|e| request_failed(&e));
+        // Rewriting the module for the consumer is part of turning the
+        // graph into something that runs.
+        self.pool.count(|s| s.phases.compile += preparing.elapsed());
+        let prepared = match prepared? {
             Preparation::Ready(p) => p,
             Preparation::Refused(kind, reason) => return Ok(ExecOutcome::Refused { kind, reason }),
         };
         let (header, blobs) = run_message(&prepared, request, fault);
         let refs: Vec<&[u8]> = blobs.iter().map(Vec::as_slice).collect();
-        let env = self.env()?;
-        let command = self.worker.as_ref().map_err(|e| failed(e.clone()))?;
-        let start = Instant::now();
-        let mut worker = match self.pool.take(command, env, self.device.as_deref(), &self.limits) {
+        let launch = self.launch()?;
+        let mut worker = match self.pool.take(&launch) {
             Ok(w) => w,
             Err(StartError::Unavailable(e)) => return Err(OracleError::Unavailable { oracle: NAME.into(), reason: e }),
             Err(StartError::Died(e)) => return Err(failed(format!("a new worker died before it was ready: {e}"))),
         };
+        let start = Instant::now();
         let exchange = worker.exchange(&ToWorker::Run(header), &refs, &self.limits);
+        let elapsed = start.elapsed();
         self.pool.count(|s| {
             s.graphs += 1;
-            s.busy += start.elapsed();
+            s.busy += elapsed;
+            s.phases.add(&exchange_phases(&exchange, elapsed));
         });
         let notes = notes(&prepared);
         match exchange {
-            Exchange::Reply { message: FromWorker::Outputs, blobs, .. } => {
+            Exchange::Reply { message: FromWorker::Outputs(_), blobs, .. } => {
                 self.pool.give_back(worker, &self.limits);
-                read_outputs(&prepared, &blobs).map(ExecOutcome::Outputs)
+                let decoding = Instant::now();
+                let outputs = read_outputs(&prepared, &blobs).map(ExecOutcome::Outputs);
+                self.pool.count(|s| s.phases.readback += decoding.elapsed());
+                outputs
             }
             Exchange::Reply { message: FromWorker::Failed(f), stderr, .. } => {
                 if f.stage == Stage::DeviceLost {
@@ -267,6 +313,32 @@ fn from_dir(tools: &Tools, dir: &Path) -> Result<VulkanEnv, Vec<String>> {
             "{} holds neither a Vulkan driver manifest (a .json file with an ICD object) nor the emulation layers",
             dir.display()
         )]),
+    }
+}
+
+/// Where an exchange's `elapsed` time went: the worker's own account of a
+/// run, the rest (the pipe, the messages) under `run`; a worker that died
+/// or hung gives no account, so its time goes to `compile` when it was in
+/// pipeline creation, else to `run`.
+fn exchange_phases(exchange: &Exchange, elapsed: Duration) -> PhaseTimes {
+    let from = |t: &RunTimes| PhaseTimes {
+        start: Duration::ZERO,
+        compile: Duration::from_micros(t.compile_us),
+        run: Duration::from_micros(t.run_us) + elapsed.saturating_sub(t.total()),
+        readback: Duration::from_micros(t.readback_us),
+    };
+    match exchange {
+        Exchange::Reply { message: FromWorker::Outputs(t), .. } => from(t),
+        Exchange::Reply { message: FromWorker::Failed(f), .. } => from(&f.times),
+        Exchange::Reply { .. } => PhaseTimes { run: elapsed, ..PhaseTimes::default() },
+        Exchange::Ended { stderr, .. } => {
+            let call = stderr.lines().rev().find_map(|l| l.strip_prefix(device::MARK));
+            if call == Some(device::PIPELINE_CALL) {
+                PhaseTimes { compile: elapsed, ..PhaseTimes::default() }
+            } else {
+                PhaseTimes { run: elapsed, ..PhaseTimes::default() }
+            }
+        }
     }
 }
 
@@ -381,14 +453,37 @@ impl Oracle for Vulkan {
         self.device_report().map(|_| ())
     }
 
+    /// The device, driver and layers, and whether the layers' glslang is
+    /// kept initialized (`; glslang kept initialized in
+    /// libVkLayer_Graph.so, libVkLayer_Tensor.so`).
     fn version(&self) -> Option<String> {
         let r = self.device_report().ok()?;
         let layers = if r.layers.is_empty() { "no layers".to_string() } else { r.layers.join("; ") };
         let package = self.layer_package.as_deref().map(|p| format!(" [{p}]")).unwrap_or_default();
+        let kept: Vec<std::path::PathBuf> = r.glslang_kept.iter().map(std::path::PathBuf::from).collect();
+        let mut glslang = if kept.is_empty() {
+            String::new()
+        } else {
+            format!("; glslang kept initialized in {}", glslang::file_names(&kept))
+        };
+        if let Some(note) = &r.glslang_note {
+            glslang.push_str(&format!("; glslang {note}"));
+        }
         Some(format!(
-            "device {}: {} ({}, Vulkan {}), driver {} (version {:#x}), layers: {layers}{package}",
+            "device {}: {} ({}, Vulkan {}), driver {} (version {:#x}), layers: {layers}{package}{glslang}",
             r.index, r.name, r.device_type, r.api_version, r.driver, r.driver_version
         ))
+    }
+
+    /// Worker start-ups (spares' included, on their own thread) under
+    /// `start`; preparing the module and pipeline creation (shader module,
+    /// layouts, `vkCreateDataGraphPipelinesARM`) under `compile`; tensors,
+    /// session, descriptors, dispatch and wait, tear-down and the pipe under
+    /// `run`; reading the outputs back and decoding them under `readback`.
+    /// A worker that crashed or hung counts under `compile` when it was
+    /// creating the pipeline, else under `run`.
+    fn phase_times(&self) -> PhaseTimes {
+        self.pool.stats().phases
     }
 
     /// The emulation layer's documented discrepancies, when the layers are

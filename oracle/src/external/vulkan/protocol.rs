@@ -11,8 +11,8 @@
 //! The worker answers [`ToWorker::Hello`] with [`FromWorker::Ready`] (the
 //! device, driver and layers it uses) or [`FromWorker::SetupFailed`], and
 //! each [`ToWorker::Run`] with [`FromWorker::Outputs`] or
-//! [`FromWorker::Failed`]. A crash or hang shows on the oracle's side as the
-//! pipe closing or staying silent.
+//! [`FromWorker::Failed`], each with the run's [`RunTimes`]. A crash or hang
+//! shows on the oracle's side as the pipe closing or staying silent.
 
 use crate::external::consumer::Slot;
 use serde::de::DeserializeOwned;
@@ -22,7 +22,7 @@ use std::io::{Read, Write};
 
 /// The version of this protocol: a worker from another build that speaks
 /// another version is refused at the handshake.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 const MAGIC: [u8; 4] = *b"SPVW";
 /// The largest header accepted (a corrupt length must not allocate gigabytes).
@@ -92,7 +92,7 @@ pub enum Fault {
 #[serde(rename_all = "kebab-case")]
 pub enum FromWorker {
     /// The device is ready.
-    Ready(DeviceReport),
+    Ready(Box<DeviceReport>),
     /// No device could be created; the worker exits after saying why.
     SetupFailed {
         /// The worker's protocol version (a mismatch is reported as such).
@@ -100,10 +100,33 @@ pub enum FromWorker {
         /// What went wrong.
         message: String,
     },
-    /// The run's outputs, one blob each, in the order requested.
-    Outputs,
+    /// The run's outputs, one blob each, in the order requested, and where
+    /// the run's time went.
+    Outputs(RunTimes),
     /// The run failed at a stage.
     Failed(Failure),
+}
+
+/// Where a run's time went in the worker, in microseconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunTimes {
+    /// `vkCreateShaderModule`, the descriptor-set and pipeline layouts and
+    /// `vkCreateDataGraphPipelinesARM` (the layer compiling its shaders).
+    pub compile_us: u64,
+    /// Creating and filling the tensors, the session and its memory, the
+    /// descriptor sets, recording, submitting and waiting for the dispatch,
+    /// and destroying what the run created.
+    pub run_us: u64,
+    /// Reading the outputs from the mapped tensors and encoding them for
+    /// the pipe.
+    pub readback_us: u64,
+}
+
+impl RunTimes {
+    /// The sum, as a duration.
+    pub fn total(&self) -> std::time::Duration {
+        std::time::Duration::from_micros(self.compile_us + self.run_us + self.readback_us)
+    }
 }
 
 /// The device a worker uses, and what drives it.
@@ -128,6 +151,20 @@ pub struct DeviceReport {
     pub layers: Vec<String>,
     /// The optional device extensions and features enabled.
     pub optional: Vec<String>,
+    /// The libraries whose glslang the worker keeps initialized (see
+    /// [`crate::external::consumer::glslang`]); empty when it is off or no
+    /// loaded library has glslang.
+    #[serde(default)]
+    pub glslang_kept: Vec<String>,
+    /// Why glslang is not kept initialized (switched off, or a library whose
+    /// symbol was refused), when that is so.
+    #[serde(default)]
+    pub glslang_note: Option<String>,
+    /// The warm-up graph the worker ran before it said it was ready (so that
+    /// the first real graph finds the layer's tables built): how long it
+    /// took, or how it failed.
+    #[serde(default)]
+    pub warm_up: Option<String>,
 }
 
 /// Where a run failed. Each stage is its own answer: pipeline creation
@@ -180,6 +217,9 @@ pub struct Failure {
     pub result: Option<String>,
     /// What the worker knows besides.
     pub message: String,
+    /// Where the run's time went until it failed.
+    #[serde(default)]
+    pub times: RunTimes,
 }
 
 /// A message that could not be read.
@@ -297,7 +337,7 @@ mod tests {
     #[test]
     fn truncated_and_corrupt_messages_are_errors() {
         let mut buf = Vec::new();
-        write_message(&mut buf, &FromWorker::Outputs, &[&[9; 16]]).expect("writes");
+        write_message(&mut buf, &FromWorker::Outputs(RunTimes::default()), &[&[9; 16]]).expect("writes");
         for cut in [0, 3, 7, buf.len() - 1] {
             let r: Result<(FromWorker, _), _> = read_message(&mut &buf[..cut]);
             assert!(matches!(r, Err(ProtocolError::Closed)), "cut at {cut}: {r:?}");
