@@ -296,8 +296,14 @@ fn build_variant(name: &str, config: &OracleConfig) -> Option<Box<dyn Oracle>> {
 }
 
 fn iree(tools: &Tools, dir: Option<&Path>, config: &OracleConfig) -> Iree {
-    Iree::from_config(tools, dir)
-        .with_limits(crate::external::process::Limits { timeout: config.timeout, memory_bytes: config.memory_bytes })
+    let iree = Iree::from_config(tools, dir)
+        .with_limits(crate::external::process::Limits { timeout: config.timeout, memory_bytes: config.memory_bytes });
+    // Not amortized: each graph compiled by itself, one case per batch.
+    if config.amortize {
+        iree
+    } else {
+        iree.with_batching(false).with_preferred_batch(1)
+    }
 }
 
 /// Builds oracle `name` on `tools`, with the user's directory `dir`.
@@ -306,20 +312,23 @@ fn build_on(name: OracleName, tools: &Tools, dir: Option<&Path>, config: &Oracle
         OracleName::InTree => Box::new(InTree::default()),
         OracleName::SpirvVal => Box::new(SpirvVal::from_config(tools, dir)),
         OracleName::TosaRef => Box::new(TosaReferenceModel::from_config(tools, dir).with_timeout(config.timeout)),
-        OracleName::EmulationLayer => Box::new(
-            EmulationLayer::from_config(tools, dir)
+        OracleName::EmulationLayer => {
+            let el = EmulationLayer::from_config(tools, dir)
                 .with_timeout(config.timeout)
                 .with_memory_limit(config.memory_bytes)
-                .with_workarounds(Workarounds::enabled(config.workarounds)),
-        ),
-        OracleName::Vulkan => Box::new(
-            Vulkan::from_config(tools, dir)
+                .with_workarounds(Workarounds::enabled(config.workarounds));
+            // Only ever turned off here: the environment may have turned it off already.
+            Box::new(if config.amortize { el } else { el.with_glslang_kept(false) })
+        }
+        OracleName::Vulkan => {
+            let vk = Vulkan::from_config(tools, dir)
                 .with_limits(crate::external::process::Limits {
                     timeout: config.timeout,
                     memory_bytes: config.memory_bytes,
                 })
-                .with_workarounds(config.workarounds),
-        ),
+                .with_workarounds(config.workarounds);
+            Box::new(if config.amortize { vk } else { vk.with_glslang_kept(false).with_spare(false) })
+        }
         OracleName::ModelConverter => {
             Box::new(ModelConverter::from_config(tools, dir).with_limits(crate::external::process::Limits {
                 timeout: config.timeout,
