@@ -130,12 +130,32 @@ pub struct DiffReport {
     pub coverage: Vec<Coverage>,
 }
 
-/// The manifest `STEM.json` next to `file`, if there is one.
-fn manifest_of(file: &Path) -> Option<(PathBuf, Value)> {
+/// What lies beside a module as `STEM.json`.
+enum Beside {
+    /// Nothing (or nothing readable as JSON).
+    Nothing,
+    /// A case manifest: an object with a string `expect`, as every case
+    /// manifest has (generated, corpus and hunt cases alike).
+    Manifest(PathBuf, Value),
+    /// Another tool's JSON (a scenario, a test descriptor): not read; the
+    /// note says so.
+    Foreign(String),
+}
+
+/// The case manifest `STEM.json` next to `file`, if there is one. A JSON
+/// file of another shape there (scenario-runner's scenario, say) states no
+/// expectation and no inputs: it is left alone, with a note.
+fn manifest_of(file: &Path) -> Beside {
     let path = file.with_extension("json");
-    let text = std::fs::read_to_string(&path).ok()?;
-    let value: Value = serde_json::from_str(&text).ok()?;
-    Some((path, value))
+    let Ok(text) = std::fs::read_to_string(&path) else { return Beside::Nothing };
+    match serde_json::from_str::<Value>(&text) {
+        Ok(value) if value["expect"].is_string() => Beside::Manifest(path, value),
+        Ok(_) => Beside::Foreign(format!(
+            "{} is not a case manifest (no \"expect\"): ignored, so the module alone sets the expectation",
+            path.display()
+        )),
+        Err(e) => Beside::Foreign(format!("{} is not JSON ({e}): ignored", path.display())),
+    }
 }
 
 /// The expectation and validation options a manifest states (`None`: no
@@ -369,7 +389,12 @@ pub fn diff_module(file: &Path, oracles: &[Arc<dyn Oracle>], given: &DiffInputs)
         (std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?, None)
     };
     // A case manifest describes the case's own module, not a producer's.
-    let manifest = if is_mlir { None } else { manifest_of(file) };
+    let beside = if is_mlir { Beside::Nothing } else { manifest_of(file) };
+    let (manifest, foreign) = match beside {
+        Beside::Manifest(p, v) => (Some((p, v)), None),
+        Beside::Foreign(note) => (None, Some(note)),
+        Beside::Nothing => (None, None),
+    };
     let (stated, env, profiles) = expectation_of(manifest.as_ref().map(|(_, v)| v));
     let (stated, mut expect_source) = match (&given.expect, stated) {
         (Some(text), _) => (Some(parse_expect(text)?), "--expect".to_string()),
@@ -403,6 +428,7 @@ pub fn diff_module(file: &Path, oracles: &[Arc<dyn Oracle>], given: &DiffInputs)
         disagreements: Vec::new(),
         coverage: Vec::new(),
     };
+    report.notes.extend(foreign);
     let mut observations =
         Observations { module: Some(&words), strict_consumers: given.strict_consumers, ..Observations::default() };
     for o in oracles.iter().filter(|o| o.capabilities().contains(&Capability::Validate)) {

@@ -166,6 +166,12 @@ pub enum ProducerNote {
         /// The GraphConstantIDs.
         ids: Vec<u32>,
     },
+    /// Source arguments the produced graph does not take (unused after the
+    /// producer's folding), by argument number.
+    DroppedInputs {
+        /// The source arguments.
+        inputs: Vec<usize>,
+    },
     /// The producer split the graph into several segments; only the first
     /// is in the outcome's module.
     Partitioned {
@@ -195,6 +201,9 @@ impl fmt::Display for ProducerNote {
             }
             ProducerNote::Reshaped { side, index, from, to } => write!(f, "{side} {index} reshaped {from:?} -> {to:?}"),
             ProducerNote::GraphConstants { ids } => write!(f, "graph constants {ids:?} stored beside the module"),
+            ProducerNote::DroppedInputs { inputs } => {
+                write!(f, "source arguments {inputs:?} are not inputs of the produced graph (unused after folding)")
+            }
             ProducerNote::Partitioned { segments } => write!(f, "graph split into {segments} segments"),
             ProducerNote::OperatorCount { op, case, produced } => {
                 write!(f, "{op}: {case} in the case, {produced} produced")

@@ -629,6 +629,204 @@ mod tests {
         assert_eq!(path_variable("emulation-layer"), "SPVGRAPH_ORACLE_PATH_EMULATION_LAYER");
     }
 
+    /// A stand-in whose every answer differs from the trait's default, so
+    /// that an answer the channel wrapper does not forward shows.
+    struct Probe;
+
+    const PROBE_ROWS: &[KnownDiscrepancy] =
+        &[KnownDiscrepancy::open("crash", crate::attribution::Owner::Mesa, "probe", "corpus/findings/x.spv")];
+
+    fn probe_standalone(what: &str) -> Result<Option<crate::oracle::Standalone>, OracleError> {
+        Ok(Some(crate::oracle::Standalone { tools: vec![what.to_string()], ..Default::default() }))
+    }
+
+    impl Oracle for Probe {
+        fn name(&self) -> &str {
+            "probe"
+        }
+        fn capabilities(&self) -> &'static [Capability] {
+            &[Capability::Validate, Capability::Execute, Capability::Produce]
+        }
+        fn available(&self) -> Result<(), OracleError> {
+            Err(OracleError::Unavailable { oracle: "probe".into(), reason: "a stand-in".into() })
+        }
+        fn version(&self) -> Option<String> {
+            Some("probe 9.9".into())
+        }
+        fn known_discrepancies(&self) -> &'static [KnownDiscrepancy] {
+            PROBE_ROWS
+        }
+        fn components(&self) -> &'static [crate::attribution::Owner] {
+            &[crate::attribution::Owner::Mesa, crate::attribution::Owner::Iree]
+        }
+        fn default_sample(&self) -> f64 {
+            0.125
+        }
+        fn preferred_batch(&self) -> usize {
+            7
+        }
+        fn reads_spirv(&self) -> bool {
+            false
+        }
+        fn validate(&self, _: &[u32], _: &ValidateOptions) -> Result<Verdict, OracleError> {
+            Ok(Verdict::Valid)
+        }
+        fn execute(&self, _: &ExecRequest<'_>) -> Result<ExecOutcome, OracleError> {
+            Ok(ExecOutcome::Outputs(Vec::new()))
+        }
+        fn execute_batch(&self, requests: &[ExecRequest<'_>]) -> Vec<Result<ExecOutcome, OracleError>> {
+            // One tensor per answer, so that a batch differs from the default's.
+            let one = spvgraph_ir::tensor::TensorData::zeros(spvgraph_ir::elem::ElemType::I32, &[1]);
+            requests.iter().map(|_| Ok(ExecOutcome::Outputs(vec![one.clone()]))).collect()
+        }
+        fn produce(&self, _: &ProduceRequest<'_>) -> Result<ProduceOutcome, OracleError> {
+            Err(OracleError::Failed { oracle: "probe".into(), reason: "produced nothing".into() })
+        }
+        fn rule_claim(&self, _: RuleId) -> RuleClaim {
+            RuleClaim::Rejects
+        }
+        fn standalone_execute(
+            &self,
+            _: &ExecRequest<'_>,
+            _: &Path,
+        ) -> Result<Option<crate::oracle::Standalone>, OracleError> {
+            probe_standalone("execute")
+        }
+        fn standalone_validate(
+            &self,
+            _: &[u32],
+            _: &ValidateOptions,
+            _: &Path,
+        ) -> Result<Option<crate::oracle::Standalone>, OracleError> {
+            probe_standalone("validate")
+        }
+        fn standalone_produce(
+            &self,
+            _: &ProduceRequest<'_>,
+            _: &Path,
+        ) -> Result<Option<crate::oracle::Standalone>, OracleError> {
+            probe_standalone("produce")
+        }
+        fn phase_times(&self) -> crate::oracle::PhaseTimes {
+            crate::oracle::PhaseTimes { run: Duration::from_secs(3), ..Default::default() }
+        }
+        fn execute_precise(&self, _: &ExecRequest<'_>) -> Result<PreciseOutcome, OracleError> {
+            Err(OracleError::Failed { oracle: "probe".into(), reason: "precise".into() })
+        }
+    }
+
+    /// A channel instance answers as its oracle does (under its own name):
+    /// every method of [`Oracle`] with a default is forwarded, so that an
+    /// instance keeps its owner (`components`), its documented rows, its
+    /// sampling and its standalone reproducers.
+    #[test]
+    fn a_channel_instance_forwards_every_answer_of_its_oracle() {
+        let on = OnChannel { inner: Box::new(Probe), name: "probe@dev".into(), tool: "probe", channel: "dev".into() };
+        let p = Probe;
+        assert_eq!((on.name(), on.tool(), on.channel()), ("probe@dev", "probe", Some("dev")));
+        assert_eq!(on.capabilities(), p.capabilities());
+        assert!(matches!(on.available(), Err(OracleError::Unavailable { oracle, .. }) if oracle == "probe@dev"));
+        assert_eq!(on.version(), p.version());
+        assert_eq!(on.known_discrepancies().len(), 1);
+        assert_eq!(on.known_discrepancies()[0].why, "probe");
+        assert_eq!(on.components(), p.components());
+        assert_eq!(on.default_sample(), p.default_sample());
+        assert_eq!(on.preferred_batch(), p.preferred_batch());
+        assert_eq!(on.reads_spirv(), p.reads_spirv());
+        assert_eq!(on.phase_times(), p.phase_times());
+        for rule in [RuleId::TosaOperandCount, RuleId::LayoutGraphBodyInstruction] {
+            assert_eq!(on.rule_claim(rule), p.rule_claim(rule));
+        }
+        let words = [0u32; 5];
+        let gc = BTreeMap::new();
+        let request = ExecRequest { module: &words, entry_point: None, inputs: &[], graph_constants: &gc };
+        let produce = ProduceRequest { mlir: "", debug_info: false };
+        let options = ValidateOptions::default();
+        assert_eq!(on.validate(&words, &options), p.validate(&words, &options));
+        assert_eq!(on.execute(&request), p.execute(&request));
+        assert_eq!(on.execute_batch(std::slice::from_ref(&request)), p.execute_batch(std::slice::from_ref(&request)));
+        assert!(matches!(on.produce(&produce), Err(OracleError::Failed { oracle, .. }) if oracle == "probe@dev"));
+        assert!(matches!(on.execute_precise(&request), Err(OracleError::Failed { reason, .. }) if reason == "precise"));
+        let dir = Path::new(".");
+        assert_eq!(on.standalone_execute(&request, dir), probe_standalone("execute"));
+        assert_eq!(on.standalone_validate(&words, &options, dir), probe_standalone("validate"));
+        assert_eq!(on.standalone_produce(&produce, dir), probe_standalone("produce"));
+    }
+
+    /// The names of the `fn`s declared in the block of `source` that starts
+    /// with `header` (up to the block's closing brace at column 0).
+    fn fns_in(source: &str, header: &str, with_default: bool) -> Vec<String> {
+        let Some(start) = source.find(header) else { return Vec::new() };
+        let block = &source[start..];
+        let block = &block[..block.find("\n}\n").unwrap_or(block.len())];
+        let mut out = Vec::new();
+        let lines: Vec<&str> = block.lines().collect();
+        for (k, line) in lines.iter().enumerate() {
+            let Some(rest) = line.trim_start().strip_prefix("fn ") else { continue };
+            let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+            // A default has a body: the signature's lines end in `{`, not `;`.
+            let signature_end = lines[k..].iter().find(|l| l.trim_end().ends_with('{') || l.trim_end().ends_with(';'));
+            let has_body = signature_end.is_some_and(|l| l.trim_end().ends_with('{'));
+            if has_body || !with_default {
+                out.push(name);
+            }
+        }
+        out
+    }
+
+    /// Adding a default method to [`Oracle`] without forwarding it from
+    /// [`OnChannel`] would make channel instances answer the default (the
+    /// bug that lost their owner and reproducer): every default is
+    /// implemented there, except `tool` and `channel`, which are the
+    /// instance's own.
+    #[test]
+    fn every_default_method_of_the_trait_is_implemented_by_the_channel_wrapper() {
+        let defaults = fns_in(include_str!("oracle.rs"), "pub trait Oracle: Send + Sync {", true);
+        let forwarded = fns_in(include_str!("registry.rs"), "impl Oracle for OnChannel {", false);
+        assert!(defaults.len() >= 15 && defaults.contains(&"standalone_produce".to_string()), "{defaults:?}");
+        let missing: Vec<&String> = defaults.iter().filter(|d| !forwarded.contains(d)).collect();
+        assert!(missing.is_empty(), "OnChannel does not forward {missing:?}");
+    }
+
+    /// Every registry oracle and a channel instance of it give the same
+    /// capability-independent answers: the `dev` channel's where it has a
+    /// version of the oracle, else a user's build under a label (from an
+    /// empty directory, so that no real channel is needed).
+    #[test]
+    fn every_oracle_and_its_channel_instance_answer_alike() {
+        let dir = std::env::temp_dir().join(format!("spvgraph-registry-probe-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("scratch dir");
+        let mut config = OracleConfig::default();
+        for o in OracleName::ALL {
+            config.set_path(&format!("{}@probe={}", o.name(), dir.display())).expect("a label and a directory");
+        }
+        for o in OracleName::ALL {
+            let release = build(o.name(), &config).expect("builds");
+            let (on, channel) = match build(&format!("{}@dev", o.name()), &config) {
+                Ok(dev) => (dev, "dev"),
+                Err(_) => (build(&format!("{}@probe", o.name()), &config).expect("a channel instance"), "probe"),
+            };
+            let what = on.name().to_string();
+            assert_eq!(on.tool(), o.name());
+            assert_eq!(on.channel(), Some(channel));
+            assert_eq!(on.components(), release.components(), "{what}: components");
+            assert_eq!(on.capabilities(), release.capabilities(), "{what}: capabilities");
+            // The `vulkan` oracle's rows are the layers' only when layers are
+            // in use: an unusable build has none, whoever wraps it.
+            if on.available().is_ok() == release.available().is_ok() {
+                let rows = |x: &dyn Oracle| x.known_discrepancies().iter().map(|k| k.finding).collect::<Vec<_>>();
+                assert_eq!(rows(on.as_ref()), rows(release.as_ref()), "{what}: documented rows");
+            }
+            assert_eq!(on.default_sample(), release.default_sample(), "{what}: sample");
+            assert_eq!(on.preferred_batch(), release.preferred_batch(), "{what}: batch");
+            assert_eq!(on.reads_spirv(), release.reads_spirv(), "{what}: reads_spirv");
+            for rule in [RuleId::TosaOperandCount, RuleId::LayoutGraphBodyInstruction, RuleId::TosaShapeOutput] {
+                assert_eq!(on.rule_claim(rule), release.rule_claim(rule), "{what}: {rule:?}");
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     #[test]
     fn in_tree_validates_and_executes() {
         let o = InTree::default();

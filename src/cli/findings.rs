@@ -5,9 +5,12 @@
 //! spvgraph findings merge shard-1 --out shard-0                 # into an existing directory
 //! spvgraph findings merge shard-* --out store --known store      # a night into the store; exit 1 on new signatures
 //! spvgraph findings summary hunt-out                            # rebuild summary.json after a kill
+//! spvgraph findings status --out nightly --since last/status.json # every corpus finding on every version
 //! ```
 
 use super::Outcome;
+use spvgraph::corpus::{reproduce, status};
+use spvgraph_oracle::tools::Tools;
 use std::path::PathBuf;
 
 /// Arguments of `findings`.
@@ -44,6 +47,38 @@ enum Command {
         #[arg(value_name = "DIR")]
         dir: PathBuf,
     },
+    /// Run every corpus finding's upstream reproducers (reproduce, and
+    /// reproduce_mlir, reproduce_api, fixed_behind where present) on every
+    /// installed version of the tools: the release, each channel (`dev`),
+    /// each user's build; per finding and version: still, fixed-in VERSION,
+    /// fixed-behind-flag FLAG, or not-run. A table, or JSON.
+    Status(StatusArgs),
+}
+
+/// Arguments of `findings status`.
+#[derive(clap::Args, Debug)]
+struct StatusArgs {
+    /// The findings directory.
+    #[arg(long, value_name = "DIR", default_value = "corpus/findings")]
+    dir: PathBuf,
+    /// Only these channels besides the release (default: every installed one).
+    #[arg(long = "channel", value_name = "NAME")]
+    channels: Vec<String>,
+    /// A user's build of an oracle as one more version (NAME[@LABEL]=DIR).
+    #[arg(long = "oracle-path", value_name = "NAME=DIR")]
+    oracle_paths: Vec<String>,
+    /// Only the findings whose stem contains TEXT.
+    #[arg(long, value_name = "TEXT", default_value = "")]
+    filter: String,
+    /// Print the report as JSON instead of a table.
+    #[arg(long)]
+    json: bool,
+    /// Also write the report to OUT/status.json.
+    #[arg(long, value_name = "OUT")]
+    out: Option<PathBuf>,
+    /// Print what changed since the report PREVIOUS.json (a status.json).
+    #[arg(long, value_name = "PREVIOUS.json")]
+    since: Option<PathBuf>,
 }
 
 /// Runs the subcommand.
@@ -79,6 +114,50 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
                 s["findings"]["new_signatures"]
             );
         }
+        Command::Status(a) => findings_status(&a)?,
     }
     Ok(Outcome::Success)
+}
+
+fn findings_status(a: &StatusArgs) -> anyhow::Result<()> {
+    let previous = a.since.as_deref().map(status::Report::read).transpose()?;
+    let channels = (!a.channels.is_empty()).then_some(a.channels.as_slice());
+    let toolsets = reproduce::toolsets(&Tools::discover(), channels, &a.oracle_paths)?;
+    let report = status::status(&a.dir, &toolsets, &a.filter, &|stem, label| eprintln!("{stem} on {label}"))?;
+    let json = serde_json::to_string_pretty(&report)?;
+    if let Some(out) = &a.out {
+        std::fs::create_dir_all(out).map_err(|e| anyhow::anyhow!("{}: cannot create: {e}", out.display()))?;
+        let file = out.join("status.json");
+        std::fs::write(&file, &json).map_err(|e| anyhow::anyhow!("{}: cannot write: {e}", file.display()))?;
+    }
+    if a.json {
+        println!("{json}");
+    } else {
+        for v in &report.versions {
+            println!("{}: {}", v.label, v.tools);
+        }
+        println!();
+        print!("{}", report.table());
+        for (label, totals) in report.totals() {
+            let parts: Vec<String> = totals.iter().map(|(s, n)| format!("{n} {}", s.name())).collect();
+            println!("{label}: {}", parts.join(", "));
+        }
+    }
+    if let (Some(previous), Some(path)) = (previous, &a.since) {
+        let changes = status::changes(&previous, &report);
+        let mut text = format!("since {}:", path.display());
+        if changes.is_empty() {
+            text.push_str(" no change");
+        }
+        for c in changes {
+            text.push_str(&format!("\n  {c}"));
+        }
+        // With --json, stdout holds the report alone.
+        if a.json {
+            eprintln!("{text}");
+        } else {
+            println!("{text}");
+        }
+    }
+    Ok(())
 }

@@ -3,12 +3,15 @@
 //! ([`cases`]), running a validator or an executor on every case and
 //! judging it ([`check`], with command [`template`]s or the registry's
 //! oracles), the per-operator and per-rule tables, JSON and JUnit XML
-//! ([`report`]), and promoting a hunt finding into `corpus/findings/`
-//! ([`add`]).
+//! ([`report`]), promoting a hunt finding into `corpus/findings/`
+//! ([`add`]), and running the findings' upstream reproducers
+//! ([`reproduce`]) on every installed version of the tools ([`status`]).
 
 pub mod add;
 pub mod build;
 pub mod cases;
 pub mod check;
 pub mod report;
+pub mod reproduce;
+pub mod status;
 pub mod template;

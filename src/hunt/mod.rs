@@ -432,9 +432,11 @@ pub fn run(options: &HuntOptions, progress: &dyn Progress) -> anyhow::Result<Hun
         versions: versions.clone(),
         ignore_documented: options.ignore_documented,
     };
+    // Channel instances (`model-converter@dev`) run beside their release
+    // and can be a finding's culprit: the upstream report needs them too.
+    let sampled = options.oracles.executors.iter().chain(&options.oracles.producers);
     let all: Vec<Arc<dyn spvgraph_oracle::oracle::Oracle>> = (options.oracles.validators.iter().cloned())
-        .chain(options.oracles.executors.iter().map(|m| m.oracle.clone()))
-        .chain(options.oracles.producers.iter().map(|m| m.oracle.clone()))
+        .chain(sampled.flat_map(|m| m.versions().cloned()))
         .chain(options.oracles.referee.iter().cloned())
         .collect();
     let store = Store::open(&findings_dir, context)?.with_oracles(all);

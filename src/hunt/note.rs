@@ -147,6 +147,9 @@ pub fn note(slug: &str, manifest: &Value) -> String {
             doc.get("why").and_then(Value::as_str).unwrap_or("-"),
             doc.get("finding").and_then(Value::as_str).unwrap_or("-"),
         ));
+        for line in documented_cause(&f["documented"]) {
+            out.push_str(&format!("{line}\n\n"));
+        }
     }
     out.push_str(&format!("- case: {} module, seed {}", s(&f["case"]), f["seed"]));
     if let Some(m) = f["mutator"].as_str() {
@@ -188,6 +191,73 @@ pub fn note(slug: &str, manifest: &Value) -> String {
         s(&f["reproduce"]),
     ));
     out.push_str(&format!("\n`{slug}.json` has every answer in full.\n"));
+    out
+}
+
+/// The corpus manifest (`corpus/findings/STEM.json`) of a documented
+/// row's minimal module (`finding`, `corpus/findings/STEM.spv`, relative to
+/// the repository root): looked for from the working directory up, then
+/// beside the executable, then in the source tree this was built from.
+pub fn corpus_manifest(finding: &str) -> Option<Value> {
+    let json = std::path::Path::new(finding).with_extension("json");
+    let mut roots: Vec<std::path::PathBuf> = Vec::new();
+    if let Ok(cwd) = std::env::current_dir() {
+        roots.extend(cwd.ancestors().map(std::path::Path::to_path_buf));
+    }
+    if let Ok(exe) = std::env::current_exe() {
+        roots.extend(exe.ancestors().skip(1).map(std::path::Path::to_path_buf));
+    }
+    roots.push(std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")));
+    let path = roots.into_iter().map(|r| r.join(&json)).find(|p| p.is_file())?;
+    serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()
+}
+
+/// What the corpus says of a documented finding's bug, for its note and
+/// `UPSTREAM.md`: where its cause is (`upstream.cause`: file and lines at a
+/// commit of the owner's repository, with the reasoning; or what was tried
+/// when it is not located) and the other corpus findings with the same
+/// cause (`upstream.same_cause_as`: one bug, several triggers). Empty when
+/// the row's minimal module has no manifest here.
+pub fn documented_cause(documented: &Value) -> Vec<String> {
+    let Some(manifest) = documented["finding"].as_str().and_then(corpus_manifest) else { return Vec::new() };
+    let up = &manifest["upstream"];
+    let cause = &up["cause"];
+    let mut out = Vec::new();
+    match cause["located"].as_bool() {
+        Some(true) => {
+            let line = cause["line"]
+                .as_u64()
+                .map(|l| l.to_string())
+                .or_else(|| cause["lines"].as_str().map(str::to_string))
+                .unwrap_or_else(|| "?".into());
+            let commit: String = cause["commit"].as_str().unwrap_or("?").chars().take(12).collect();
+            out.push(format!(
+                "**Cause** (`upstream.cause` of the corpus finding): `{}:{line}` at {} {commit}: {}",
+                cause["path"].as_str().unwrap_or("?"),
+                cause["repo"].as_str().unwrap_or("?"),
+                cause["summary"].as_str().unwrap_or("-")
+            ));
+        }
+        Some(false) => out.push(format!(
+            "**Cause** not located (`upstream.cause`); tried: {}",
+            cause["tried"].as_str().unwrap_or("-")
+        )),
+        None => {}
+    }
+    let same: Vec<String> = up["same_cause_as"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .map(|s| format!("`{s}`"))
+        .collect();
+    if !same.is_empty() {
+        out.push(format!(
+            "**Same cause as** {} (`upstream.same_cause_as`): one bug with several triggers; a fix of the cause \
+             fixes them all.",
+            same.join(", ")
+        ));
+    }
     out
 }
 
@@ -291,6 +361,17 @@ mod tests {
 
     /// A finding seen only through a backend's rescue checks with
     /// `--rescue`; a form difference names every form.
+    #[test]
+    fn a_documented_finding_shows_its_cause_and_the_findings_with_the_same_cause() {
+        let m = json!({"finding": {"oracles": ["vulkan"], "kind": "wrong-output", "severity": "high",
+            "documented": { "why": "zeros", "finding": "corpus/findings/emulation-layer-unread-input-zeros.spv" }}});
+        let md = note("s", &m);
+        assert!(md.contains("`graph/graph_ext_inst_context.cpp:83` at arm/ai-ml-emulation-layer-for-vulkan"), "{md}");
+        assert!(md.contains("**Same cause as** `emulation-layer-tensor-array-elements-sigsegv`"), "{md}");
+        // A row without a corpus manifest here says nothing more.
+        assert!(documented_cause(&json!({"finding": "corpus/findings/no-such-finding.spv"})).is_empty());
+    }
+
     #[test]
     fn the_check_command_rescues_when_the_finding_came_through_the_rescue() {
         use spvgraph_oracle::judge::{Disagreement, Kind};

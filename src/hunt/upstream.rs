@@ -115,7 +115,7 @@ pub fn write(dir: &Path, lookup: &Lookup<'_>, siblings: &[Sibling]) -> anyhow::R
     let f = &stored.manifest["finding"];
     let culprit_name = f["oracles"][0].as_str().unwrap_or("?").to_string();
     let culprit = lookup(&culprit_name);
-    let kind = f["kind"].as_str().and_then(Kind::from_name);
+    let kind = underlying_kind(f);
     let operator = f["operator"].as_str().and_then(TosaOp::from_name);
     let request = Request::of(&stored)?;
 
@@ -171,6 +171,20 @@ fn write_undecodable(dir: &Path, why: &anyhow::Error) -> anyhow::Result<PathBuf>
     Ok(path)
 }
 
+/// The kind of disagreement the finding is about. A version differential
+/// (`regression`, `fix`) is about the wrong version's own disagreement, whose
+/// kind its discriminator starts with (`producer-crash, ...`): the expected
+/// and actual values and the standalone reproducer are that kind's.
+fn underlying_kind(f: &Value) -> Option<Kind> {
+    let kind = f["kind"].as_str().and_then(Kind::from_name);
+    match kind {
+        Some(Kind::Regression | Kind::Fix) => {
+            f["discriminator"].as_str().and_then(|d| d.split(", ").next()).and_then(Kind::from_name).or(kind)
+        }
+        k => k,
+    }
+}
+
 fn title(f: &Value) -> String {
     let s = |k: &str| f[k].as_str().unwrap_or("?").to_string();
     let oracles: Vec<String> =
@@ -216,6 +230,9 @@ fn owner_section(
             let _ = writeln!(md, "- the module has what triggers it: {}", features.join(", "));
         }
         md.push('\n');
+        for line in super::note::documented_cause(doc) {
+            let _ = writeln!(md, "{line}\n");
+        }
         return;
     }
     let empty: &[Owner] = &[];
@@ -453,6 +470,16 @@ mod tests {
     }
 
     #[test]
+    fn a_version_differential_is_reproduced_as_the_kind_it_is_about() {
+        let f = json!({"kind": "regression", "discriminator": "producer-crash, with debug info"});
+        assert_eq!(underlying_kind(&f), Some(Kind::ProducerCrash));
+        let f = json!({"kind": "fix", "discriminator": "wrong-output"});
+        assert_eq!(underlying_kind(&f), Some(Kind::WrongOutput));
+        assert_eq!(underlying_kind(&json!({"kind": "regression"})), Some(Kind::Regression));
+        assert_eq!(underlying_kind(&json!({"kind": "crash"})), Some(Kind::Crash));
+    }
+
+    #[test]
     fn a_documented_finding_names_its_owner_status_and_features() {
         let f = json!({"documented": {"owner": "mesa", "status": "open", "why": "lavapipe log", "finding": "x.spv",
             "features": ["subnormal-inputs"], "upstream": null}});
@@ -462,5 +489,15 @@ mod tests {
             md.contains("**Mesa (lavapipe)**") && md.contains("subnormal-inputs") && md.contains("Status: open"),
             "{md}"
         );
+    }
+
+    #[test]
+    fn a_documented_finding_names_the_cause_and_its_other_triggers() {
+        let f = json!({"documented": {"owner": "emulation-layer", "status": "open", "why": "crash",
+            "finding": "corpus/findings/emulation-layer-tensor-array-elements-sigsegv.spv", "features": []}});
+        let mut md = String::new();
+        owner_section(&mut md, &f, "vulkan", None, &|_| None, &[]);
+        assert!(md.contains("graph/graph_ext_inst_context.cpp:83"), "{md}");
+        assert!(md.contains("**Same cause as** `emulation-layer-unread-input-zeros`"), "{md}");
     }
 }

@@ -76,3 +76,44 @@ fn mlir_the_producer_refuses_is_a_producer_rejects_disagreement() {
     assert_eq!(code, 1, "{out}{err}");
     assert!(out.contains("producer-rejects"), "{out}");
 }
+
+/// `STEM.json` beside a module is read as its case manifest only when it is
+/// one (it has `expect`): a scenario-runner scenario there states nothing,
+/// so the module alone sets the expectation, and a module that breaks a
+/// rule is not taken for a valid one the in-tree validator wrongly rejects.
+#[test]
+fn a_json_that_is_not_a_case_manifest_is_ignored_with_a_note() {
+    let dir = scratch("foreign-json");
+    let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    let spv = dir.join("broken.spv");
+    std::fs::copy(corpus.join("invalid/tosa.clamp.bounds.1.spv"), &spv).expect("copy a module that breaks a rule");
+    let scenario = corpus.join("findings/emulation-layer-shared-output.scenario.json");
+    std::fs::copy(&scenario, dir.join("broken.json")).expect("a scenario beside it");
+    let (code, out, err) = run(bin!().arg("diff").arg(&spv).args(["--oracles", "in-tree", "--json"]));
+    assert!(code == 0 || code == 1, "{out}{err}");
+    let reports: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
+    let r = &reports[0];
+    assert!(
+        r["expect_source"].as_str().is_some_and(|s| s.contains("in-tree validator")),
+        "the scenario must not state the expectation: {r}"
+    );
+    assert_ne!(r["expect"], "valid", "{r}");
+    let kinds: Vec<&str> =
+        r["disagreements"].as_array().into_iter().flatten().filter_map(|d| d["kind"].as_str()).collect();
+    assert!(!kinds.contains(&"rejects-valid"), "the in-tree validator is blamed for a rule the module breaks: {r}");
+    assert!(
+        r["notes"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|n| n.as_str().is_some_and(|n| n.contains("not a case manifest"))),
+        "{r}"
+    );
+    // The case's own manifest beside it is still read.
+    std::fs::copy(corpus.join("invalid/tosa.clamp.bounds.1.json"), dir.join("broken.json")).expect("its manifest");
+    let input = "tosa.clamp.bounds.1.ep0.in0.npy";
+    std::fs::copy(corpus.join("invalid").join(input), dir.join(input)).expect("its input");
+    let (_, out, err) = run(bin!().arg("diff").arg(&spv).args(["--oracles", "in-tree", "--json"]));
+    let reports: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
+    assert_eq!(reports[0]["expect_source"], "the case manifest", "{}", reports[0]);
+}

@@ -54,4 +54,15 @@ fn a_newer_version_that_crashes_where_the_release_converts_is_a_regression() {
     let note = std::fs::read_to_string(dir.join(format!("{slug}.md"))).expect("note");
     assert!(note.contains("ai-ml-sdk-model-converter"), "the release's version: {note}");
     assert!(note.contains(&mine.display().to_string()) || note.contains("model-converter@mine"), "{note}");
+    // The channel instance keeps its owner and its standalone reproducer:
+    // the report names the project and the reproducer needs only its tools.
+    let report = std::fs::read_to_string(dir.join("UPSTREAM.md")).expect("UPSTREAM.md");
+    let whose = report.split("## Whose bug").nth(1).and_then(|s| s.split("\n## ").next()).expect("whose bug");
+    assert!(!whose.contains("Not decided"), "the owner is lost on the channel instance: {report}");
+    assert!(whose.contains("ML SDK Model Converter") || whose.contains("upstream MLIR"), "{whose}");
+    let repro = report.split("## Reproduce").nth(1).expect("a reproduce section");
+    assert!(repro.contains("With model-converter"), "no standalone reproducer: {report}");
+    assert!(!repro.contains("No standalone reproducer"), "{report}");
+    let files = std::fs::read_dir(dir.join("upstream")).expect("upstream/").count();
+    assert!(files > 0, "the reproducer's files are in upstream/");
 }

@@ -20,6 +20,7 @@ mod corpus_findings;
 mod diff_cli;
 mod docs;
 mod findings_cli;
+mod findings_status;
 mod generate_cli;
 mod hunt_cli;
 mod hunt_kill;

@@ -152,7 +152,7 @@ pub(super) fn run(
             let cands = candidate.to_f64();
             let mut t = Tracker::new(refs.len());
             for (i, (&r, &c)) in refs.iter().zip(&cands).enumerate() {
-                if let Some(why) = unjudged.get(i) {
+                if let Some(why) = unjudged.get_for(i, c) {
                     t.exempt(why);
                     t.record(false, &shape, element(i, r, c, 0.0, 0.0));
                     continue;
@@ -244,7 +244,7 @@ fn fp_special(
 ) -> ComplianceResult {
     let mut t = Tracker::new(refs.len());
     for (i, (&r, &c)) in refs.iter().zip(cands).enumerate() {
-        if let Some(why) = unjudged.get(i) {
+        if let Some(why) = unjudged.get_for(i, c) {
             t.exempt(why);
             t.record(false, shape, element(i, r, c, 0.0, 0.0));
             continue;

@@ -59,7 +59,7 @@ pub(super) fn check(
     for (i, (&r, &c)) in refs.iter().zip(imps).enumerate() {
         let b = bnds.get(i).copied().unwrap_or(f64::NAN);
         // An unjudged element counts as the verifier counts an exempt one: error 0.
-        let class = match unjudged.get(i) {
+        let class = match unjudged.get_for(i, c) {
             Some(why) => Element::Exempt(why),
             None => classify(p, f, r, b, c),
         };

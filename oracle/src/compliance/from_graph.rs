@@ -172,6 +172,17 @@ struct Data<'a, 'm> {
 impl Data<'_, '_> {
     fn context_of(&self, value: Id) -> Option<OpContext> {
         match self.a.def(value)? {
+            Inst::Tosa { ty, op: TosaOp::TransposeConv2d, args, .. } => {
+                let ctx = self.op_context(TosaOp::TransposeConv2d, args, self.tensor_elem(*ty)?)?;
+                Some(match self.extra_multiplies(args, value) {
+                    Some(nan) => {
+                        let mut unjudged = ctx.unjudged.clone();
+                        unjudged.merge(&nan);
+                        ctx.with_unjudged(unjudged)
+                    }
+                    None => ctx,
+                })
+            }
             Inst::Tosa { ty, op, args, .. } => self.op_context(*op, args, self.tensor_elem(*ty)?),
             Inst::CompositeExtract { ty, composite, .. } => match self.a.def(*composite)? {
                 Inst::Tosa { op, args, .. } => self.op_context(*op, args, self.tensor_elem(*ty)?),
@@ -274,6 +285,45 @@ impl Data<'_, '_> {
             | Accuracy::Cast => {}
         }
         Some(ctx)
+    }
+
+    /// The elements of TRANSPOSE_CONV2D result `value` an optional extra
+    /// multiply may make NaN ([`super::transpose_conv2d_nan_allowed`]), when
+    /// its weights and geometry are known.
+    fn extra_multiplies(&self, args: &[Id], value: Id) -> Option<super::Unjudged> {
+        let op = TosaOp::TransposeConv2d;
+        let dims4 = |s: Vec<u64>| -> Option<[usize; 4]> {
+            let v: Vec<usize> = s.into_iter().map(|d| usize::try_from(d).ok()).collect::<Option<_>>()?;
+            <[usize; 4]>::try_from(v).ok()
+        };
+        let input = dims4(self.shape(self.operand(op, args, "input")?)?)?;
+        let output = dims4(self.shape(value)?)?;
+        let weight = self.data(self.operand(op, args, "weight")?)?;
+        if !weight.elem().is_float() {
+            return None;
+        }
+        let [_, kh, kw, _] = dims4(weight.shape().iter().map(|&d| d as u64).collect())?;
+        // I32Array attributes: 32-bit values; out_pad may be negative.
+        let ints = |name: &str, n: u64| -> Option<Vec<i64>> {
+            let bits = self.a.const_tensor_bits(self.operand(op, args, name)?, n)?;
+            Some(bits.into_iter().map(|b| i64::from(b as u32 as i32)).collect())
+        };
+        let pad = ints("out_pad", 4)?;
+        let stride = ints("stride", 2)?;
+        // A floating-point weight_zp must be 0 (ERROR_IF); read it when known.
+        let weight_zp = self
+            .operand(op, args, "weight_zp")
+            .and_then(|v| self.data(v))
+            .and_then(|t| t.to_f64().first().copied())
+            .unwrap_or(0.0);
+        let g = super::TransposeGeometry {
+            input,
+            output,
+            kernel: [kh, kw],
+            out_pad: [*pad.first()?, *pad.get(2)?],
+            stride: [*stride.first()?, *stride.get(1)?],
+        };
+        super::transpose_conv2d_nan_allowed(&g, &weight, weight_zp)
     }
 
     /// KS, the accumulator type and whether the bias is non-zero (§5.4).

@@ -48,6 +48,7 @@ mod check;
 mod context;
 mod differential;
 mod dot;
+mod extra;
 pub mod flush;
 mod format;
 mod from_graph;
@@ -62,6 +63,7 @@ pub use differential::{
     compare_run, compare_run_each, compare_run_output, Agreement, Judged, OutputVerdict, PreciseOutcome, PreciseOutput,
     RowTally, SweepTally,
 };
+pub use extra::{transpose_conv2d_nan_allowed, TransposeGeometry};
 pub use format::{floor_log2, pow2, FpFormat};
 pub use from_graph::{inexact_upstream, output_contexts};
 pub use mode::{verify_type_name, DotProductParams, Mode};
@@ -177,11 +179,17 @@ pub enum Exemption {
     /// no implementation in the operator's type delivers (FFT twiddle factors
     /// sin(kπ), whose fp64 value is not 0, collapse the dot-product bound).
     ReferenceModelFails,
+    /// A NaN result where TOSA's optional extra multiplies
+    /// (`tosa_extra_multiplies`) may make one: a TRANSPOSE_CONV2D tap with
+    /// no input element (outside the input, or between strides) has an
+    /// infinite or NaN `weight - weight_zp`, and `0 * inf` is NaN. Only a
+    /// NaN candidate is let through; any other value is judged as usual.
+    ExtraMultiplies,
 }
 
 impl Exemption {
     /// Every exemption, in report order.
-    pub const ALL: [Exemption; 7] = [
+    pub const ALL: [Exemption; 8] = [
         Exemption::UnboundedError,
         Exemption::NanBound,
         Exemption::BoundOverflows,
@@ -189,6 +197,7 @@ impl Exemption {
         Exemption::ProductOverflows,
         Exemption::ProductUnderflows,
         Exemption::ReferenceModelFails,
+        Exemption::ExtraMultiplies,
     ];
 
     /// The reason, in words.
@@ -205,6 +214,9 @@ impl Exemption {
                 "the running product falls below the operator's normal range before the last factor (the fp64 product does not)"
             }
             Exemption::ReferenceModelFails => "the TOSA reference model's own result fails the rule here",
+            Exemption::ExtraMultiplies => {
+                "NaN from an optional extra multiply: a tap without an input element has a non-finite weight"
+            }
         }
     }
 }
@@ -215,6 +227,9 @@ impl Exemption {
 pub struct Unjudged {
     elements: BTreeMap<usize, Exemption>,
     statistics: Option<Exemption>,
+    // Elements where a NaN candidate meets the rule (any other value is
+    // judged): the spec lets the operator compute NaN there.
+    nan_allowed: BTreeMap<usize, Exemption>,
 }
 
 impl Unjudged {
@@ -233,9 +248,26 @@ impl Unjudged {
         self.statistics.get_or_insert(why);
     }
 
+    /// Lets a NaN candidate at row-major `index` pass (the first reason
+    /// given stays); a candidate that is not NaN is still judged.
+    pub fn allow_nan(&mut self, index: usize, why: Exemption) {
+        self.nan_allowed.entry(index).or_insert(why);
+    }
+
     /// The reason the element at `index` is not judged, if it is not.
     pub fn get(&self, index: usize) -> Option<Exemption> {
         self.elements.get(&index).copied()
+    }
+
+    /// Why the element at `index`, whose candidate is `candidate`, is not
+    /// judged: unjudged outright, or a NaN where NaN is allowed.
+    pub fn get_for(&self, index: usize, candidate: f64) -> Option<Exemption> {
+        self.get(index).or_else(|| candidate.is_nan().then(|| self.nan_allowed.get(&index).copied()).flatten())
+    }
+
+    /// The elements where a NaN candidate passes, in index order.
+    pub fn nan_allowed(&self) -> impl Iterator<Item = (usize, Exemption)> + '_ {
+        self.nan_allowed.iter().map(|(&i, &w)| (i, w))
     }
 
     /// Why the tensor statistics are not judged, if they are not.
@@ -253,15 +285,18 @@ impl Unjudged {
         self.elements.len()
     }
 
-    /// Whether nothing is unjudged.
+    /// Whether nothing is unjudged (and no NaN allowed).
     pub fn is_empty(&self) -> bool {
-        self.elements.is_empty() && self.statistics.is_none()
+        self.elements.is_empty() && self.statistics.is_none() && self.nan_allowed.is_empty()
     }
 
-    /// Adds `other`'s elements and statistics exemption.
+    /// Adds `other`'s elements, NaN allowances and statistics exemption.
     pub fn merge(&mut self, other: &Unjudged) {
         for (i, w) in other.elements() {
             self.element(i, w);
+        }
+        for (i, w) in other.nan_allowed() {
+            self.allow_nan(i, w);
         }
         if let Some(w) = other.statistics {
             self.statistics(w);

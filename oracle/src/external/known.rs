@@ -55,8 +55,9 @@ pub const SPIRV_VAL_KNOWN: &[KnownDiscrepancy] = &[
         operator: None,
         mutator: Some("concat-without-inputs"),
         why: "SPIRV-Headers' TOSA.001000.1 grammar (extinst.tosa.001000.1.grammar.json) gives CONCAT's input1 the \
-              quantifier * (zero or more), so spirv-val's grammar check passes a CONCAT with only its axis; TOSA CONCAT \
-              has ERROR_IF(no inputs): the grammar should say + (one or more)",
+              quantifier * (zero or more), so spirv-val's grammar check passes a CONCAT with only its axis; the \
+              instruction set gives CONCAT the word count 7+Variable, which counts one input1 besides the axis: the \
+              grammar should list one required input1 operand followed by a * tail",
         finding: "corpus/findings/spirv-val-concat-without-inputs.spv",
         message: None,
         features: &[],

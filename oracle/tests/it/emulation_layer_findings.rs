@@ -693,9 +693,9 @@ fn log_of_subnormals() -> Finding {
     }
 }
 
-const LOG_SUBNORMAL: &str = "# LOG of fp32 subnormals is wrong on the emulation layer over lavapipe
+const LOG_SUBNORMAL: &str = "# The emulation layer hands subnormal LOG inputs to GLSL log, which may flush them
 
-**Belongs to:** Mesa (lavapipe). **Status:** open. The reproducer of `emulation-layer-log-subnormal-lavapipe.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
+**Belongs to:** ML Emulation Layer for Vulkan. **Status:** open. The reproducer of `emulation-layer-log-subnormal-lavapipe.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
 
 LOG of the fp32 tensor `[1.4e-45, 1e-40, 1e-38, 1.2e-38, 1]`; the first three are
 subnormal (below 2^-126 = 1.1755e-38).
@@ -708,15 +708,25 @@ Seen (ai-ml-emulation-layer-for-vulkan 0.11.0 on lavapipe, mesa-vulkan-drivers
 value, off by up to 15 (TOSA's ABS_ERROR bound here is about 6e-5). bf16 shows the same
 (`LOG(1e-40)` = -88 instead of -92).
 
-Whose bug: the layer computes LOG with GLSL `log()` and so gets the driver's `OpExtInst
-Log`; llvmpipe's log splits a float into exponent and mantissa assuming a normal number,
-so a subnormal input comes out near log(2^-127). Vulkan allows flushing denormals (then
-`log(0) = -inf`) but not this result, so this is a lavapipe (Mesa) bug; the layer
-inherits it because it relies on GLSL `log` for TOSA accuracy. Found by the
-single-operator sweep with special input values (`emulation_layer_hunt --per-row 4
---special 0.3`: LOG fp32 and bf16). The exact wrong values depend on the CPU lavapipe
-compiles for; `oracle/tests/it/emulation_layer_findings.rs` checks that the first is more
-than 1 away from the right answer.
+Whose bug: the layer's. It lowers LOG to `log_guarded`
+(`graph/shaders/graph_op/tosa/elementwise_unary.comp:157-159` at commit 2eaef00 of
+arm/ai-ml-emulation-layer-for-vulkan, the closest public commit to 0.11.0), which returns NaN
+for x < 0 and otherwise calls GLSL `log`, so zero and subnormal inputs reach the driver's
+`OpExtInst Log`. Vulkan lets a driver flush a denormal shader input to 0 (the layer's shaders
+ask for no `DenormPreserve`), and GLSL.std.450 `Log` is undefined for x <= 0, so for these
+inputs any result is conformant, and lavapipe's is: llvmpipe's `lp_build_log2_approx`
+(Mesa, `src/gallium/auxiliary/gallivm/lp_bld_arit.c`) reads the exponent field as if the
+number were normal and says so in a comment (denormals land near -127 in log2, i.e. -88 in
+ln). TOSA wants `log(x)`, or `-inf` where subnormals are consistently treated as zero; only
+the layer can guarantee either on every conformant driver. Fix (in `log_guarded`): decide
+on the bit pattern (`floatBitsToUint`; integer operations are not flushed): exponent field 0
+and mantissa 0 gives `-inf`; exponent field 0 and mantissa m gives `log(float(m)) - 149 * ln 2`
+(or `-inf`, if the layer flushes subnormals everywhere). The stem keeps its old name; lavapipe
+is only where it shows.
+Found by the single-operator sweep with special input values (`emulation_layer_hunt
+--per-row 4 --special 0.3`: LOG fp32 and bf16). The exact wrong values depend on the CPU
+lavapipe compiles for; `oracle/tests/it/emulation_layer_findings.rs` checks that the first
+is more than 1 away from the right answer.
 ";
 
 fn log_near_one() -> Finding {
@@ -756,8 +766,8 @@ bound. Over 64 inputs evenly spaced in [0.9, 1.1], 4 fail. Silently: nothing is 
 Whose bug: the layer computes LOG with GLSL `log()`. Vulkan requires of `log` only an
 absolute error below 2^-21 (4.8e-7) in [0.5, 2], which lavapipe meets here; TOSA's bound
 is eight times tighter, so a layer that implements TOSA's LOG with GLSL `log` does not meet
-TOSA's accuracy on a conformant Vulkan driver. The layer's bug, not Mesa's (unlike
-`emulation-layer-log-subnormal-lavapipe`, where lavapipe is outside Vulkan's own bound).
+TOSA's accuracy on a conformant Vulkan driver. The layer's bug, not Mesa's (so is
+`emulation-layer-log-subnormal-lavapipe`: the same `log_guarded`, for subnormal inputs).
 Found by the 10-minute `ci/hunt` (seed 0, case seed 3140: 10 of 1152 LOG elements outside
 the bound, through the `vulkan` oracle) and checked on a single-operator graph by
 `spvgraph diff --oracles in-tree,tosa-ref,emulation-layer,vulkan`; the ABS_ERROR check is
@@ -794,12 +804,15 @@ fn unread_input() -> Finding {
     }
 }
 
-const UNREAD_INPUT: &str = "# The emulation layer gives zeros when a graph input is not read
+const UNREAD_INPUT: &str = "# The emulation layer writes the result into an input when a graph input is not read
 
 **Belongs to:** ML Emulation Layer for Vulkan. **Status:** open. The reproducer of `emulation-layer-unread-input-zeros.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
 
+One bug with two triggers; this finding is the primary one, the other trigger is
+`emulation-layer-tensor-array-elements-sigsegv` (same cause, `upstream.same_cause_as`).
+
 A graph of two i32 `[4]` inputs and one output whose body reads only input 1
-(`OpGraphInputARM %tensor_int_4 %uint_1`) and sets `ABS` of it as output 0. Input 0 is
+(`OpGraphInputARM %tensor_uint_4 %uint_1`) and sets `ABS` of it as output 0. Input 0 is
 declared by the graph type and bound like any input, but no `OpGraphInputARM` reads it.
 SPV_ARM_graph does not ask every input to be read (it asks for at least one
 `OpGraphSetOutputARM`, and for no InputIndex to be read twice); spirv-val and spvgraph's
@@ -807,10 +820,29 @@ validator accept the module.
 
 Expected (in-tree executor and TOSA reference model), inputs `[1, 2, 3, 4]` and
 `[-5, 6, -7, 8]`: `[5, 6, 7, 8]`.
-Seen (ai-ml-emulation-layer-for-vulkan 0.11.0 on lavapipe): `[0, 0, 0, 0]`, with no
-message. Reading input 0 instead (input 1 unread) gives zeros too; adding an
-`OpGraphInputARM` for the other input, even with its result unused, gives the right
-answer. So the layer computes nothing (or writes nothing) when an input is not read.
+Seen (ai-ml-emulation-layer-for-vulkan 0.11.0 on lavapipe): output 0 is `[0, 0, 0, 0]`, with
+no message. The result is computed, but into input 1's tensor: with `graph.in1` made
+`\"shader_access\": \"readwrite\"` and given `\"dst\": \"in1_after.npy\"` in the scenario, the run
+leaves `in1_after.npy` = `[5, 6, 7, 8]` and the output `[0, 0, 0, 0]` (the zeros
+scenario-runner filled it with; nothing writes it). The layer's log
+(`VMEL_GRAPH_SEVERITY=info`) says the same: the graph input and the `ABS` result get the
+same tensor, the one at binding 1, and binding 2 is never looked up.
+
+Why (`graph/graph_ext_inst_context.cpp:83` at commit 2eaef00 of
+arm/ai-ml-emulation-layer-for-vulkan, the closest public commit to 0.11.0):
+`GraphExtInstContext::handleInputsAndOutputs` finds the entry point's first output variable
+at \"interface + `graph->inputs().size()`\", and `graph->inputs()` is SPIRV-Tools' list of the
+graph's `OpGraphInputARM` instructions, not the `NumInputs` of its `OpTypeGraphARM`, which is
+how the interface list is laid out (all inputs, then all outputs). Here one read for two
+inputs puts output 0 at input 1's variable. The other observations follow: reading input 0
+instead (input 1 unread) also leaves the output zero (the result lands in input 1), and an
+extra `OpGraphInputARM` for the other input, its result unused, makes the count right.
+The second trigger is the opposite miscount: a graph that reads two elements of a
+tensor-array input has one read too many, output 0 lands on output 1's variable and output 1
+past the end of the interface list: SIGSEGV at pipeline creation
+(`emulation-layer-tensor-array-elements-sigsegv`). The two cancel: through the Vulkan API, a
+tensor-array graph that reads two elements and also has one unread input runs and is right.
+Fix: take the offset from the `NumInputs` operand of the graph's `OpTypeGraphARM`.
 
 Found through the array-elements equivalent form (one interface variable per element of a
 tensor-array input; an element the graph does not read becomes an unread input): the form

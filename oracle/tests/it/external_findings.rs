@@ -536,7 +536,7 @@ fn findings() -> Vec<Finding> {
 
 const SIN_NOTE: &str = "# IREE: SIN of large bf16 values is infinite
 
-**Belongs to:** IREE. **Status:** open. The reproducer of `iree-sin-of-large-bf16.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
+**Belongs to:** upstream MLIR (llvm-project). **Status:** open. The reproducer of `iree-sin-of-large-bf16.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
 
 IREE 3.13.0 (`iree-base-compiler`/`iree-base-runtime` 3.13.0, `llvm-cpu`) computes
 `tosa.sin` of the bf16 tensor `[-1.97e38, -2.38e38, 1.93e38, -2.65e38]` as infinities.
@@ -545,17 +545,31 @@ error bound, and the in-tree executor and the TOSA reference model give values i
 [-1, 1] (the reference model's precise run: 0.71 for the first element). COS behaves the
 same (the hunt found both).
 
-Why (our reading): the bf16 input is widened to f32 and IREE's polynomial approximation of
-sin reduces the argument without handling magnitudes this large, so the reduction
-overflows. Found by `spvgraph hunt` (inputs with values near the type's range), cut down by
-hand.
+Why: the bf16 input is widened to f32 and, on llvm-cpu, IREE's `iree-codegen-math-transform`
+replaces `math.sin`/`math.cos` with upstream MLIR's polynomial approximation
+(`populateMathPolynomialApproximationPatterns`, `SinAndCosApproximation` in
+`mlir/lib/Dialect/Math/Transforms/PolynomialApproximation.cpp`). It reduces the argument in
+one f32 step, `k = floor(x * 2/pi)`, `y = x - k * pi/2`, and evaluates a polynomial in `y`:
+for `|x|` beyond about 2^24, `y` is a multiple of `ulp(x)` instead of a value in
+`[0, pi/2)`, `y * y` overflows and the result is infinite. It is not bf16-specific: f32
+`math.sin` compiled by IREE 3.13.0 for the host CPU gives `sin(1e10) = -6.02923E+21`, `sin(1e20) = -INF`.
+Found by `spvgraph hunt` (inputs with values near the type's range), cut down by hand.
 
-Reproduce: `spvgraph diff iree-sin-of-large-bf16.spv --oracles in-tree,iree,tosa-ref`.
+Reproduce:
+
+    tosa-opt iree-sin-of-large-bf16.mlir --mlir-print-op-generic -o g.mlir
+    iree-compile --iree-input-type=tosa --iree-hal-target-device=local \\
+        --iree-hal-local-target-device-backends=llvm-cpu --iree-llvmcpu-target-cpu=host g.mlir -o g.vmfb
+    iree-run-module --module=g.vmfb --function=main --input='4xbf16=-1.97e38 -2.38e38 1.93e38 -2.65e38' --output=-
+
+Seen: `4xbf16=INF INF -INF -INF`. In MLIR's own terms: `iree-sin-of-large-bf16.lit.mlir`
+(for `mlir-opt --test-math-polynomial-approximation`; `upstream.reproduce_mlir` runs the
+same upstream patterns through `iree-opt`'s `iree-codegen-math-transform`).
 ";
 
 const REDUCE_NOTE: &str = "# IREE: REDUCE_MAX of -inf values is -FLT_MAX, REDUCE_MIN of +inf values is FLT_MAX
 
-**Belongs to:** upstream MLIR (llvm-project). **Status:** open; upstream: llvm/llvm-project#222140. The reproducer of `iree-reduce-max-of-infinities.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
+**Belongs to:** IREE. **Status:** open. The reproducer of `iree-reduce-max-of-infinities.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
 
 IREE 3.13.0 (`iree-base-compiler`/`iree-base-runtime` 3.13.0, `llvm-cpu`) computes
 `tosa.reduce_max` over an axis whose elements are all `-inf` as the lowest
@@ -581,11 +595,23 @@ Module: `iree-reduce-max-of-infinities.spv` (`.mlir`), input
 
 Expected: `1x3xf32=[-INF INF 2]` and `1x3xf32=[-INF INF 1]`.
 Seen: `1x3xf32=[-3.40282E+38 INF 2]` and `1x3xf32=[-INF 3.40282E+38 1]`.
-Whose bug: upstream MLIR's `tosa-to-linalg`, which seeds float min/max reductions
-with the largest finite value unless its `allow-non-finites` option is set (IREE does
-not set it): llvm/llvm-project#222140 (open) adds the option. `iree-opt
---pass-pipeline='builtin.module(func.func(tosa-to-linalg))'` on the generic form fills
-with `-3.40282347E+38`; with `{allow-non-finites}`, with `0xFF800000` (-inf).
+Whose bug: IREE. The MLIR that IREE 3.13.0 links has the conforming lowering behind an
+option: `tosa-to-linalg` and `tosa-to-linalg-named` take `allow-non-finites`, which seeds
+float min/max reductions (and MAX_POOL2D) with the infinity TOSA mandates; off by
+default, the largest finite value is used (llvm/llvm-project#222140 added it and keeps
+that default on purpose, for formats and targets without infinities). IREE's TOSA input
+pipeline (`compiler/plugins/input/TOSA/InputConversion/Passes.cpp`) never sets it:
+`iree-opt --iree-tosa-input-transformation-pipeline --dump-pass-pipeline g.mlir -o /dev/null`
+lists `tosa-to-linalg{... allow-non-finites=false ...}` and
+`tosa-to-linalg-named{allow-non-finites=false ...}`. The option fixes it:
+
+    iree-opt --pass-pipeline='builtin.module(func.func(tosa-to-linalg{allow-non-finites}))' g.mlir -o l.mlir
+    iree-compile --iree-hal-target-device=local --iree-hal-local-target-device-backends=llvm-cpu \\
+        --iree-llvmcpu-target-cpu=host l.mlir -o l.vmfb
+    iree-run-module --module=l.vmfb --function=main --input='2x3xf32=-inf inf 1 -inf inf 2' --output=- --output=-
+
+gives `[-INF INF 2]` and `[-INF INF 1]` (without `{allow-non-finites}`, the finite values
+above).
 `oracle/tests/it/external_findings.rs` checks that it still reproduces.
 ";
 
@@ -666,9 +692,12 @@ stride is greater than 1:
 
 The input has no RESHAPE: upstream MLIR's `tosa-optional-decompositions`
 (`TosaDecomposeTransposeConv.cpp`), which IREE runs, decomposes the strided transpose
-convolution into RESHAPE, PAD, CONV2D and more on the i48 result, then upstream's
-`tosa-validate` rejects the i48 RESHAPE and PAD it made (TOSA has no i48 RESHAPE
-or PAD). With stride 1, or with i8 input (i32 accumulator), it compiles.
+convolution into a CONV2D followed by RESHAPE, TRANSPOSE, SLICE and ADD on the i48
+result (and an i48 RESHAPE of the bias), then upstream's `tosa-validate` rejects the
+i48 RESHAPE, SLICE and ADD it made (TOSA has none of them on i48). With stride 1, or with
+i8 input (i32 accumulator), it compiles. In MLIR's own terms:
+`iree-transpose-conv2d-int16-stride.lit.mlir` (`mlir-opt --tosa-optional-decompositions`,
+then `--tosa-validate`; `upstream.reproduce_mlir` runs it through `iree-opt`).
 
 Module: `iree-transpose-conv2d-int16-stride.spv` (`.mlir`). Reproduce:
 
@@ -704,9 +733,21 @@ computing every phase, and RESHAPE/SLICE to interleave them. Columns 1 and 2 are
 made only of padded zero taps, so they hold `0 * inf = NaN`. The rewrite is exact for
 finite values only. The graph the pass makes, run on the TOSA reference model, gives
 the same `[inf, NaN, NaN, 2]`, so the rewrite itself changes the result, not IREE's
-lowering of it. The stride-1 path has the same flaw on the other side: it pads the
-*input* with zeros, so an infinite weight gives NaN at the output edges (input `[1, 2]`,
-weight `[inf, 1]`: expected `[inf, inf, 2]`, IREE `[inf, inf, NaN]`).
+lowering of it. The products it adds are *input x zero weight*. TOSA's pseudocode for
+TRANSPOSE_CONV2D lets an implementation do optional extra multiplies
+(`tosa_extra_multiplies`): for a tap with no input element (outside the input or at a
+fractional, between-stride position) it may add `0 * (weight - weight_zp)`. That
+multiplies a zero *input* by the real weight, never a real input by a zero weight, so
+it covers NaN only where such a tap meets an infinite or NaN weight; here the weight is
+1 and NaN is not allowed. The stride-1 path (the input zero-padded, the weight reversed)
+is not a bug: its NaN (input `[1, 2]`, weight `[inf, 1]`: IREE `[inf, inf, NaN]`) is
+`0 * inf` at a padded input position, exactly such an extra multiply, and the
+conformance check (`tosa_reference_check_dotproduct`, bound computed with the extra
+multiplies) sets no requirement where that bound is NaN.
+
+In MLIR's own terms: `iree-transpose-conv2d-zero-taps-nan.lit.mlir` (a lit test for
+`mlir-opt --tosa-optional-decompositions`; `upstream.reproduce_mlir` runs the same pass
+in `iree-opt` and shows the weight padded from 1 to 3 taps).
 
 Found by the hunt (seed 2238, through the single-round rescue: a bf16 CONV2D that
 overflows to -inf feeds a TRANSPOSE_CONV2D with stride `[2, 3]`; `spvgraph reduce
@@ -893,7 +934,12 @@ Module: `iree-constant-channel-sum-vectorized-once.spv` (`.mlir`), input `1..12`
 
 Expected: `1x1x3x1xi32=[[[-3476][-3476][-3476]]]`. Seen: `[[[-869][-869][-869]]]`.
 Whose bug: upstream MLIR (Linalg vectorization of a reduction whose body adds a value
-that does not depend on the reduced input), shown by IREE.
+that does not depend on the reduced input), shown by IREE. In MLIR's own terms:
+`iree-constant-channel-sum-vectorized-once.lit.mlir`, the standalone `linalg.generic`
+(3x4 -> 3, body `acc + (-11)`) with a `transform.structured.vectorize` script, run by
+`mlir-opt --transform-interpreter` (`upstream.reproduce_mlir` runs it in `iree-opt`):
+the result is `arith.addi %acc, dense<-11> : vector<3xi32>` with no
+`vector.multi_reduction`, where each row must get `4 * (-11) = -44`.
 ";
 
 /// The fp8 CAST finding's input: just below 2^-6 (twice), just below 2^-14,
@@ -918,7 +964,7 @@ A sweep of 4,096 fp32 values per type against `ml_dtypes`: every value in
 zero; every other finite value converts correctly.
 
 Why: on llvm-cpu, IREE's `iree-convert-unsupported-float-arith`
-(`enable-ext-trunc-emulation`, `ConvertUnsupportedFloatArithPass.cpp`) emulates
+(`enable-ext-trunc-emulation`, `compiler/src/iree/compiler/Codegen/Common/ConvertUnsupportedFloatArith.cpp`) emulates
 `arith.truncf` to fp8 with integer operations. For a result below the smallest normal it
 shifts the rounded significand into the mantissa field and masks it with the mantissa
 width (`andi ..., 7`): when rounding carries into the exponent (a value that rounds up
@@ -980,7 +1026,10 @@ Module: `iree-resize-unit-height-skips-non-finite.spv` (`.mlir`), input `[inf, 1
     iree-run-module --module=g.vmfb --function=main --input='1x1x2x1xf32=inf 1' --output=-
 
 Expected: `1x1x3x1xf32=[[[NAN][NAN][1]]]`. Seen: `1x1x3x1xf32=[[[INF][INF][1]]]`.
-Whose bug: upstream MLIR (the lowering is not equivalent for non-finite values). It is
+Whose bug: upstream MLIR (the lowering is not equivalent for non-finite values). In
+MLIR's own terms: `iree-resize-unit-height-skips-non-finite.lit.mlir` (`tosa-to-linalg`
+alone; `upstream.reproduce_mlir` runs it in `iree-opt`: the generic computes the bottom
+row's sum and yields the top row's). It is
 documented for IREE's wrong outputs of RESIZE whose operator, judged on its own, read an
 infinity or NaN (feature `non-finite-values`).
 ";
@@ -1041,6 +1090,9 @@ refuses a valid `tosa.max_pool2d` (i8 `[1, 9, 2050, 16]`, kernel `[2, 2]`, strid
 `[1, 2048]`, no padding, output `[1, 8, 2, 16]`):
 
     error: One or more operations with large vector sizes (32768 bytes) were found:
+
+(the byte count is the target's limit and follows `--iree-llvmcpu-target-cpu=host`:
+16384 bytes on a znver4 host)
 
 The operator is valid TOSA 1.0 at level 8K (kernel and stride at most 8192, the output
 shape divides exactly; `tosa-opt --tosa-validate` with `strict-op-spec-alignment` accepts
@@ -1134,13 +1186,15 @@ Module: `iree-depthwise-conv2d-int16-1x1.spv` (`.mlir`), inputs
         --iree-hal-local-target-device-backends=llvm-cpu --iree-llvmcpu-target-cpu=host g.mlir -o g.vmfb
 
 Expected: a module computing `[3 * 7, 5 * 2] = [21, 10]`. Seen: the error
-above. Whose bug: upstream MLIR (the 1x1 depthwise decomposition makes operations
+above. In MLIR's own terms: `iree-depthwise-conv2d-int16-1x1.lit.mlir`
+(`mlir-opt --tosa-optional-decompositions`, then `--tosa-validate`;
+`upstream.reproduce_mlir` runs it through `iree-opt`). Whose bug: upstream MLIR (the 1x1 depthwise decomposition makes operations
 upstream's TOSA validation refuses). The spvgraph adapter reports it as `Refused { Rejected }`.
 ";
 
 const OPLINE_NOTE: &str = "# model-converter: with --emit-debug-info, OpLine inside a graph body
 
-**Belongs to:** ML SDK Model Converter. **Status:** open. The reproducer of `model-converter-opline-in-graph-body.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
+**Belongs to:** upstream MLIR (llvm-project). **Status:** open. The reproducer of `model-converter-opline-in-graph-body.json` (`upstream.reproduce`) is run by `tests/it/upstream_reproducers.rs`.
 
 model-converter 0.11.0 (`ai-ml-sdk-model-converter`) with `--emit-debug-info`
 emits an `OpLine` before each `OpCompositeExtract` that reads a result of a
@@ -1165,9 +1219,15 @@ Reproduce:
     spirv-val --target-env vulkan1.3 g.spv
 
 Expected: exit status 0. Seen: `error: line 57: OpLine cannot appear in the
-graph definitions section`. Whose bug: model-converter (MLIR's SPIR-V
-serializer emits the location of the extract as OpLine, which is allowed in
-function bodies but not in graph bodies).
+graph definitions section`. Whose bug: upstream MLIR's SPIR-V serializer, which
+model-converter calls unchanged (`src/conversion/serialize_vgf.cpp` passes
+`emitDebugInfo` to `mlir::spirv::serialize`; its LLVM patch does not touch the
+serializer). The op serializers mlir-tblgen generates emit an OpLine before every
+non-OpExtInst instruction, and graph bodies go through the same path as function
+bodies, so each `spirv.CompositeExtract` in a graph gets one; the TOSA OpExtInsts take
+another path and get none. In MLIR's own terms: `model-converter-opline-in-graph-body.lit.mlir`
+(`mlir-translate --serialize-spirv --spirv-save-debug-info`, then `spirv-val`; not run
+here: no `mlir-translate` in the pinned tools).
 ";
 
 const MUL_ZERO_NOTE: &str = "# model-converter: folds a floating-point MUL by zero to the constant zero
@@ -1201,7 +1261,9 @@ returns the zero splat when an operand is a splat of zero, for floats too), whic
 model-converter and IREE both run: IREE 3.13.0 returns `[0, 0, 0, 0]` for the same
 input, and upstream's canonicalizer alone (`iree-opt --canonicalize` on the generic
 form) folds the MUL away. The `-0` of `-2 * 0` is no violation on its own (TOSA lets
-either zero sign pass); `inf * 0` and `NaN * 0`, which must be NaN, are. `oracle/tests/it/external_findings.rs` runs both modules on the in-tree
+either zero sign pass); `inf * 0` and `NaN * 0`, which must be NaN, are. In MLIR's own
+terms: `model-converter-folds-float-mul-by-zero.lit.mlir` (`mlir-opt --canonicalize`;
+`upstream.reproduce_mlir` runs it in `iree-opt`). `oracle/tests/it/external_findings.rs` runs both modules on the in-tree
 executor and checks that the results differ as described.
 ";
 

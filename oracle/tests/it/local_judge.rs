@@ -360,3 +360,92 @@ fn a_computed_operand_used_unrounded_is_not_a_wrong_output() {
     assert_eq!(w.len(), 1, "{:#?}", j.disagreements);
     assert_eq!(w[0].operators, [TosaOp::Ceil]);
 }
+
+fn f32s(shape: &[usize], values: &[f32]) -> TensorData {
+    let bits: Vec<u64> = values.iter().map(|v| u64::from(v.to_bits())).collect();
+    TensorData::from_bits(ElemType::Fp32, shape, &bits).expect("shape")
+}
+
+/// TRANSPOSE_CONV2D fp32 of a `[1,1,IW,1]` input with a `[1,1,KW,1]`
+/// weight, both graph inputs (so the judgement knows the weights), bias 0
+/// and stride `[1, STRIDE]`, into `[1,1,OW,1]`.
+fn transpose_conv_module(iw: u32, kw: u32, ow: u32, stride: i32) -> Module {
+    let mut b = ModuleBuilder::new();
+    let x = b.type_tensor(ElemType::Fp32, Some(&[1, 1, iw, 1]));
+    let w = b.type_tensor(ElemType::Fp32, Some(&[1, 1, kw, 1]));
+    let out = b.type_tensor(ElemType::Fp32, Some(&[1, 1, ow, 1]));
+    let gty = b.type_graph(&[x, w], &[out]);
+    let vars = vec![b.interface_variable(x, 0, 0), b.interface_variable(w, 0, 1), b.interface_variable(out, 0, 2)];
+    let out_pad = b.const_i32_vector(&[0, 0, 0, 0]);
+    let strides = b.const_i32_vector(&[1, stride]);
+    let fp32 = b.const_u32(3);
+    let no = b.const_bool(false);
+    let zero = b.const_tensor(ElemType::Fp32, &[1], &[0]).expect("[1]");
+    let g = b.begin_graph(gty);
+    b.graph_entry_point(g, "main", vars);
+    let input = b.graph_input(x, 0, None);
+    let weight = b.graph_input(w, 1, None);
+    let r = b.tosa(TosaOp::TransposeConv2d, out, vec![out_pad, strides, fp32, no, input, weight, zero, zero, zero]);
+    b.graph_output(r, 0, None);
+    b.end_graph();
+    b.finish()
+}
+
+/// TOSA's optional extra multiplies (`tosa_extra_multiplies`): a
+/// TRANSPOSE_CONV2D may multiply the weights of taps without an input
+/// element by zero, so an infinite weight there may make the output NaN; an
+/// infinite input never meets a zero weight the operator does not have, so
+/// its NaN on an output TOSA defines as the bias alone is wrong.
+#[test]
+fn transpose_conv2d_nan_from_an_extra_multiply_is_allowed_and_from_an_input_is_not() {
+    use spvgraph_oracle::compliance::{compare, output_contexts, ReferenceTensor};
+    let inf = f32::INFINITY;
+    let gc = BTreeMap::new();
+    // Stride 1, input [1, 2], weight [inf, 1]: TOSA's result is [1 * inf,
+    // 2 * inf + 1, 2] = [inf, inf, 2]; output 2's inf tap would read input
+    // 2, which does not exist, and 0 * inf there is an extra multiply.
+    let m = transpose_conv_module(2, 2, 3, 1);
+    let inputs = [f32s(&[1, 1, 2, 1], &[1.0, 2.0]), f32s(&[1, 1, 2, 1], &[inf, 1.0])];
+    let contexts = output_contexts(&m, Some("main"), &inputs, &gc).expect("contexts");
+    let ctx = contexts[0].as_ref().expect("TRANSPOSE_CONV2D's context");
+    let exact = |v: &[f64]| ReferenceTensor::Precise { shape: vec![1, 1, 3, 1], values: v.to_vec() };
+    let reference = exact(&[f64::INFINITY, f64::INFINITY, 2.0]);
+    let bounds = exact(&[f64::INFINITY, f64::INFINITY, 2.0]);
+    let judged = |candidate: &[f32]| compare(ctx, &reference, &f32s(&[1, 1, 3, 1], candidate), Some(&bounds));
+    let nan_there = judged(&[inf, inf, f32::NAN]).expect("comparable");
+    assert!(nan_there.pass, "{nan_there}");
+    assert!(nan_there.to_string().contains("optional extra multiply"), "{nan_there}");
+    // Not NaN where a real input meets the inf weight (out[1] is inf), nor
+    // any other wrong value at the allowed place.
+    assert!(!judged(&[inf, f32::NAN, f32::NAN]).expect("comparable").pass);
+    assert!(!judged(&[inf, inf, -3.0]).expect("comparable").pass);
+    assert!(judged(&[inf, inf, 2.0]).expect("comparable").pass);
+    // The in-tree executor itself takes the extra multiply (its im2col
+    // fills missing taps with zeros), and a backend agreeing is compliant.
+    let words = m.encode_words().expect("encodes");
+    assert!(run(&words, &inputs)[0].to_f64()[2].is_nan());
+
+    // Stride 3, input [inf, 2], weight [1] (iree-transpose-conv2d-zero-taps-nan):
+    // outputs 1 and 2 are the bias alone; the inf input times a padded zero
+    // weight is no multiply of the operator, so NaN there is a finding.
+    let referee = referee();
+    let referee = referee.as_ref().map(|r| r as &dyn Oracle);
+    let m = transpose_conv_module(2, 1, 4, 3);
+    let words = m.encode_words().expect("encodes");
+    let form = observed_form(&m, Some("main")).expect("observed form");
+    let inputs = [f32s(&[1, 1, 2, 1], &[inf, 2.0]), f32s(&[1, 1, 1, 1], &[1.0])];
+    assert_eq!(run(&words, &inputs)[0].to_f64(), [f64::INFINITY, 0.0, 0.0, 2.0]);
+    let answer = vec![f32s(&[1, 1, 4, 1], &[inf, f32::NAN, f32::NAN, 2.0])];
+    let j = judge_answers(
+        &Named("backend"),
+        &words,
+        &form,
+        &inputs,
+        ExecOutcome::Outputs(answer.clone()),
+        Some(ExecOutcome::Outputs(answer)),
+        referee,
+    );
+    let w = wrong(&j.disagreements);
+    assert_eq!(w.len(), 1, "{:#?}", j.disagreements);
+    assert_eq!(w[0].operators, [TosaOp::TransposeConv2d]);
+}

@@ -187,6 +187,51 @@ fn pass_through_outputs_are_served_from_input_bindings_and_mapped_back() {
     assert_eq!(expected[0], y);
 }
 
+/// `ADD(MUL(x, zeros), y)` on fp32 `[4]`: model-converter folds the MUL by
+/// zeros away (`model-converter-folds-float-mul-by-zero`), leaving `x` unused.
+fn unused_after_folding_module() -> spvgraph_ir::Module {
+    let mut b = ModuleBuilder::new();
+    let t = b.type_tensor(ElemType::Fp32, Some(&[4]));
+    let gty = b.type_graph(&[t, t], &[t]);
+    let vars: Vec<_> = (0..3).map(|i| b.interface_variable(t, 0, i)).collect();
+    let zeros = b.const_tensor(ElemType::Fp32, &[4], &[0; 4]).expect("[4]");
+    let shift = b.const_tensor(ElemType::I8, &[1], &[0]).expect("[1]");
+    let g = b.begin_graph(gty);
+    b.graph_entry_point(g, "main", vars);
+    let x = b.graph_input(t, 0, None);
+    let y = b.graph_input(t, 1, None);
+    let m = b.tosa(TosaOp::Mul, t, vec![x, zeros, shift]);
+    let s = b.tosa(TosaOp::Add, t, vec![m, y]);
+    b.graph_output(s, 0, None);
+    b.end_graph();
+    b.finish()
+}
+
+/// An argument model-converter drops (unused after its folding) leaves the
+/// VGF listing the remaining input as `{binding: 1, index: 0}`: the input is
+/// argument 1, which the interface map must take from the binding, so the
+/// produced module is run on `y`, not on `x`.
+#[test]
+fn an_argument_dropped_after_folding_leaves_the_others_mapped_by_binding() {
+    let Some(mc) = converter() else { return };
+    let m = unused_after_folding_module();
+    let words = m.encode_words().expect("encodes");
+    let x = TensorData::from_bits(ElemType::Fp32, &[4], &[0x3f80_0000; 4]).expect("1.0");
+    let y = TensorData::from_bits(ElemType::Fp32, &[4], &[0x4000_0000; 4]).expect("2.0");
+    let inputs = vec![x, y.clone()];
+    let gc = BTreeMap::new();
+    let request = ExecRequest { module: &words, entry_point: None, inputs: &inputs, graph_constants: &gc };
+    let mlir = spvgraph_ir::mlir::module_to_mlir(&m, "main", &gc).expect("prints");
+    let produced = mc.produce(&ProduceRequest { mlir: &mlir, debug_info: false }).expect("runs");
+    let ProduceOutcome::Module { interface, notes, .. } = &produced else { panic!("{produced:?}") };
+    assert_eq!(interface.inputs.iter().map(|l| l.source).collect::<Vec<_>>(), [1], "{interface:?}");
+    assert!(notes.contains(&ProducerNote::DroppedInputs { inputs: vec![0] }), "{notes:?}");
+    assert!(!notes.iter().any(|n| matches!(n, ProducerNote::Reordered { .. })), "{notes:?}");
+    let Ok(ExecOutcome::Outputs(expected)) = Executor::default().execute(&request) else { panic!("runs") };
+    assert_eq!(expected, std::slice::from_ref(&y));
+    assert_eq!(run_produced(&request, &produced), expected, "the produced module must get y");
+}
+
 #[test]
 fn graph_constants_come_back_with_their_data() {
     let Some(mc) = converter() else { return };

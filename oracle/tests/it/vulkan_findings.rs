@@ -80,27 +80,57 @@ fn tensor_array_elements() -> Finding {
 const TENSOR_ARRAY_NOTE: &str =
     "# The emulation layer crashes on a graph that reads two elements of a tensor-array input
 
+**Belongs to:** ML Emulation Layer for Vulkan. **Status:** open. The reproducer of `emulation-layer-tensor-array-elements-sigsegv.json` (`upstream.reproduce`, a C program: scenario-runner cannot bind tensor arrays) is run by `tests/it/upstream_reproducers.rs`.
+
+One bug with two triggers; the primary finding is `emulation-layer-unread-input-zeros`, this is
+the other trigger (same cause, `upstream.same_cause_as`).
+
 The graph's input 0 is an `OpTypeArray` of two `i32 [4]` tensors (interface variable at
 DescriptorSet 0, Binding 0); the graph reads both elements (`OpGraphInputARM` with InputIndex 0
 and ElementIndex 0, then ElementIndex 1) and returns `ABS` of each as outputs 0 and 1 (bindings 1
-and 2). The module is valid (spvgraph's validator; spirv-val 2025.5 accepts it too).
+and 2). The module is valid (spvgraph's validator; spirv-val 2025.5 accepts it too): SPV_ARM_graph
+allows two `OpGraphInputARM` with one InputIndex when their ElementIndex differ.
 
-The `vulkan` oracle binds each element on its own: the descriptor-set layout gives binding 0 two
-`TENSOR_ARM` descriptors and the pipeline's resources are (set 0, binding 0, `arrayElement` 0),
-(0, 0, 1), (0, 1, 0), (0, 2, 0).
+Each element is bound on its own: the descriptor-set layout gives binding 0 two `TENSOR_ARM`
+descriptors and the pipeline's resources are (set 0, binding 0, `arrayElement` 0), (0, 0, 1),
+(0, 1, 0), (0, 2, 0).
 
 Expected (in-tree executor): `[1, 2, 3, 4]` and `[5, 6, 7, 8]`.
 Seen (ai-ml-emulation-layer-for-vulkan 0.11.0 on lavapipe): `vkCreateDataGraphPipelinesARM`
 dies of SIGSEGV in the Graph layer's SPIR-V pass
 (`spvtools::opt::GraphExtInstContext::handleInputsAndOutputs`, called from
-`GraphPassExtInst::handleGraphs`). A graph that reads only one element of the array, or that
-writes a tensor-array output element by element, runs and gives the right results through the same
-bindings (`oracle/tests/it/vulkan.rs`), so the bindings are not the cause.
+`GraphPassExtInst::handleGraphs`, gdb). Just before, the layer's log
+(`VMEL_GRAPH_SEVERITY=info`) resolves both elements right and then binds output 0 to the
+variable at binding 2, which is output 1's.
+
+Why (`graph/graph_ext_inst_context.cpp:83` at commit 2eaef00 of
+arm/ai-ml-emulation-layer-for-vulkan, the closest public commit to 0.11.0): the first output
+variable is taken at \"interface + number of `OpGraphInputARM` instructions\" instead of
+\"interface + `NumInputs` of the graph's `OpTypeGraphARM`\". Two reads of one array input count
+as two inputs, so output 0 gets output 1's variable and output 1 the operand past the end of
+the entry point's interface list, which crashes. With too few reads the same line sends the
+result into an input's tensor (`emulation-layer-unread-input-zeros`). Checked with the C
+program below and the same bindings: reading only element 0 gives the right output, and the
+two-element graph with one more, unread, input (output at binding 2) runs and is right
+(`ADD` of the two elements: `[-4, 4, -4, 4]`): the two miscounts cancel. Fix: take the offset
+from `NumInputs`.
 
 Whose bug: the layer's. scenario-runner hides it, since it cannot bind tensor arrays (every
 resource is `arrayElement` 0), so the `emulation-layer` oracle never runs such graphs.
 
-Reproduce, in this directory of an spvgraph checkout with the oracles set up:
+Reproduce, in this directory (Debian 12: `apt-get install libvulkan-dev`; `$ORACLES` is the
+repository's `.oracles`):
+
+    cc -o emulation-layer-tensor-array-elements-sigsegv \\
+        emulation-layer-tensor-array-elements-sigsegv.c -lvulkan
+    VK_LAYER_PATH=$ORACLES/layers/1_graph:$ORACLES/layers/2_tensor \\
+    VK_INSTANCE_LAYERS=VK_LAYER_ML_Graph_Emulation:VK_LAYER_ML_Tensor_Emulation \\
+    VK_ICD_FILENAMES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json \\
+        ./emulation-layer-tensor-array-elements-sigsegv
+
+It prints `calling vkCreateDataGraphPipelinesARM` and dies of SIGSEGV (exit status 139 from
+a shell); fixed, it prints both outputs and exits 0. With spvgraph, in this directory of a
+checkout with the oracles set up:
 
     cargo run --release -q --bin spvgraph -- diff emulation-layer-tensor-array-elements-sigsegv.spv \\
         --oracles in-tree,vulkan --input emulation-layer-tensor-array-elements-sigsegv.ep0.in0.e0.npy \\
@@ -142,6 +172,8 @@ fn exception_through_the_api() -> Finding {
 
 const EXCEPTION_NOTE: &str = "# The emulation layer throws C++ exceptions out of vkCreateDataGraphPipelinesARM
 
+**Belongs to:** ML Emulation Layer for Vulkan. **Status:** open. The reproducer of `emulation-layer-exception-through-vulkan-api.json` (`upstream.reproduce`, a C program: scenario-runner catches the exception) is run by `tests/it/upstream_reproducers.rs`.
+
 Any graph the Graph layer refuses at pipeline creation (here MUL with an `OpGraphConstantARM` as
 its shift, `emulation-layer-graph-constant-ctc-rejected`; likewise debug information, a null bool
 operand, a null constituent of a tensor constant) is refused by a C++ exception
@@ -149,18 +181,42 @@ operand, a null constituent of a tensor constant) is refused by a C++ exception
 `gdb` `catch throw`) that leaves the layer's `vkCreateDataGraphPipelinesARM` instead of a
 `VkResult` error code.
 
-Expected: `vkCreateDataGraphPipelinesARM` returns an error (`VK_ERROR_UNKNOWN`, or
-`VK_ERROR_INITIALIZATION_FAILED`) and the application goes on; a Vulkan command is a C function
-and cannot throw.
+Expected: `vkCreateDataGraphPipelinesARM` returns an error and the application goes on; a Vulkan
+command is a C function and cannot throw (the registry gives this command the error codes
+`VK_ERROR_OUT_OF_HOST_MEMORY`, `VK_ERROR_OUT_OF_DEVICE_MEMORY`, `VK_ERROR_UNKNOWN` and
+`VK_ERROR_VALIDATION_FAILED`; a refusal is `VK_ERROR_UNKNOWN`).
 Seen (ai-ml-emulation-layer-for-vulkan 0.11.0 on lavapipe): in a C or Rust application the
 exception cannot be caught; the `vulkan` worker (Rust) aborts with SIGABRT (\"Rust cannot catch
 foreign exceptions\"). scenario-runner, written in C++ with exceptions, catches it and prints the
 message as an `ERROR` line, which is why the `emulation-layer` oracle reports a refusal.
 
 Whose bug: the layer's (the refusal itself is documented in the other findings; letting the
-exception out of a Vulkan command is this one).
+exception out of a Vulkan command is this one). Why (`graph/graph_layer.cpp:952-961` at commit
+2eaef00 of arm/ai-ml-emulation-layer-for-vulkan, the closest public commit to 0.11.0): the
+layer's `vkCreateDataGraphPipelinesARM` runs the graph pass through `spvtools::Optimizer::Run`
+with no `try`/`catch` around it (there is none anywhere under `graph/` or `common/`), and the
+pass reports every refusal by throwing `std::runtime_error` (here
+`graph/graph_ext_inst_context.hpp:196-198`, \"Missing declared constant for id\", reached from
+MUL's shift operand). Fix: catch in the command (and in every command that can reach a
+throw), log the message, return `VK_ERROR_UNKNOWN`.
 
-Reproduce, in this directory of an spvgraph checkout with the oracles set up:
+Reproduce from C, in this directory (Debian 12: `apt-get install libvulkan-dev`; `$ORACLES` is
+the repository's `.oracles`):
+
+    cc -o emulation-layer-exception-through-vulkan-api \\
+        emulation-layer-exception-through-vulkan-api.c -lvulkan
+    VK_LAYER_PATH=$ORACLES/layers/1_graph:$ORACLES/layers/2_tensor \\
+    VK_INSTANCE_LAYERS=VK_LAYER_ML_Graph_Emulation:VK_LAYER_ML_Tensor_Emulation \\
+    VK_ICD_FILENAMES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json \\
+        ./emulation-layer-exception-through-vulkan-api
+
+It prints `calling vkCreateDataGraphPipelinesARM`, then the C++ runtime's `terminate called
+after throwing an instance of 'std::runtime_error'` / `what():  Missing declared constant for
+id: 15`, and the process dies of SIGABRT (exit status 134 from a shell); nothing after the
+call runs. Fixed, it prints the `VkResult` and exits 0. The same program with the shift as an
+`OpConstant` tensor runs and prints `[5, 12, 21, 32]`.
+
+With spvgraph, in this directory of a checkout with the oracles set up:
 
     cargo run --release -q --bin spvgraph -- diff emulation-layer-exception-through-vulkan-api.spv \\
         --oracles in-tree,vulkan --input emulation-layer-exception-through-vulkan-api.ep0.in0.npy \\

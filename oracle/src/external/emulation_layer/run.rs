@@ -70,7 +70,11 @@ pub struct Runner<'s> {
 /// Where in a scenario the runner was when it stopped.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Phase {
-    /// Reading the scenario, loading files, creating the device and resources.
+    /// Reading the scenario, loading its files, creating the device: the
+    /// harness's business, nothing the module decides.
+    Setup,
+    /// The device is up; creating the module's tensors (its interface and
+    /// its graph constants) and their memory on it.
     Resources,
     /// Creating pipelines; the first graph whose pipeline was not created.
     Pipelines(Option<usize>),
@@ -81,7 +85,8 @@ pub enum Phase {
 impl Phase {
     fn describe(&self) -> &'static str {
         match self {
-            Phase::Resources => "while setting up resources",
+            Phase::Setup => "while reading the scenario or creating the device",
+            Phase::Resources => "while creating the module's tensors and constants",
             Phase::Pipelines(_) => "while creating the pipeline",
             Phase::Running => "while running the graph",
         }
@@ -91,6 +96,8 @@ impl Phase {
 /// What the runner's log says.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RunnerLog {
+    /// The device was created (`Device: <name>, Type: ...`).
+    pub device: bool,
     /// `Setup commands` was reached.
     pub commands: bool,
     /// Pipelines created, by uid.
@@ -162,6 +169,7 @@ impl RunnerLog {
                     log.commands = true;
                     marks.setup = marks.setup.or(at);
                 }
+                _ if msg.starts_with("Device: ") => log.device = true,
                 _ if msg.starts_with("Dispatch graph") || msg.starts_with("Iteration:") => {
                     log.dispatched = true;
                     marks.dispatched = marks.dispatched.or(at);
@@ -209,7 +217,9 @@ impl RunnerLog {
 
     /// Where a failed run of `labels` stopped.
     pub fn phase(&self, labels: &[&str]) -> Phase {
-        if !self.commands {
+        if !self.device && !self.commands {
+            Phase::Setup
+        } else if !self.commands {
             Phase::Resources
         } else if self.dispatched || labels.iter().all(|l| self.created.contains(*l)) {
             Phase::Running
@@ -244,7 +254,7 @@ impl Runner<'_> {
         let labels: Vec<&str> = jobs.iter().map(|j| j.label.as_str()).collect();
         let phase = log.phase(&labels);
         if let [job] = jobs {
-            return vec![classify(job, &run, &log, &phase)];
+            return vec![classify(&applied(job), &run, &log, &phase)];
         }
         drop(dir);
         let groups: Vec<&[Job<'_>]> = match phase {
@@ -311,14 +321,24 @@ impl Runner<'_> {
 /// What the runner logs when its SPIR-V validation rejects a module.
 pub const VALIDATION_FAILED: &str = "Failed to validate SPIR-V module";
 
-/// The outcome of a failed run of one graph.
-fn classify(job: &Job<'_>, run: &ProcessRun, log: &RunnerLog, phase: &Phase) -> Result<ExecOutcome, OracleError> {
-    let notes = if job.graph.applied.is_empty() {
+/// The work-arounds applied to a job's graph, as a note for messages.
+fn applied(job: &Job<'_>) -> String {
+    if job.graph.applied.is_empty() {
         String::new()
     } else {
         let list: Vec<String> = job.graph.applied.iter().map(|w| w.to_string()).collect();
         format!(" ({})", list.join("; "))
-    };
+    }
+}
+
+/// The outcome of a failed run of one graph (`notes`: the work-arounds
+/// applied to it). Where the runner stopped decides whose failure it is:
+/// reading the scenario and its files and creating the device are the
+/// harness's (an oracle error, never charged to the module); from the
+/// module's own tensors and constants on, what the runner or the layer says
+/// is the backend's answer about the module (a refusal, which on a valid
+/// case is a finding).
+fn classify(notes: &str, run: &ProcessRun, log: &RunnerLog, phase: &Phase) -> Result<ExecOutcome, OracleError> {
     let said = if log.errors.is_empty() { run.tail(8) } else { log.errors.join("; ") };
     // The runner validates the module with its own SPIRV-Tools before the
     // layer sees it; say so, since that refusal is not the layer's.
@@ -331,9 +351,9 @@ fn classify(job: &Job<'_>, run: &ProcessRun, log: &RunnerLog, phase: &Phase) -> 
         Ended::Abnormal(how) => {
             Ok(ExecOutcome::Abnormal { how, detail: format!("{}{notes}: {}", phase.describe(), run.tail(12)) })
         }
-        // The device, the tensors and the files are the harness's business:
-        // failing there says nothing about the graph.
-        Ended::Exited(code) if *phase == Phase::Resources => {
+        // The scenario, its files and the device are the harness's
+        // business: failing there says nothing about the graph.
+        Ended::Exited(code) if *phase == Phase::Setup => {
             Err(failed(format!("scenario-runner exit status {code} {}: {said}", phase.describe())))
         }
         Ended::Exited(code) => Ok(ExecOutcome::Refused {
@@ -381,7 +401,7 @@ mod tests {
         assert_eq!(log.errors, ["Missing precompiled shader: x"]);
         assert_eq!(log.phase(&["g0", "g1", "g2", "g3"]), Phase::Pipelines(Some(2)));
         assert_eq!(log.phase(&["g0", "g1"]), Phase::Running);
-        assert_eq!(RunnerLog::parse("junk\n").phase(&["g0"]), Phase::Resources);
+        assert_eq!(RunnerLog::parse("junk\n").phase(&["g0"]), Phase::Setup);
         let running = format!("{LOG}2026-11-24 04:33:00,834 [Scenario-Runner] INFO: Dispatch graph\n");
         assert_eq!(RunnerLog::parse(&running).phase(&["g0", "g1", "g2"]), Phase::Running);
     }
@@ -423,5 +443,52 @@ mod tests {
         let p = RunnerLog::parse("").phases(ms(300));
         assert_eq!((p.start, p.total()), (ms(300), ms(300)));
         assert_eq!(timestamp("2026-02-30 1x:00:00,000 [x] INFO: y"), None);
+    }
+
+    fn exited(code: i32, log: &str) -> ProcessRun {
+        ProcessRun {
+            ended: Ended::Exited(code),
+            stdout: log.as_bytes().to_vec(),
+            stderr: Vec::new(),
+            elapsed: Duration::ZERO,
+            peak_rss_bytes: 0,
+            peak_rss_exact: true,
+        }
+    }
+
+    const PARSED: &str = "\
+2026-11-28 22:31:09,448 [Scenario-Runner] INFO: Scenario file parsed
+2026-11-28 22:31:09,449 [Scenario-Runner] INFO: Setup resources, count: 4
+2026-11-28 22:31:09,449 [Scenario-Runner] DEBUG: Tensor: graph.in0 loaded
+";
+
+    /// A failure with the module's own resources (a graph constant the
+    /// layer cannot allocate) is the backend's answer about the module; a
+    /// file the harness wrote that cannot be read, or a device that does not
+    /// come up, is the harness's failure.
+    #[test]
+    fn the_modules_resources_are_the_backends_answer_and_files_and_the_device_the_harnesss() {
+        let device =
+            "2026-11-28 22:31:09,545 [Scenario-Runner] INFO: Device: llvmpipe (LLVM 15.0.6, 256 bits), Type: Cpu\n";
+        let error = "2026-11-28 22:31:09,600 [Scenario-Runner] ERROR: Allocated memory size must be non-zero\n";
+        let text = format!("{PARSED}{device}{error}");
+        let log = RunnerLog::parse(&text);
+        assert_eq!(log.phase(&["g0"]), Phase::Resources);
+        match classify("", &exited(1, &text), &log, &log.phase(&["g0"])) {
+            Ok(ExecOutcome::Refused { kind: Refusal::Rejected, reason }) => {
+                assert!(reason.contains("Allocated memory size must be non-zero"), "{reason}");
+                assert!(reason.contains("the module's tensors and constants"), "{reason}");
+            }
+            other => panic!("the module's constants are the backend's answer, not {other:?}"),
+        }
+        for harness in ["ERROR: Could not open file missing.npy", "ERROR: Failed to create instance"] {
+            let text = format!("{PARSED}2026-11-28 22:31:09,449 [Scenario-Runner] {harness}\n");
+            let log = RunnerLog::parse(&text);
+            assert_eq!(log.phase(&["g0"]), Phase::Setup);
+            match classify("", &exited(1, &text), &log, &log.phase(&["g0"])) {
+                Err(OracleError::Failed { reason, .. }) => assert!(reason.contains(&harness[7..]), "{reason}"),
+                other => panic!("{harness}: the harness's failure, not {other:?}"),
+            }
+        }
     }
 }

@@ -333,7 +333,7 @@ fn reshapes(
     let mut notes = Vec::new();
     let seq = &desc.model_sequence;
     for (slot, link) in inputs.iter().zip(&map.inputs) {
-        let from = seq.inputs.iter().find(|s| s.index as usize == link.source).and_then(|s| desc.shape(s.mrt_index));
+        let from = seq.inputs.iter().find(|s| s.binding as usize == link.source).and_then(|s| desc.shape(s.mrt_index));
         if let (Some(from), Some(port)) = (from, ports.inputs.get(slot.index)) {
             if from != port.shape {
                 notes.push(ProducerNote::Reshaped {
@@ -397,11 +397,13 @@ pub const MODEL_CONVERTER_KNOWN: &[KnownDiscrepancy] = &[
         mutator: None,
         why: "with --emit-debug-info an OpLine is emitted before each OpCompositeExtract of a two-result operator \
               (FFT2D, RFFT2D) inside the graph body, where SPV_ARM_graph allows no OpLine; spirv-val 2025.5, \
-              SPIRV-Tools main and the in-tree catalogue reject it",
+              SPIRV-Tools main and the in-tree catalogue reject it. model-converter only passes emitDebugInfo on: \
+              upstream MLIR's SPIR-V serializer writes a debug line before every non-OpExtInst instruction, graph \
+              bodies included",
         finding: "corpus/findings/model-converter-opline-in-graph-body.spv",
         message: None,
         features: &[],
-        owner: Owner::ModelConverter,
+        owner: Owner::LlvmMlir,
         status: Status::Open,
         upstream: None,
     },

@@ -8,6 +8,12 @@
 //! lists the resources its module binds. A model output that no segment
 //! writes but that carries the binding of a model input is a pass-through:
 //! model-converter serves it from the input's binding.
+//!
+//! Which argument a model input is comes from its binding, not from its
+//! position: model-converter gives argument `i` binding `i`, and when its
+//! folding leaves an argument unused it drops it from the model, so the
+//! remaining inputs are renumbered (`{binding: 1, index: 0}` is argument 1,
+//! the only input left) and lose their `input_<k>` names.
 
 use crate::produced::{Binding, InputLink, InterfaceMap, OutputSource, ProducerNote, Side};
 use serde::Deserialize;
@@ -205,6 +211,22 @@ pub fn spirv_slots(info: &ModuleInfo, entry_point: &str) -> Option<(Vec<SpirvSlo
     Some((inputs, outputs))
 }
 
+/// The source argument a model input is: its binding (see the module
+/// documentation; its `index` is only its position among the inputs kept).
+fn argument(input: &NamedSlot) -> usize {
+    input.binding as usize
+}
+
+/// A model input's name: `input_<k>`, also for the inputs model-converter
+/// left unnamed after dropping an argument.
+fn input_name(input: &NamedSlot) -> String {
+    if input.name.is_empty() {
+        format!("input_{}", argument(input))
+    } else {
+        input.name.clone()
+    }
+}
+
 /// The interface map of a graph segment whose module has entry point
 /// `entry_point` with these inputs and outputs, with notes on what the
 /// producer did to the interfaces (pass-through outputs, reordering).
@@ -235,7 +257,7 @@ pub fn interface_map(
             })?;
         let input = model_input(mrt)
             .ok_or_else(|| format!("produced input {} ({binding}) binds resource {mrt}, no model input", slot.index))?;
-        links.push(InputLink { source: input.index as usize, name: input.name.clone(), binding });
+        links.push(InputLink { source: argument(input), name: input_name(input), binding });
     }
     let mut sources = Vec::with_capacity(seq.outputs.len());
     let mut ordered: Vec<&NamedSlot> = seq.outputs.iter().collect();
@@ -256,10 +278,10 @@ pub fn interface_map(
             }
             _ => match seq.inputs.iter().find(|i| i.binding == out.binding) {
                 Some(input) => {
-                    notes.push(ProducerNote::PassThroughOutput { output: k, input: input.index as usize });
+                    notes.push(ProducerNote::PassThroughOutput { output: k, input: argument(input) });
                     let binding =
                         segment.binding_of(input.mrt_index).unwrap_or(Binding { set: 0, binding: input.binding });
-                    OutputSource::Input { source: input.index as usize, name: out.name.clone(), binding }
+                    OutputSource::Input { source: argument(input), name: out.name.clone(), binding }
                 }
                 None => OutputSource::Missing {
                     name: out.name.clone(),
@@ -270,8 +292,16 @@ pub fn interface_map(
         sources.push(source);
     }
     let map = InterfaceMap { entry_point: entry_point.to_string(), inputs: links, outputs: sources };
-    if map.inputs.iter().enumerate().any(|(i, l)| l.source != i) {
+    let arguments: Vec<usize> = map.inputs.iter().map(|l| l.source).collect();
+    if arguments.windows(2).any(|w| w[0] >= w[1]) {
         notes.push(ProducerNote::Reordered { side: Side::Input });
+    }
+    // Arguments below the highest one kept that no input is (an argument
+    // after the last one kept cannot be seen from the VGF).
+    let highest = arguments.iter().max().map_or(0, |m| m + 1);
+    let dropped: Vec<usize> = (0..highest).filter(|a| !arguments.contains(a)).collect();
+    if !dropped.is_empty() {
+        notes.push(ProducerNote::DroppedInputs { inputs: dropped });
     }
     let outputs_in_order = map
         .outputs
@@ -346,5 +376,32 @@ mod tests {
         let e = interface_map(&desc, seg, "g", &[slot(0, 9)], &[]).expect_err("binding 9 is unknown");
         assert!(e.contains("binding 9"), "{e}");
         assert!(VgfDescription::parse("[").is_err());
+    }
+
+    /// What model-converter 0.11 wrote for `ADD(MUL(a, zeros), b)` after
+    /// folding the MUL away: argument 0 is dropped, and argument 1 is the
+    /// only input left, `{binding: 1, index: 0}`, with no name.
+    const DROPPED: &str = r#"{
+      "model_sequence": {
+        "inputs": [{"binding": 1, "index": 0, "mrt_index": 0, "name": ""}],
+        "outputs": [{"binding": 2, "index": 0, "mrt_index": 1, "name": "output_0"}],
+        "segments": [{"constant_bindings": [], "constants": [],
+          "descriptor_set_infos": [{"bindings": [{"binding": 1, "index": 0, "mrt_index": 0}, {"binding": 2, "index": 1, "mrt_index": 1}], "set_index": 0}],
+          "index": 0, "inputs": [{"binding": 1, "index": 0, "mrt_index": 0}], "module_index": 0,
+          "name": "graph_segment_0", "outputs": [{"binding": 2, "index": 0, "mrt_index": 1}], "type": "GRAPH"}]
+      },
+      "modules": [{"entry_point": "graph_partition_0", "index": 0, "name": "graph_partition_0", "type": "GRAPH"}]
+    }"#;
+
+    #[test]
+    fn an_input_is_the_argument_its_binding_numbers() {
+        let desc = VgfDescription::parse(DROPPED).expect("parses");
+        let seg = desc.graph_segments()[0];
+        let (map, notes) = interface_map(&desc, seg, "graph_partition_0", &[slot(0, 1)], &[slot(0, 2)]).expect("maps");
+        assert_eq!(map.inputs.iter().map(|l| l.source).collect::<Vec<_>>(), [1], "{map:?}");
+        assert_eq!(map.inputs[0].name, "input_1");
+        assert!(matches!(&map.outputs[0], OutputSource::Output { index: 0, .. }), "{:?}", map.outputs[0]);
+        assert_eq!(notes, [ProducerNote::DroppedInputs { inputs: vec![0] }], "not a reordering");
+        assert!(!map.is_identity());
     }
 }
