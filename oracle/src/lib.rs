@@ -10,6 +10,7 @@ pub mod exec;
 pub mod external;
 pub mod features;
 pub mod forms;
+pub mod host;
 pub mod judge;
 pub mod oracle;
 pub mod produced;

@@ -267,10 +267,13 @@ impl EmulationLayer {
             package(Tool::ScenarioRunner).unwrap_or_else(|| format!("scenario-runner {}", setup.runner.display()))
         };
         let icds = || setup.env.icds.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(":");
+        // lavapipe generates its code for this CPU: its ISA features belong
+        // to the driver's version (a user's ICD may be a GPU: not said).
         let driver = if setup.env.user_icd {
             format!("Vulkan driver {}", icds())
         } else {
-            package(Tool::VkIcd).unwrap_or_else(|| format!("Vulkan driver {}", icds()))
+            let lavapipe = package(Tool::VkIcd).unwrap_or_else(|| format!("Vulkan driver {}", icds()));
+            format!("{lavapipe} on {}", crate::host::cpu())
         };
         let glslang = match self.glslang_preload() {
             Ok(p) => {

@@ -469,8 +469,10 @@ impl Oracle for Vulkan {
         if let Some(note) = &r.glslang_note {
             glslang.push_str(&format!("; glslang {note}"));
         }
+        // A CPU device's code is generated for this machine's ISA.
+        let host = if r.device_type == "CPU" { format!(" on {}", crate::host::cpu()) } else { String::new() };
         Some(format!(
-            "device {}: {} ({}, Vulkan {}), driver {} (version {:#x}), layers: {layers}{package}{glslang}",
+            "device {}: {} ({}, Vulkan {}), driver {} (version {:#x}){host}, layers: {layers}{package}{glslang}",
             r.index, r.name, r.device_type, r.api_version, r.driver, r.driver_version
         ))
     }
