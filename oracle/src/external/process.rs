@@ -493,8 +493,14 @@ mod tests {
     fn cpu_time_is_read_from_proc() {
         let dir = ScratchDir::new("process-test").expect("scratch");
         let mut child = sh("exec awk 'BEGIN { while (1) n++ }'").current_dir(dir.path()).spawn().expect("spawns");
-        std::thread::sleep(Duration::from_millis(400));
-        let used = cpu_time(child.id());
+        // On a loaded machine the busy loop gets the CPU late: wait for it
+        // to have run 100 ms, up to a generous deadline.
+        let deadline = std::time::Instant::now() + Duration::from_secs(20);
+        let mut used = cpu_time(child.id());
+        while used < Duration::from_millis(100) && std::time::Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(50));
+            used = cpu_time(child.id());
+        }
         let _ = child.kill();
         let _ = child.wait();
         assert!(used >= Duration::from_millis(100), "{used:?}");

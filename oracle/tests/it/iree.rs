@@ -478,7 +478,7 @@ fn batched_answers_are_the_unbatched_answers() {
     let alone = counting(&real, &dir, "alone", &alone_log).with_batching(false);
     // These seeds give graphs IREE runs and graphs it refuses (INEXACT_ROUND
     // RESCALE and fp8, which go alone, and an int16 CONV2D with a weight
-    // zero point, which fails a batch module), some in the same case.
+    // zero point), some in the same case.
     let owned = generated_requests((424_242_000..424_242_006).chain([424_242_014]));
     let requests: Vec<ExecRequest<'_>> = owned.iter().map(OwnedExecRequest::request).collect();
     let together = batched.execute_batch(&requests);
@@ -500,7 +500,9 @@ fn batched_answers_are_the_unbatched_answers() {
     let log = std::fs::read_to_string(&batched_log).unwrap_or_default();
     let modules: Vec<&str> = log.lines().filter(|l| l.contains("batch.mlir")).collect();
     assert!(modules.iter().any(|l| l.ends_with("rc=0")), "a module compiled: {log}");
-    assert!(modules.iter().any(|l| !l.ends_with("rc=0")), "a module failed and was split: {log}");
+    // Whether one of these modules fails depends on what goes alone
+    // (`iree::compiles_alone`); splitting a failed module is checked with a
+    // stand-in compiler below, the answers matching here either way.
     let again = batched.execute_batch(&requests);
     assert_eq!(runs(&batched_log), b, "every graph was cached");
     for (k, (t, a)) in again.iter().zip(&together).enumerate() {
@@ -559,7 +561,9 @@ fn a_batch_that_crashes_hangs_or_names_no_function_is_not_blamed_on_its_graphs()
     for (label, batch, compiles) in cases {
         let log = dir.join(label);
         let o = fake_batching(&dir, label, batch, &log)
-            .with_limits(Limits { timeout: Duration::from_millis(300), memory_bytes: None });
+            // Long enough for the stand-in's alone compiles on a loaded
+            // machine, short against the hang's 30 s.
+            .with_limits(Limits { timeout: Duration::from_secs(5), memory_bytes: None });
         for (k, outcome) in o.execute_batch(&requests).into_iter().enumerate() {
             match outcome {
                 Ok(ExecOutcome::Outputs(out)) => assert_eq!(out, zeros, "{label}: graph {k}"),
