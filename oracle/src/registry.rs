@@ -95,6 +95,13 @@ oracles! {
     Iree = IREE, "iree";
 }
 
+/// Channel instances that `all` names besides the registry's oracles: a
+/// second version of a tool pinned as firmly as the release (no
+/// pre-release), whose answers every hunt judges. `spirv-val@sdk` is the
+/// SPIRV-Tools the Model Explorer adapter bundles (v2026.3 as tagged for the
+/// Vulkan SDK 1.4.357.0), a validator users run through the viewer.
+pub const PINNED_INSTANCES: &[&str] = &["spirv-val@sdk"];
+
 /// How to build the oracles.
 #[derive(Clone, Debug)]
 pub struct OracleConfig {
@@ -293,13 +300,14 @@ fn build_on(name: OracleName, tools: &Tools, dir: Option<&Path>, config: &Oracle
 }
 
 /// The instance names a list of names stands for: `all` is every oracle of
-/// the registry, `all@CHANNEL` every oracle the channel has a version of
-/// (see [`build`]); other names stay as they are. Each name once, in order.
+/// the registry and the [`PINNED_INSTANCES`], `all@CHANNEL` every oracle
+/// the channel has a version of (see [`build`]); other names stay as they
+/// are. Each name once, in order.
 pub fn expand(names: &[String], config: &OracleConfig) -> Result<Vec<String>, RegistryError> {
     let mut out: Vec<String> = Vec::new();
     for name in names {
         let more: Vec<String> = match split_name(name) {
-            ("all", None) => NAMES.iter().map(|n| n.to_string()).collect(),
+            ("all", None) => NAMES.iter().chain(PINNED_INSTANCES).map(|n| n.to_string()).collect(),
             ("all", Some(channel)) => {
                 let mut on = Vec::new();
                 for n in NAMES {
@@ -449,9 +457,10 @@ impl Oracle for OnChannel {
     }
 }
 
-/// Every oracle, available or not.
+/// Every oracle, available or not, and every [`PINNED_INSTANCES`] whose
+/// channel is installed.
 pub fn build_all(config: &OracleConfig) -> Vec<Box<dyn Oracle>> {
-    NAMES.iter().filter_map(|n| build(n, config).ok()).collect()
+    NAMES.iter().chain(PINNED_INSTANCES).filter_map(|n| build(n, config).ok()).collect()
 }
 
 /// The in-tree oracles behind one name: the validator answers validity,
@@ -539,7 +548,12 @@ mod tests {
         assert!(matches!(build("nope", &config), Err(RegistryError::Unknown(_))));
         let list = build_list("in-tree, spirv-val", &config).expect("two names");
         assert_eq!(list.iter().map(|o| o.name().to_string()).collect::<Vec<_>>(), ["in-tree", "spirv-val"]);
-        assert_eq!(build_list("all", &config).expect("all").len(), NAMES.len());
+        // `all` also names the pinned channel instances, whose channel must be installed.
+        match build_list("all", &config) {
+            Ok(all) => assert_eq!(all.len(), NAMES.len() + PINNED_INSTANCES.len()),
+            Err(RegistryError::Channel(e)) if !Tools::required() => eprintln!("skipping `all`: {e}"),
+            Err(e) => panic!("all: {e}"),
+        }
     }
 
     #[test]

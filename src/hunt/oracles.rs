@@ -124,11 +124,20 @@ impl OracleSet {
         // `all` (and `all@CHANNEL`) names every oracle explicitly: each must be available.
         let list: Vec<String> = match names {
             Some(n) => registry::expand(n, config)?,
-            None => registry::NAMES.iter().map(|s| s.to_string()).collect(),
+            None => registry::NAMES.iter().chain(registry::PINNED_INSTANCES).map(|s| s.to_string()).collect(),
         };
         let mut set = OracleSet::default();
         for name in &list {
-            let oracle: Arc<dyn Oracle> = Arc::from(registry::build(name, config)?);
+            let oracle: Arc<dyn Oracle> = match registry::build(name, config) {
+                Ok(o) => Arc::from(o),
+                // Of the default list, a pinned instance whose channel is not
+                // installed is left out like any unavailable oracle.
+                Err(RegistryError::Channel(e)) if !explicit && !Tools::required() => {
+                    set.unavailable.push((name.clone(), e.to_string()));
+                    continue;
+                }
+                Err(e) => return Err(e.into()),
+            };
             if let Err(e) = oracle.available() {
                 if explicit || Tools::required() {
                     return Err(SetupError::Unavailable(format!(
@@ -282,7 +291,8 @@ mod tests {
                 let mut names: Vec<String> = set.all().iter().map(|o| o.name().to_string()).collect();
                 names.sort();
                 names.dedup();
-                let mut every: Vec<String> = registry::NAMES.iter().map(|s| s.to_string()).collect();
+                let mut every: Vec<String> =
+                    registry::NAMES.iter().chain(registry::PINNED_INSTANCES).map(|s| s.to_string()).collect();
                 every.sort();
                 assert_eq!(names, every);
             }

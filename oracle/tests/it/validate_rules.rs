@@ -1540,7 +1540,7 @@ fn findings_name_rule_instruction_and_word_offset() {
 
 /// The cases on which `sv`'s verdict differs from `flag` (or that reject a
 /// base module), one line each.
-fn flag_mismatches(sv: &SpirvVal, flag: impl Fn(RuleId) -> bool, what: &str) -> Vec<String> {
+fn flag_mismatches(sv: &dyn Oracle, flag: impl Fn(RuleId) -> bool, what: &str) -> Vec<String> {
     let mut wrong = Vec::new();
     for c in cases() {
         let opts = c.options();
@@ -1592,6 +1592,18 @@ fn spirv_val_main_flags_match_spirv_val_main() {
     let sv = SpirvVal::process_only(std::path::PathBuf::from(path));
     sv.available().expect("that spirv-val runs");
     let wrong = flag_mismatches(&sv, |r| r.provenance().spirv_val_main, "spirv_val_main");
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// The `spirv_val_sdk` flags of the provenance table against the `sdk`
+/// channel's library (`spirv-val@sdk`: SPIRV-Tools v2026.3 as tagged for the
+/// Vulkan SDK 1.4.357.0), which is how they were determined.
+#[test]
+fn spirv_val_sdk_flags_match_the_sdk_library() {
+    let Some(sv) = spvgraph_testkit::registry_oracle("spirv-val@sdk") else { return };
+    let version = sv.version().unwrap_or_default();
+    assert!(version.contains(spvgraph_ir::rules::provenance::SPIRV_TOOLS_SDK), "measured on another build: {version}");
+    let wrong = flag_mismatches(sv.as_ref(), |r| r.provenance().spirv_val_sdk, "spirv_val_sdk");
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
