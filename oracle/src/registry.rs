@@ -29,6 +29,7 @@ use crate::external::consumer::Workarounds;
 use crate::external::emulation_layer::EmulationLayer;
 use crate::external::iree::Iree;
 use crate::external::model_converter::ModelConverter;
+use crate::external::model_explorer::ModelExplorer;
 use crate::external::spirv_val::SpirvVal;
 use crate::external::tosa_reference::TosaReferenceModel;
 use crate::external::vulkan::Vulkan;
@@ -93,6 +94,9 @@ oracles! {
     ModelConverter = MODEL_CONVERTER, "model-converter";
     /// IREE (a second TOSA compiler), on the CPU.
     Iree = IREE, "iree";
+    /// Arm's SPIR-V and VGF adapters for Model Explorer, a reader, in a
+    /// persistent Python worker.
+    ModelExplorer = MODEL_EXPLORER, "model-explorer";
 }
 
 /// Channel instances that `all` names besides the registry's oracles: a
@@ -296,6 +300,12 @@ fn build_on(name: OracleName, tools: &Tools, dir: Option<&Path>, config: &Oracle
             timeout: config.timeout,
             memory_bytes: config.memory_bytes,
         })),
+        OracleName::ModelExplorer => {
+            Box::new(ModelExplorer::from_config(tools, dir).with_limits(crate::external::process::Limits {
+                timeout: config.timeout,
+                memory_bytes: config.memory_bytes,
+            }))
+        }
     }
 }
 
@@ -421,6 +431,22 @@ impl Oracle for OnChannel {
 
     fn execute_precise(&self, request: &ExecRequest<'_>) -> Result<PreciseOutcome, OracleError> {
         self.inner.execute_precise(request).map_err(|e| self.rename(e))
+    }
+
+    fn read(&self, module: &[u32]) -> Result<crate::oracle::ReadOutcome, OracleError> {
+        self.inner.read(module).map_err(|e| self.rename(e))
+    }
+
+    fn read_container(&self, bytes: &[u8]) -> Result<crate::oracle::ReadOutcome, OracleError> {
+        self.inner.read_container(bytes).map_err(|e| self.rename(e))
+    }
+
+    fn standalone_read(
+        &self,
+        module: &[u32],
+        dir: &std::path::Path,
+    ) -> Result<Option<crate::oracle::Standalone>, OracleError> {
+        self.inner.standalone_read(module, dir).map_err(|e| self.rename(e))
     }
 
     fn components(&self) -> &'static [crate::attribution::Owner] {
