@@ -60,6 +60,10 @@ pub const DEFAULT_FORMS: usize = 2;
 pub struct OracleSet {
     /// Validators, the in-tree one first; they run on every case.
     pub validators: Vec<Arc<dyn Oracle>>,
+    /// Readers (viewers: `model-explorer`); cheap, they run on every case
+    /// in the first phase, as validators do, and on every module and
+    /// container a producer makes.
+    pub readers: Vec<Arc<dyn Oracle>>,
     /// Execution backends other than the in-tree executor (whose outputs are
     /// the reference), each on its sample.
     pub executors: Vec<Sampled>,
@@ -167,6 +171,9 @@ impl OracleSet {
             if caps.contains(&Capability::Validate) {
                 set.validators.push(oracle.clone());
             }
+            if caps.contains(&Capability::Describe) {
+                set.readers.push(oracle.clone());
+            }
             // The in-tree executor is the reference, not a candidate.
             if caps.contains(&Capability::Execute) && oracle.name() != IN_TREE {
                 set.executors.push(sampled(&oracle));
@@ -219,6 +226,7 @@ impl OracleSet {
             .validators
             .iter()
             .cloned()
+            .chain(self.readers.iter().cloned())
             .chain(self.executors.iter().flat_map(|s| s.versions().cloned()))
             .chain(self.producers.iter().flat_map(|s| s.versions().cloned()))
             .chain(self.referee.clone());

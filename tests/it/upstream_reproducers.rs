@@ -102,6 +102,15 @@ fn tool_path(tools: &Tools, name: &str) -> Option<Result<PathBuf, String>> {
         "tosa_reference_model" => Tool::TosaReferenceModel,
         "iree-compile" => Tool::IreeCompile,
         "iree-run-module" => Tool::IreeRunModule,
+        // The Python of the Model Explorer adapters (the `sdk` channel's venv).
+        "python3" => {
+            let sdk = tools.channel(spvgraph_oracle::external::model_explorer::SDK_CHANNEL);
+            let found = tools.get(Tool::ModelExplorerPython).map(Path::to_path_buf).or_else(|e| {
+                let sdk = sdk.map_err(|c| format!("{e}; {c}"))?;
+                sdk.get(Tool::ModelExplorerPython).map(Path::to_path_buf).map_err(|e| e.to_string())
+            });
+            return Some(found);
+        }
         // IREE's opt tool sits next to its compiler.
         "iree-opt" => {
             return Some(tools.get(Tool::IreeCompile).map(|p| p.with_file_name("iree-opt")).map_err(|e| e.to_string()))
