@@ -553,6 +553,10 @@ fn value(b: u64, scalar: ScalarKind, elem: ElemType, how: Decoding, unsigned_lab
         ScalarKind::Int { width, .. } | ScalarKind::Float { width, .. } => width,
         ScalarKind::Bool => 1,
     };
+    // The scalar's own bits: a producer's tensor data gives integers
+    // sign-extended to 64 bits (`TensorData::to_bits`), a module's
+    // constants their literal's bits.
+    let b = if width < 64 { b & ((1u64 << width) - 1) } else { b };
     let signed = |b: u64| -> i128 {
         let w = width.min(64);
         if w == 64 {
@@ -586,11 +590,16 @@ fn value(b: u64, scalar: ScalarKind, elem: ElemType, how: Decoding, unsigned_lab
     })
 }
 
+/// Whether a shown scalar is a value: the same number, whether written as
+/// an integer or a float (an adapter that prints raw bits prints a null
+/// element as `0.0`).
 fn same(x: &ReadScalar, y: &ReadScalar) -> bool {
     match (x, y) {
         (ReadScalar::Float(a), ReadScalar::Float(b)) => a == b || (a.is_nan() && b.is_nan()),
         (ReadScalar::Int(a), ReadScalar::Int(b)) => a == b,
         (ReadScalar::Bool(a), ReadScalar::Bool(b)) => a == b,
+        // i128 to f64 rounds only past 2^53, far beyond any element shown.
+        (ReadScalar::Int(i), ReadScalar::Float(f)) | (ReadScalar::Float(f), ReadScalar::Int(i)) => *i as f64 == *f,
         _ => false,
     }
 }
@@ -770,5 +779,17 @@ mod tests {
         assert!(type_fits("tensor<i48, 1x2>", &t("tensor<i64, 1x2>", false)));
         assert_eq!(elem_of("array<2, tensor<i8, 3>>"), "i8");
         assert_eq!(elem_of("tensor<bf16, 2x3>"), "bf16");
+    }
+
+    #[test]
+    fn integers_are_read_at_their_width_whatever_the_upper_bits() {
+        let i8_kind = ElemType::I8.to_spirv();
+        // -117 as a module's literal (0x8B) and as sign-extended tensor data.
+        for bits in [0x8B_u64, (-117_i64) as u64] {
+            assert_eq!(value(bits, i8_kind, ElemType::I8, Decoding::Own, false), Some(ReadScalar::Int(-117)));
+            assert_eq!(value(bits, i8_kind, ElemType::I8, Decoding::Unsigned, false), Some(ReadScalar::Int(139)));
+        }
+        assert!(same(&ReadScalar::Float(0.0), &ReadScalar::Int(0)));
+        assert!(!same(&ReadScalar::Float(0.5), &ReadScalar::Int(0)));
     }
 }

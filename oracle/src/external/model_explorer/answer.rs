@@ -237,7 +237,16 @@ impl Answer {
                         "OUTPUT" => slot(|s| &s.outputs, r.mrt_index),
                         _ => None,
                     };
-                    let nodes: HashMap<&str, Option<u32>> = g.nodes.iter().map(|n| (n.id.as_str(), n.spv_id)).collect();
+                    // An edge comes from an operation node or from another
+                    // resource (an output set from an input, or from a
+                    // constant); resources have no instruction id in the view.
+                    let resources = g.inputs.iter().chain(&g.constants).chain(&g.intermediates);
+                    let nodes: HashMap<&str, Option<u32>> = g
+                        .nodes
+                        .iter()
+                        .map(|n| (n.id.as_str(), n.spv_id))
+                        .chain(resources.filter_map(|p| Some((p.node.as_deref()?, None))))
+                        .collect();
                     reading.resources.push(ReadResource {
                         index,
                         category: r.category.clone().unwrap_or_else(|| category.to_string()),
