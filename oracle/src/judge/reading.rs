@@ -700,7 +700,11 @@ fn compare_container(words: &[u32], graph_constants: &BTreeMap<u32, TensorData>,
             "CONSTANT" => compare_constant_resource(r, graph_constants, &mut diffs),
             "OUTPUT" => {
                 let out = info.graphs.first().and_then(|g| g.graph_outputs.iter().find(|o| o.index == r.index));
-                let constant = out.is_some_and(|o| matches!(o.value, ValueInfo::Constant { .. }));
+                // A graph constant is a constant too: the VGF view keeps it
+                // as a constant resource, and an output set from it is
+                // drawn from that resource or shows its value.
+                let constant = out
+                    .is_some_and(|o| matches!(o.value, ValueInfo::Constant { .. } | ValueInfo::GraphConstant { .. }));
                 if r.sources.is_empty() && r.constant.is_none() {
                     diffs.push(Diff {
                         aspect: if constant { Aspect::DroppedConstant } else { Aspect::Edge },

@@ -356,9 +356,11 @@ pub const KNOWN: &[KnownDiscrepancy] = &[
         ..KnownDiscrepancy::open(
             "reader-differs",
             Owner::VgfAdapterModelExplorer,
-            "a graph output set directly from a constant (OpGraphSetOutputARM of an OpConstant*) is drawn as an \
-             output resource with no edge and no value: the VGF view builds output edges from operation results \
-             only, and the SPIR-V adapter's value of the output node is not carried over",
+            "a graph output set directly from a constant (OpGraphSetOutputARM of an OpConstant* or of an \
+             OpGraphConstantARM) is drawn as an output resource with no edge and no value: the VGF view copies only \
+             the incoming edges of the SPIR-V adapter's Output node, which has none for a constant (its value is an \
+             attribute) and, graph constants being attributes in the view it builds on, none for a graph constant \
+             either (the constant resource is connected to operation nodes only)",
             "corpus/findings/vgf-adapter-constant-output-value-lost.spv",
         )
     },
