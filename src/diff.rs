@@ -24,7 +24,7 @@ use spvgraph_oracle::forms::run::{
 };
 use spvgraph_oracle::judge::{
     check_production, judge, judge_counted, Coverage, Disagreement, ExecAnswer, Expectation, Observations,
-    ProductionAnswer, ValidityAnswer,
+    ProductionAnswer, ReadSubject, ReadingAnswer, ValidityAnswer,
 };
 use spvgraph_oracle::oracle::{
     Capability, ExecOutcome, Oracle, OracleError, OwnedExecRequest, ProduceOutcome, ProduceRequest, Refusal,
@@ -325,6 +325,8 @@ struct Produced {
     graph_constants: BTreeMap<u32, TensorData>,
     /// The producer's name.
     producer: String,
+    /// The container it came in (model-converter's VGF), for readers.
+    container: Option<Vec<u8>>,
 }
 
 /// What the first producer among `oracles` made of the TOSA MLIR in `file`
@@ -338,9 +340,14 @@ fn produce_from(file: &Path, oracles: &[Arc<dyn Oracle>]) -> anyhow::Result<Resu
     let name = producer.name().to_string();
     let outcome = producer.produce(&ProduceRequest { mlir: &mlir, debug_info: false });
     match &outcome {
-        Ok(ProduceOutcome::Module { words, graph_constants, .. }) => {
+        Ok(ProduceOutcome::Module { words, graph_constants, container, .. }) => {
             let bytes = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-            return Ok(Ok(Produced { bytes, graph_constants: graph_constants.clone(), producer: name }));
+            return Ok(Ok(Produced {
+                bytes,
+                graph_constants: graph_constants.clone(),
+                producer: name,
+                container: container.clone(),
+            }));
         }
         // Nothing was checked: no verdict, and no exit status that says "agrees".
         Err(e @ (OracleError::Unavailable { .. } | OracleError::Unsupported { .. })) => {
@@ -435,6 +442,35 @@ pub fn diff_module(file: &Path, oracles: &[Arc<dyn Oracle>], given: &DiffInputs)
         let verdict = o.validate(&words, &options);
         report.answers.push((o.name().to_string(), Answer::of_verdict(&verdict)));
         observations.validity.push(ValidityAnswer { oracle: o.as_ref(), verdict });
+    }
+    // Readers read the module; of a `.mlir` file, the producer's module and
+    // the container it came in.
+    for o in oracles.iter().filter(|o| o.capabilities().contains(&Capability::Describe)) {
+        let outcome = o.read(&words);
+        report.answers.push((o.name().to_string(), Answer::of_reading(&outcome)));
+        let subject = match &produced {
+            None => ReadSubject::Module(&words),
+            Some(p) => ReadSubject::Produced {
+                producer: p.producer.clone(),
+                words: words.clone(),
+                graph_constants: p.graph_constants.clone(),
+                container: false,
+            },
+        };
+        observations.readings.push(ReadingAnswer { oracle: o.as_ref(), subject, outcome });
+        if let Some(p) = &produced {
+            if let Some(bytes) = &p.container {
+                let outcome = o.read_container(bytes);
+                report.answers.push((format!("{} ({} container)", o.name(), p.producer), Answer::of_reading(&outcome)));
+                let subject = ReadSubject::Produced {
+                    producer: p.producer.clone(),
+                    words: words.clone(),
+                    graph_constants: p.graph_constants.clone(),
+                    container: true,
+                };
+                observations.readings.push(ReadingAnswer { oracle: o.as_ref(), subject, outcome });
+            }
+        }
     }
     // Without a stated expectation, the in-tree validator's verdict is it
     // (and the rules it names fill in an "invalid" without rules).

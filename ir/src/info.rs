@@ -7,7 +7,7 @@ use crate::inst::{Id, Inst};
 use crate::module::Module;
 use crate::text::FriendlyNames;
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// Everything `spvgraph info` reports about one module.
 #[derive(Debug, Clone, Serialize)]
@@ -75,6 +75,8 @@ pub struct InterfaceInfo {
 pub struct GraphInfo {
     /// Friendly name.
     pub name: String,
+    /// The result id of its `OpGraphARM`.
+    pub id: u32,
     /// Input types from the graph type.
     pub inputs: Vec<String>,
     /// Output types from the graph type.
@@ -83,6 +85,102 @@ pub struct GraphInfo {
     pub operations: usize,
     /// Whether the definition ends with `OpGraphEndARM`.
     pub closed: bool,
+    /// Its `OpGraphInputARM`s, in order.
+    pub graph_inputs: Vec<GraphInputInfo>,
+    /// The instructions of its body that compute a value, in order: TOSA
+    /// operations, and any other instruction with a result other than an
+    /// `OpCompositeExtract` of an operation's struct result (which is that
+    /// operation's result, [`ValueInfo::Node`]) and non-semantic ones.
+    pub nodes: Vec<NodeInfo>,
+    /// Its `OpGraphSetOutputARM`s, in order.
+    pub graph_outputs: Vec<GraphOutputInfo>,
+}
+
+/// One `OpGraphInputARM`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GraphInputInfo {
+    /// Its result id.
+    pub id: u32,
+    /// Its InputIndex, when a readable constant.
+    pub index: Option<u64>,
+    /// Its ElementIndex, when present and a readable constant.
+    pub element: Option<u64>,
+    /// Its type, described.
+    pub ty: String,
+}
+
+/// One instruction of a graph body that computes a value.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct NodeInfo {
+    /// Its result id.
+    pub id: u32,
+    /// The TOSA operator's name (`CONV2D`), else the opcode's (`OpCompositeExtract`).
+    pub op: String,
+    /// The values it reads, in operand order (for a TOSA operation, every
+    /// operand: attributes and tensors).
+    pub operands: Vec<ValueInfo>,
+    /// The types of its results: one, or one per member of a struct result.
+    pub results: Vec<String>,
+}
+
+/// One `OpGraphSetOutputARM`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GraphOutputInfo {
+    /// Its OutputIndex, when a readable constant.
+    pub index: Option<u64>,
+    /// Its ElementIndex, when present and a readable constant.
+    pub element: Option<u64>,
+    /// The value it sets.
+    pub value: ValueInfo,
+}
+
+/// Where a value a graph reads comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(tag = "from", rename_all = "kebab-case")]
+pub enum ValueInfo {
+    /// The graph's `OpGraphInputARM` with this result id.
+    Input {
+        /// The input's result id.
+        id: u32,
+    },
+    /// Result `member` of a node of the graph ([`NodeInfo`]): 0 for a node
+    /// with one result, the `OpCompositeExtract` index for a struct result.
+    Node {
+        /// The node's result id.
+        id: u32,
+        /// Which result.
+        member: u32,
+    },
+    /// An `OpGraphConstantARM`.
+    GraphConstant {
+        /// Its result id.
+        id: u32,
+        /// Its GraphConstantID.
+        graph_constant_id: u32,
+    },
+    /// A module-scope constant instruction (`OpConstant*`, replicated, null).
+    Constant {
+        /// Its result id.
+        id: u32,
+    },
+    /// Anything else (an undefined id, a value outside the graph).
+    Other {
+        /// The id.
+        id: u32,
+    },
+}
+
+impl ValueInfo {
+    /// The id the value is read from.
+    pub fn id(self) -> u32 {
+        match self {
+            ValueInfo::Input { id }
+            | ValueInfo::Node { id, .. }
+            | ValueInfo::GraphConstant { id, .. }
+            | ValueInfo::Constant { id }
+            | ValueInfo::Other { id } => id,
+        }
+    }
 }
 
 /// One graph constant.
@@ -90,6 +188,8 @@ pub struct GraphInfo {
 pub struct GraphConstantInfo {
     /// Friendly name of the result.
     pub name: String,
+    /// Its result id.
+    pub id: u32,
     /// `GraphConstantID`.
     pub graph_constant_id: u32,
     /// The tensor type, described.
@@ -171,6 +271,7 @@ pub fn module_info(module: &Module) -> ModuleInfo {
             Inst::ExtInstImport { name, .. } => info.ext_inst_imports.push(name.clone()),
             Inst::GraphConstant { ty, result, graph_constant_id } => info.graph_constants.push(GraphConstantInfo {
                 name: names.get(*result),
+                id: result.0,
                 graph_constant_id: *graph_constant_id,
                 ty: describe_type(&a, *ty),
                 elements: a.tensor_type(*ty).and_then(|t| t.element_count()),
@@ -229,7 +330,128 @@ pub fn module_info(module: &Module) -> ModuleInfo {
             _ => (Vec::new(), Vec::new()),
         };
         let operations = g.body.iter().filter(|&&i| matches!(module.insts.get(i), Some(Inst::Tosa { .. }))).count();
-        info.graphs.push(GraphInfo { name: names.get(g.result), inputs, outputs, operations, closed: g.end.is_some() });
+        let (graph_inputs, nodes, graph_outputs) = graph_facts(&a, g);
+        info.graphs.push(GraphInfo {
+            name: names.get(g.result),
+            id: g.result.0,
+            inputs,
+            outputs,
+            operations,
+            closed: g.end.is_some(),
+            graph_inputs,
+            nodes,
+            graph_outputs,
+        });
     }
     info
+}
+
+/// The inputs, value-computing nodes and outputs of graph `g`, with where
+/// each value read comes from.
+fn graph_facts(
+    a: &Analysis<'_>,
+    g: &crate::analysis::GraphView,
+) -> (Vec<GraphInputInfo>, Vec<NodeInfo>, Vec<GraphOutputInfo>) {
+    let module = a.module;
+    let at = |i: usize| module.insts.get(i);
+    let inputs: Vec<GraphInputInfo> = g
+        .inputs
+        .iter()
+        .filter_map(|&i| match at(i) {
+            Some(Inst::GraphInput { ty, result, input_index, element_index }) => Some(GraphInputInfo {
+                id: result.0,
+                index: a.const_uint(*input_index),
+                element: element_index.and_then(|e| a.const_uint(e)),
+                ty: describe_type(a, *ty),
+            }),
+            _ => None,
+        })
+        .collect();
+    let input_ids: std::collections::HashSet<u32> = inputs.iter().map(|i| i.id).collect();
+    // Operations with a struct result: their extracts stand for the member.
+    let mut structs: std::collections::HashSet<u32> = std::collections::HashSet::new();
+    let mut extracts: HashMap<u32, (u32, u32)> = HashMap::new();
+    let mut node_ids: std::collections::HashSet<u32> = std::collections::HashSet::new();
+    let mut nodes = Vec::new();
+    for &i in &g.body {
+        let Some(inst) = at(i) else { continue };
+        let (id, op, operands, ty): (Id, String, Vec<Id>, Id) = match inst {
+            Inst::Tosa { ty, result, op, args, .. } => (*result, op.name().to_string(), args.clone(), *ty),
+            Inst::CompositeExtract { ty, result, composite, indices } => {
+                if let (true, [k]) = (structs.contains(&composite.0), indices.as_slice()) {
+                    extracts.insert(result.0, (composite.0, *k));
+                    continue;
+                }
+                (*result, "OpCompositeExtract".to_string(), vec![*composite], *ty)
+            }
+            Inst::ExtInst { ty, result, set, number, operands } => {
+                if matches!(
+                    a.sets.get(set),
+                    Some(crate::inst::ExtSet::NonSemantic | crate::inst::ExtSet::GraphDebugInfo)
+                ) {
+                    continue;
+                }
+                // Another set's operands: read as ids (its grammar is not known here).
+                (*result, format!("OpExtInst {number}"), operands.iter().map(|&w| Id(w)).collect(), *ty)
+            }
+            _ => continue,
+        };
+        let results = match a.ty(ty) {
+            Some(Type::Struct(members)) => {
+                structs.insert(id.0);
+                members.iter().map(|&m| describe_type(a, m)).collect()
+            }
+            _ => vec![describe_type(a, ty)],
+        };
+        node_ids.insert(id.0);
+        nodes.push(NodeInfo {
+            id: id.0,
+            op,
+            operands: operands.into_iter().map(|x| x.0).map(|x| ValueInfo::Other { id: x }).collect(),
+            results,
+        });
+    }
+    let value = |id: u32| -> ValueInfo {
+        if input_ids.contains(&id) {
+            return ValueInfo::Input { id };
+        }
+        if let Some(&(node, member)) = extracts.get(&id) {
+            return ValueInfo::Node { id: node, member };
+        }
+        if node_ids.contains(&id) {
+            return ValueInfo::Node { id, member: 0 };
+        }
+        match a.def(Id(id)) {
+            Some(Inst::GraphConstant { graph_constant_id, .. }) => {
+                ValueInfo::GraphConstant { id, graph_constant_id: *graph_constant_id }
+            }
+            Some(
+                Inst::Constant { .. }
+                | Inst::ConstantTrue { .. }
+                | Inst::ConstantFalse { .. }
+                | Inst::ConstantComposite { .. }
+                | Inst::ConstantCompositeReplicate { .. }
+                | Inst::ConstantNull { .. },
+            ) => ValueInfo::Constant { id },
+            _ => ValueInfo::Other { id },
+        }
+    };
+    for n in &mut nodes {
+        for v in &mut n.operands {
+            *v = value(v.id());
+        }
+    }
+    let outputs = g
+        .outputs
+        .iter()
+        .filter_map(|&i| match at(i) {
+            Some(Inst::GraphSetOutput { value: v, output_index, element_index }) => Some(GraphOutputInfo {
+                index: a.const_uint(*output_index),
+                element: element_index.and_then(|e| a.const_uint(e)),
+                value: value(v.0),
+            }),
+            _ => None,
+        })
+        .collect();
+    (inputs, nodes, outputs)
 }

@@ -34,13 +34,17 @@ pub enum Owner {
     ModelConverter,
     /// The TOSA reference model (tosa-tools).
     TosaReferenceModel,
+    /// Arm's SPIR-V adapter for Model Explorer (spirv-adapter-model-explorer).
+    SpirvAdapterModelExplorer,
+    /// Arm's VGF adapter for Model Explorer (vgf-adapter-model-explorer).
+    VgfAdapterModelExplorer,
     /// This harness.
     Spvgraph,
 }
 
 impl Owner {
     /// Every owner, in order.
-    pub const ALL: [Owner; 11] = [
+    pub const ALL: [Owner; 13] = [
         Owner::LlvmMlir,
         Owner::Iree,
         Owner::SpirvHeaders,
@@ -51,6 +55,8 @@ impl Owner {
         Owner::ScenarioRunner,
         Owner::ModelConverter,
         Owner::TosaReferenceModel,
+        Owner::SpirvAdapterModelExplorer,
+        Owner::VgfAdapterModelExplorer,
         Owner::Spvgraph,
     ];
 
@@ -67,6 +73,8 @@ impl Owner {
             Owner::ScenarioRunner => "scenario-runner",
             Owner::ModelConverter => "model-converter",
             Owner::TosaReferenceModel => "tosa-reference-model",
+            Owner::SpirvAdapterModelExplorer => "spirv-adapter-model-explorer",
+            Owner::VgfAdapterModelExplorer => "vgf-adapter-model-explorer",
             Owner::Spvgraph => "spvgraph",
         }
     }
@@ -89,6 +97,8 @@ impl Owner {
             Owner::ScenarioRunner => "ML SDK Scenario Runner",
             Owner::ModelConverter => "ML SDK Model Converter",
             Owner::TosaReferenceModel => "TOSA reference model (tosa-tools)",
+            Owner::SpirvAdapterModelExplorer => "SPIR-V Adapter for Model Explorer",
+            Owner::VgfAdapterModelExplorer => "VGF Adapter for Model Explorer",
             Owner::Spvgraph => "spvgraph (this harness)",
         }
     }
@@ -106,6 +116,8 @@ impl Owner {
             Owner::ScenarioRunner => "arm/ai-ml-sdk-scenario-runner issues",
             Owner::ModelConverter => "arm/ai-ml-sdk-model-converter issues",
             Owner::TosaReferenceModel => "the TOSA reference model's tracker (tosa-tools)",
+            Owner::SpirvAdapterModelExplorer => "arm/spirv-adapter-model-explorer issues",
+            Owner::VgfAdapterModelExplorer => "arm/vgf-adapter-model-explorer issues",
             Owner::Spvgraph => "this repository's issues",
         }
     }

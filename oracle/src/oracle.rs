@@ -242,6 +242,9 @@ pub enum ProduceOutcome {
         /// Transformations the producer made (renamed or reordered
         /// interfaces, pass-through outputs, reshapes, partitions, ...).
         notes: Vec<ProducerNote>,
+        /// The container file the module came in (model-converter's VGF),
+        /// for readers of that format ([`Oracle::read_container`]).
+        container: Option<Vec<u8>>,
     },
     /// It refused the input, with its message.
     Rejected {
@@ -255,6 +258,204 @@ pub enum ProduceOutcome {
         /// What it printed last.
         detail: String,
     },
+}
+
+/// What a reader ([`Capability::Describe`]) made of a module or a container.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ReadOutcome {
+    /// The graphs it shows.
+    Read(Reading),
+    /// It refused the input with an error of its own (an exception with a
+    /// message): on a valid module a finding, on an invalid one what a
+    /// reader should do.
+    Rejected {
+        /// The reader's message (`TypeError: ...`).
+        message: String,
+        /// Where it was raised and what caused it, for the note.
+        detail: String,
+    },
+    /// The reader crashed, hung or ran out of memory.
+    Abnormal {
+        /// How it ended.
+        how: Abnormal,
+        /// What it printed last.
+        detail: String,
+    },
+}
+
+/// The graphs a reader shows, as it shows them (names and values in its
+/// own words: the judgement compares them with the module's own facts,
+/// `spvgraph_ir::info`).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct Reading {
+    /// Its graphs, in its order.
+    pub graphs: Vec<ReadGraph>,
+    /// The resources of a container (a VGF's inputs, outputs, constants and
+    /// intermediates), when it read one.
+    pub resources: Vec<ReadResource>,
+}
+
+/// One graph as a reader shows it.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct ReadGraph {
+    /// The id of its `OpGraphARM`, when the reader says.
+    pub id: Option<u32>,
+    /// The entry points it names for the graph.
+    pub entry_points: Vec<String>,
+    /// The graph's type as the reader prints it (`(float32[1, 2]) -> (...)`).
+    pub graph_type: Option<String>,
+    /// Its inputs.
+    pub inputs: Vec<ReadInput>,
+    /// Its operation nodes.
+    pub nodes: Vec<ReadNode>,
+    /// Its outputs.
+    pub outputs: Vec<ReadOutput>,
+    /// The graph constants it shows as nodes of their own.
+    pub graph_constants: Vec<ReadGraphConstant>,
+}
+
+/// A type as a reader names it: `tensor<i8, 1x2>` in `spvgraph info`'s
+/// spelling, and whether the reader leaves part of it open.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct ReadType {
+    /// The type, in `spvgraph info`'s spelling; `None` when the reader
+    /// shows none.
+    pub ty: Option<String>,
+    /// Its own words for it.
+    pub shown: Option<String>,
+    /// Whether the reader's words leave the element type open (an adapter
+    /// that prints `float16` for both fp16 and bf16): then any element type
+    /// of that width fits.
+    pub ambiguous: bool,
+}
+
+/// Where a value a reader shows comes from: the instruction that makes it
+/// (an `OpGraphInputARM`, an operation, an `OpGraphConstantARM`) and, for
+/// an operation with several results, which one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct ReadSource {
+    /// The result id of the instruction, when the reader says which.
+    pub id: Option<u32>,
+    /// The result (struct member) of that instruction.
+    pub output: u32,
+}
+
+/// A constant a reader shows, parsed from its text.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct ReadConstant {
+    /// The text the reader shows.
+    pub shown: String,
+    /// The element type its text names (`int32`, `float16`, `float8`, a
+    /// VkFormat), if any.
+    pub elem: Option<String>,
+    /// The values it shows, flattened in row-major order (a prefix when
+    /// [`ReadConstant::truncated`]); `None` when the text could not be read.
+    pub values: Option<Vec<ReadScalar>>,
+    /// Whether only the first values are shown (a preview).
+    pub truncated: bool,
+    /// Whether the reader says only that every element is zero.
+    pub all_zero: bool,
+}
+
+/// One scalar of a [`ReadConstant`].
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub enum ReadScalar {
+    /// An integer.
+    Int(i128),
+    /// A floating-point number.
+    Float(f64),
+    /// A boolean.
+    Bool(bool),
+}
+
+/// An input of a graph as a reader shows it.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct ReadInput {
+    /// The result id of its `OpGraphInputARM`.
+    pub id: Option<u32>,
+    /// Its InputIndex.
+    pub index: Option<u64>,
+    /// Its ElementIndex, for an element of a tensor-array input.
+    pub element: Option<u64>,
+    /// Its type.
+    pub ty: ReadType,
+}
+
+/// An operation node of a graph.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct ReadNode {
+    /// The result id of its instruction.
+    pub id: Option<u32>,
+    /// Its operator as shown (`CONV2D`, `OpCompositeExtract`).
+    pub op: String,
+    /// Its operands, in order.
+    pub operands: Vec<ReadOperand>,
+    /// The types of its results, in order.
+    pub results: Vec<ReadType>,
+}
+
+/// One operand of an operation node.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct ReadOperand {
+    /// The operand's name in the instruction's grammar (`input1`, `pad`).
+    pub tag: Option<String>,
+    /// The id the operand names, when the reader says.
+    pub id: Option<u32>,
+    /// The edge it is drawn from, when it is drawn as one.
+    pub source: Option<ReadSource>,
+    /// The constant it shows, when it shows the operand as a constant.
+    pub constant: Option<ReadConstant>,
+    /// The type shown on the edge.
+    pub ty: ReadType,
+}
+
+/// An output of a graph.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct ReadOutput {
+    /// Its OutputIndex.
+    pub index: Option<u64>,
+    /// Its ElementIndex, for an element of a tensor-array output.
+    pub element: Option<u64>,
+    /// The id of the value it is set from, when the reader says.
+    pub value: Option<u32>,
+    /// The edge it is drawn from.
+    pub source: Option<ReadSource>,
+    /// The constant it shows, when it is set from one.
+    pub constant: Option<ReadConstant>,
+    /// Its type.
+    pub ty: ReadType,
+}
+
+/// A graph constant shown as a node.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct ReadGraphConstant {
+    /// The result id of its `OpGraphConstantARM`.
+    pub id: Option<u32>,
+    /// Its GraphConstantID.
+    pub graph_constant_id: Option<u32>,
+    /// Its type.
+    pub ty: ReadType,
+}
+
+/// A resource of a container (a VGF's model resource table entry).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct ReadResource {
+    /// Its index in the container's table.
+    pub index: Option<u64>,
+    /// Its role as the reader names it (`INPUT`, `OUTPUT`, `CONSTANT`, `INTERMEDIATE`).
+    pub category: String,
+    /// Its element format in the container's words (a VkFormat name, or
+    /// `UNKNOWN_<value>` for one the reader does not know).
+    pub format: Option<String>,
+    /// Its element type in `spvgraph info`'s spelling, when the reader's
+    /// format names one this harness knows.
+    pub elem: Option<String>,
+    /// Its shape.
+    pub shape: Option<Vec<i64>>,
+    /// The value a constant resource shows (`None`: none shown).
+    pub constant: Option<ReadConstant>,
+    /// The operation results that feed it (an output resource).
+    pub sources: Vec<ReadSource>,
 }
 
 /// Where an execution backend's own time went, by phase, summed over every
@@ -313,6 +514,10 @@ pub enum Capability {
     /// What are the exact (fp64) results and error bounds for these inputs?
     /// The referee of output disagreements ([`Oracle::execute_precise`]).
     Reference,
+    /// What graphs do you read in this module (its operators, their edges,
+    /// types and shapes, the constants and their values)? A reader: a
+    /// viewer or an importer ([`Oracle::read`], [`Oracle::read_container`]).
+    Describe,
 }
 
 /// What a validator says about one must-reject rule.
@@ -576,6 +781,26 @@ pub trait Oracle: Send + Sync {
     /// an oracle that does not count.
     fn phase_times(&self) -> PhaseTimes {
         PhaseTimes::default()
+    }
+
+    /// The graphs a reader reads in a module ([`Capability::Describe`]).
+    fn read(&self, module: &[u32]) -> Result<ReadOutcome, OracleError> {
+        let _ = module;
+        Err(OracleError::Unsupported { oracle: self.name().to_string(), what: "reading modules" })
+    }
+
+    /// The graphs a reader reads in a container of another format (a VGF
+    /// file's bytes), when it reads one ([`Capability::Describe`]).
+    fn read_container(&self, bytes: &[u8]) -> Result<ReadOutcome, OracleError> {
+        let _ = bytes;
+        Err(OracleError::Unsupported { oracle: self.name().to_string(), what: "reading containers" })
+    }
+
+    /// A reproducer of [`Oracle::read`] on `module` that needs only the
+    /// reader's own project ([`Standalone`]).
+    fn standalone_read(&self, module: &[u32], dir: &std::path::Path) -> Result<Option<Standalone>, OracleError> {
+        let _ = (module, dir);
+        Ok(None)
     }
 
     /// The precise answer (fp64 results and bounds tensors) that the TOSA

@@ -454,7 +454,13 @@ mod tests {
     use spvgraph_ir::elem::ElemType;
 
     fn produced_from(words: Vec<u32>, interface: InterfaceMap) -> ProduceOutcome {
-        ProduceOutcome::Module { words, graph_constants: BTreeMap::new(), interface, notes: Vec::new() }
+        ProduceOutcome::Module {
+            words,
+            graph_constants: BTreeMap::new(),
+            interface,
+            notes: Vec::new(),
+            container: None,
+        }
     }
 
     fn binding(b: u32) -> Binding {

@@ -35,6 +35,7 @@ use crate::external::consumer::Workarounds;
 use crate::external::emulation_layer::EmulationLayer;
 use crate::external::iree::Iree;
 use crate::external::model_converter::ModelConverter;
+use crate::external::model_explorer::ModelExplorer;
 use crate::external::spirv_val::SpirvVal;
 use crate::external::tosa_reference::TosaReferenceModel;
 use crate::external::vulkan::Vulkan;
@@ -99,7 +100,17 @@ oracles! {
     ModelConverter = MODEL_CONVERTER, "model-converter";
     /// IREE (a second TOSA compiler), on the CPU.
     Iree = IREE, "iree";
+    /// Arm's SPIR-V and VGF adapters for Model Explorer, a reader, in a
+    /// persistent Python worker.
+    ModelExplorer = MODEL_EXPLORER, "model-explorer";
 }
+
+/// Channel instances that `all` names besides the registry's oracles: a
+/// second version of a tool pinned as firmly as the release (no
+/// pre-release), whose answers every hunt judges. `spirv-val@sdk` is the
+/// SPIRV-Tools the Model Explorer adapter bundles (v2026.3 as tagged for the
+/// Vulkan SDK 1.4.357.0), a validator users run through the viewer.
+pub const PINNED_INSTANCES: &[&str] = &["spirv-val@sdk"];
 
 /// How to build the oracles.
 #[derive(Clone, Debug)]
@@ -336,14 +347,21 @@ fn build_on(name: OracleName, tools: &Tools, dir: Option<&Path>, config: &Oracle
             }))
         }
         OracleName::Iree => Box::new(iree(tools, dir, config)),
+        OracleName::ModelExplorer => {
+            Box::new(ModelExplorer::from_config(tools, dir).with_limits(crate::external::process::Limits {
+                timeout: config.timeout,
+                memory_bytes: config.memory_bytes,
+            }))
+        }
     }
 }
 
 /// The instance names a list of names stands for: `all` is every oracle of
-/// the registry (not the opt-in [`VARIANTS`]), `all@CHANNEL` every oracle
-/// the channel has a version of (see [`build`]), or, for a channel that is
-/// not installed, the variants of that name (`all@host`: `iree@host`);
-/// other names stay as they are. Each name once, in order.
+/// the registry and the [`PINNED_INSTANCES`] (not the opt-in [`VARIANTS`]),
+/// `all@CHANNEL` every oracle the channel has a version of (see [`build`]),
+/// or, for a channel that is not installed, the variants of that name
+/// (`all@host`: `iree@host`); other names stay as they are. Each name once,
+/// in order.
 pub fn expand(names: &[String], config: &OracleConfig) -> Result<Vec<String>, RegistryError> {
     let mut out: Vec<String> = Vec::new();
     for name in names {
@@ -353,7 +371,7 @@ pub fn expand(names: &[String], config: &OracleConfig) -> Result<Vec<String>, Re
             .map(|v| v.to_string())
             .collect();
         let more: Vec<String> = match split_name(name) {
-            ("all", None) => NAMES.iter().map(|n| n.to_string()).collect(),
+            ("all", None) => NAMES.iter().chain(PINNED_INSTANCES).map(|n| n.to_string()).collect(),
             ("all", Some(channel)) if !variants.is_empty() && config.tools.channel(channel).is_err() => variants,
             ("all", Some(channel)) => {
                 let mut on = Vec::new();
@@ -470,6 +488,22 @@ impl Oracle for OnChannel {
         self.inner.execute_precise(request).map_err(|e| self.rename(e))
     }
 
+    fn read(&self, module: &[u32]) -> Result<crate::oracle::ReadOutcome, OracleError> {
+        self.inner.read(module).map_err(|e| self.rename(e))
+    }
+
+    fn read_container(&self, bytes: &[u8]) -> Result<crate::oracle::ReadOutcome, OracleError> {
+        self.inner.read_container(bytes).map_err(|e| self.rename(e))
+    }
+
+    fn standalone_read(
+        &self,
+        module: &[u32],
+        dir: &std::path::Path,
+    ) -> Result<Option<crate::oracle::Standalone>, OracleError> {
+        self.inner.standalone_read(module, dir).map_err(|e| self.rename(e))
+    }
+
     fn components(&self) -> &'static [crate::attribution::Owner] {
         self.inner.components()
     }
@@ -504,9 +538,10 @@ impl Oracle for OnChannel {
     }
 }
 
-/// Every oracle, available or not.
+/// Every oracle, available or not, and every [`PINNED_INSTANCES`] whose
+/// channel is installed.
 pub fn build_all(config: &OracleConfig) -> Vec<Box<dyn Oracle>> {
-    NAMES.iter().filter_map(|n| build(n, config).ok()).collect()
+    NAMES.iter().chain(PINNED_INSTANCES).filter_map(|n| build(n, config).ok()).collect()
 }
 
 /// The in-tree oracles behind one name: the validator answers validity,
@@ -594,7 +629,12 @@ mod tests {
         assert!(matches!(build("nope", &config), Err(RegistryError::Unknown(_))));
         let list = build_list("in-tree, spirv-val", &config).expect("two names");
         assert_eq!(list.iter().map(|o| o.name().to_string()).collect::<Vec<_>>(), ["in-tree", "spirv-val"]);
-        assert_eq!(build_list("all", &config).expect("all").len(), NAMES.len());
+        // `all` also names the pinned channel instances, whose channel must be installed.
+        match build_list("all", &config) {
+            Ok(all) => assert_eq!(all.len(), NAMES.len() + PINNED_INSTANCES.len()),
+            Err(RegistryError::Channel(e)) if !Tools::required() => eprintln!("skipping `all`: {e}"),
+            Err(e) => panic!("all: {e}"),
+        }
     }
 
     /// `iree@host` is IREE compiling for the host CPU: a version of `iree`

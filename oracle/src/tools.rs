@@ -52,11 +52,15 @@ pub enum Tool {
     IreeCompile,
     /// `iree-run-module` (iree-base-runtime), the native executable.
     IreeRunModule,
+    /// The Python of the venv holding Arm's Model Explorer adapters
+    /// (spirv-adapter-model-explorer, vgf-adapter-model-explorer): the
+    /// `sdk` channel's.
+    ModelExplorerPython,
 }
 
 impl Tool {
     /// Every tool, in a stable order.
-    pub const ALL: [Tool; 18] = [
+    pub const ALL: [Tool; 19] = [
         Tool::SpirvVal,
         Tool::SpirvAs,
         Tool::SpirvDis,
@@ -75,6 +79,7 @@ impl Tool {
         Tool::Python,
         Tool::IreeCompile,
         Tool::IreeRunModule,
+        Tool::ModelExplorerPython,
     ];
 
     /// The key used in `tools.json`.
@@ -98,6 +103,7 @@ impl Tool {
             Tool::Python => "python",
             Tool::IreeCompile => "iree-compile",
             Tool::IreeRunModule => "iree-run-module",
+            Tool::ModelExplorerPython => "model-explorer-python",
         }
     }
 
@@ -121,6 +127,7 @@ impl Tool {
             Tool::Python => "numpy",
             Tool::IreeCompile => "iree-base-compiler",
             Tool::IreeRunModule => "iree-base-runtime",
+            Tool::ModelExplorerPython => "spirv-adapter-model-explorer",
         }
     }
 

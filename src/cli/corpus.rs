@@ -69,13 +69,23 @@ struct BuildArgs {
 struct CheckArgs {
     /// A validator: a registry oracle name (spirv-val, in-tree) or a command
     /// template with {spv} and {target_env}; exit status 0 accepts.
-    #[arg(long, value_name = "CMD", conflicts_with = "executor", required_unless_present = "executor")]
+    #[arg(
+        long,
+        value_name = "CMD",
+        conflicts_with_all = ["executor", "reader"],
+        required_unless_present_any = ["executor", "reader"]
+    )]
     validator: Option<String>,
     /// An executor: a registry oracle name (emulation-layer, tosa-ref, iree,
     /// in-tree) or a command template with {spv}, {entry_point}, {inputs},
     /// {graph_constants} and {out_dir}, writing {out_dir}/out<j>.npy.
-    #[arg(long, value_name = "CMD")]
+    #[arg(long, value_name = "CMD", conflicts_with = "reader")]
     executor: Option<String>,
+    /// A reader: a registry oracle name (model-explorer). Every valid case
+    /// must be shown as it is (operators, edges, types, constants' values),
+    /// every case answered without a crash or a hang.
+    #[arg(long, value_name = "NAME")]
+    reader: Option<String>,
     /// Only cases whose name (FOLDER/STEM) matches this glob.
     #[arg(long, value_name = "GLOB")]
     filter: Option<String>,
@@ -168,10 +178,11 @@ fn run_build(a: BuildArgs) -> anyhow::Result<Outcome> {
 }
 
 fn run_check(a: CheckArgs) -> anyhow::Result<Outcome> {
-    let (role, spec) = match (&a.validator, &a.executor) {
-        (Some(v), None) => (Role::Validator, v.clone()),
-        (None, Some(e)) => (Role::Executor, e.clone()),
-        _ => bail!("give one of --validator CMD and --executor CMD"),
+    let (role, spec) = match (&a.validator, &a.executor, &a.reader) {
+        (Some(v), None, None) => (Role::Validator, v.clone()),
+        (None, Some(e), None) => (Role::Executor, e.clone()),
+        (None, None, Some(r)) => (Role::Reader, r.clone()),
+        _ => bail!("give one of --validator CMD, --executor CMD and --reader NAME"),
     };
     let timeout = Duration::from_secs(a.timeout);
     let implementation = if registry::is_instance_name(&spec) {
@@ -180,6 +191,7 @@ fn run_check(a: CheckArgs) -> anyhow::Result<Outcome> {
         let needed = match role {
             Role::Validator => Capability::Validate,
             Role::Executor => Capability::Execute,
+            Role::Reader => Capability::Describe,
         };
         if !oracle.capabilities().contains(&needed) {
             bail!("{spec} cannot answer as a {role:?}: it has {:?}", oracle.capabilities());

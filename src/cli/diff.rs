@@ -30,8 +30,9 @@ pub struct Args {
     /// producer among the oracles (model-converter) converts first.
     #[arg(required = true)]
     files: Vec<PathBuf>,
-    /// The oracles, comma-separated (in-tree, spirv-val, tosa-ref,
-    /// emulation-layer, model-converter, iree); default: every available one.
+    /// The oracles, comma-separated (in-tree, spirv-val, spirv-val@sdk,
+    /// tosa-ref, emulation-layer, vulkan, model-converter, iree,
+    /// model-explorer); default: every available one.
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
     oracles: Option<Vec<String>>,
     /// Input `.npy` files in InputIndex order (tensor arrays in ElementIndex
@@ -218,6 +219,8 @@ fn summarize(v: &serde_json::Value) -> String {
         Some("refused") => format!("refuses ({}): {}", s("kind"), first(s("reason"))),
         Some("abnormal") => format!("{}: {}", s("how"), first(s("detail"))),
         Some("error") => format!("error: {}", first(s("error"))),
+        Some("read") => format!("reads {} graph(s), {} node(s)", v["graphs"], v["nodes"]),
+        Some("produced") => format!("produces a module of {} words", v["words"]),
         _ => v.to_string(),
     }
 }

@@ -81,10 +81,11 @@ pub struct Args {
     #[arg(long, value_name = "NAME", value_parser = generate::parse_profile)]
     profile: Option<ConfigProfile>,
     /// The oracles to run, comma-separated (in-tree, spirv-val, tosa-ref,
-    /// emulation-layer, model-converter, iree); default: every available one;
-    /// `all`: every one, and a missing one is an error. `NAME@CHANNEL` is the
-    /// oracle on an installed channel's tools (`emulation-layer@dev`), and
-    /// `all@CHANNEL` every oracle the channel has a version of.
+    /// emulation-layer, vulkan, model-converter, iree, model-explorer);
+    /// default: every available one; `all`: every one and spirv-val@sdk, and
+    /// a missing one is an error. `NAME@CHANNEL` is the oracle on an
+    /// installed channel's tools (`emulation-layer@dev`), and `all@CHANNEL`
+    /// every oracle the channel has a version of.
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
     oracles: Option<Vec<String>>,
     /// Runs an expensive oracle on a fixed share of the cases, NAME=FRACTION

@@ -26,7 +26,9 @@ use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_oracle::compliance::{Mode, PreciseOutcome, PreciseOutput, ReferenceTensor};
 use spvgraph_oracle::external::process::Limits;
-use spvgraph_oracle::judge::{judge, Disagreement, ExecAnswer, Expectation, Kind, Observations, ValidityAnswer};
+use spvgraph_oracle::judge::{
+    judge, Disagreement, ExecAnswer, Expectation, Kind, Observations, ReadSubject, ReadingAnswer, ValidityAnswer,
+};
 use spvgraph_oracle::oracle::{
     Capability, ExecOutcome, ExecRequest, Oracle, OracleError, OwnedExecRequest, Refusal, RuleClaim, ValidateOptions,
     Verdict,
@@ -42,6 +44,10 @@ pub enum Role {
     Validator,
     /// Run each graph and write its outputs.
     Executor,
+    /// Read each module and show its graphs (a viewer: `model-explorer`):
+    /// every valid case read as it is, every invalid one answered without
+    /// a crash or a hang.
+    Reader,
 }
 
 /// The implementation under test.
@@ -172,12 +178,16 @@ pub fn check(cases: &[CorpusCase], options: &CheckOptions) -> anyhow::Result<Che
             template = TemplateOracle::executor(t, options.limits);
             &template
         }
+        (Implementation::Command(t), Role::Reader) => {
+            bail!("{t}: a reader is checked as a registry oracle (model-explorer), not a command")
+        }
     };
     oracle.available().map_err(|e| anyhow!("{e}"))?;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(options.jobs.max(1)).build()?;
     let results = pool.install(|| match options.role {
         Role::Validator => cases.par_iter().map(|c| validate_case(c, oracle, &options.profiles)).collect::<Vec<_>>(),
         Role::Executor => execute_cases(cases, oracle, &options.profiles),
+        Role::Reader => cases.par_iter().map(|c| read_case(c, oracle)).collect::<Vec<_>>(),
     });
     Ok(CheckReport {
         role: options.role,
@@ -281,6 +291,30 @@ fn validate_case(case: &CorpusCase, oracle: &dyn Oracle, profiles: &[Profile]) -
     if r.status == Status::Fail && r.documented.is_none() {
         r.documented = found.and_then(|d| d.documented.as_ref()).map(|d| d.finding.clone());
     }
+    r
+}
+
+fn read_case(case: &CorpusCase, oracle: &dyn Oracle) -> CaseResult {
+    let started = Instant::now();
+    let words = match case.words() {
+        Ok(w) => w,
+        Err(e) => return result(case, Status::Crash, format!("{e:#}"), started),
+    };
+    let outcome = oracle.read(&words);
+    let observations = Observations {
+        readings: vec![ReadingAnswer { oracle, subject: ReadSubject::Module(&words), outcome }],
+        module: Some(&words),
+        ..Observations::default()
+    };
+    let ds = judge(&expectation(case), &observations);
+    // A valid case must be shown as it is; any case must be answered.
+    let Some(d) = about(&ds, oracle) else { return result(case, Status::Pass, "", started) };
+    let status = match d.kind {
+        Kind::ReaderCrash | Kind::OracleError => Status::Crash,
+        _ => Status::Fail,
+    };
+    let mut r = result(case, status, format!("{}: {}", d.kind, first_line(&d.detail)), started);
+    r.documented = d.documented.as_ref().map(|doc| doc.finding.clone());
     r
 }
 

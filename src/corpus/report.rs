@@ -69,6 +69,7 @@ impl CheckReport {
         let role = match self.role {
             Role::Validator => "validator",
             Role::Executor => "executor",
+            Role::Reader => "reader",
         };
         let _ = writeln!(s, "{role} {}{version}", self.implementation);
         for (must_reject, title) in [(false, "operator"), (true, "rule")] {

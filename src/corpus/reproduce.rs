@@ -14,6 +14,7 @@ use spvgraph_ir::tensor::TensorData;
 use spvgraph_oracle::external::emulation_layer::EmulationLayer;
 use spvgraph_oracle::external::process::{self, Ended, Limits, ScratchDir};
 use spvgraph_oracle::oracle::Abnormal;
+use spvgraph_oracle::external::model_explorer::SDK_CHANNEL;
 use spvgraph_oracle::tools::{find_executable, Tool, Tools};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -125,6 +126,10 @@ fn tool_of(name: &str) -> Option<Tool> {
 /// IREE's opt tool is not provisioned on its own: it sits next to the compiler.
 const IREE_OPT: &str = "iree-opt";
 
+/// A reproducer's `python3` is the interpreter of the Model Explorer
+/// adapters (the `sdk` channel's environment), where they import from.
+const PYTHON: &str = "python3";
+
 /// The loader variables a consumer process needs, which a reproducer's
 /// `env` names with the release layout (`$ORACLES/layers/...`) and which
 /// each version sets for itself.
@@ -205,7 +210,7 @@ impl Toolset {
     /// `None` when it is not one of the provisioned tools (`cc`, a program
     /// the reproducer built), `Err` when it is one and is missing.
     pub fn resolve(&self, name: &str) -> Option<Result<PathBuf, String>> {
-        let known = tool_of(name).is_some() || name == IREE_OPT;
+        let known = tool_of(name).is_some() || name == IREE_OPT || name == PYTHON;
         if let Some((_, dir)) = &self.user {
             if known {
                 if let Some(p) = find_executable(dir, name) {
@@ -221,6 +226,13 @@ impl Toolset {
                     .map_err(|e| e.to_string())
                     .and_then(|p| if p.is_file() { Ok(p) } else { Err(format!("{} does not exist", p.display())) }),
             );
+        }
+        if name == PYTHON {
+            let found = self.tools.get(Tool::ModelExplorerPython).map(Path::to_path_buf).or_else(|release| {
+                let sdk = self.tools.channel(SDK_CHANNEL).map_err(|e| format!("{release}; {e}"))?;
+                sdk.get(Tool::ModelExplorerPython).map(Path::to_path_buf).map_err(|e| e.to_string())
+            });
+            return Some(found);
         }
         let tool = tool_of(name)?;
         Some(self.tools.get(tool).map(Path::to_path_buf).map_err(|e| e.to_string()))

@@ -11,9 +11,13 @@ use spvgraph_oracle::forms::run::{
     adds_documented, answers as form_answers, choose, observed_answer, run_cases, CaseRuns, FormCase,
 };
 use spvgraph_oracle::judge::{
-    check_production, judge, judge_counted, ExecAnswer, Expectation, Observations, ProductionAnswer,
+    check_production, judge, judge_counted, ExecAnswer, Expectation, Observations, ProductionAnswer, ReadSubject,
+    ReadingAnswer, ValidityAnswer,
 };
-use spvgraph_oracle::oracle::{ExecOutcome, ExecRequest, Oracle, OracleError, OwnedExecRequest, ProduceRequest};
+use spvgraph_oracle::oracle::{
+    ExecOutcome, ExecRequest, Oracle, OracleError, OwnedExecRequest, ProduceOutcome, ProduceRequest, ReadOutcome,
+    Verdict,
+};
 use std::time::{Duration, Instant};
 
 /// The cases of one batch after the backend ran them, with the backend's
@@ -195,12 +199,14 @@ pub fn run_producer(member: &Sampled, oracles: &OracleSet, pending: Vec<Pending>
             }
             case.durations.push((name, case_start.elapsed()));
         }
+        let readings = read_productions(oracles, &productions, &mut case);
         let observations = Observations {
             request: Some(request),
             reference: p.reference.clone(),
             referee: oracles.referee.as_deref(),
             productions,
             operators: case.operators.clone(),
+            readings,
             ..Observations::default()
         };
         let expectation = case.expectation();
@@ -211,6 +217,50 @@ pub fn run_producer(member: &Sampled, oracles: &OracleSet, pending: Vec<Pending>
         cases.push(case);
     }
     BatchResult { cases, elapsed: start.elapsed(), judgement: Duration::ZERO }
+}
+
+/// Every reader on what each producer made of the case that the in-tree
+/// validator accepts: the module, and the container it came in (a VGF).
+fn read_productions<'a>(
+    oracles: &'a OracleSet,
+    productions: &[ProductionAnswer<'_>],
+    case: &mut CaseOutcome,
+) -> Vec<ReadingAnswer<'a>> {
+    let mut readings = Vec::new();
+    for p in productions {
+        let Ok(ProduceOutcome::Module { words, graph_constants, container, .. }) = &p.outcome else { continue };
+        if !matches!(p.validity.first(), Some(ValidityAnswer { verdict: Ok(Verdict::Valid), .. })) {
+            continue;
+        }
+        for r in &oracles.readers {
+            let producer = p.producer.name().to_string();
+            let debug = if p.debug_info { " (debug info)" } else { "" };
+            let mut read = |what: &str, container: bool, outcome: Result<ReadOutcome, OracleError>| {
+                case.answers.push((format!("{} ({producer}{debug} {what})", r.name()), Answer::of_reading(&outcome)));
+                readings.push(ReadingAnswer {
+                    oracle: r.as_ref(),
+                    subject: ReadSubject::Produced {
+                        producer: producer.clone(),
+                        words: words.clone(),
+                        graph_constants: graph_constants.clone(),
+                        container,
+                    },
+                    outcome,
+                });
+            };
+            let panicked = |c: super::guard::Caught| {
+                Err(OracleError::Failed {
+                    oracle: r.name().to_string(),
+                    reason: format!("panicked at {}: {}", c.location, c.message),
+                })
+            };
+            read("module", false, guard("reader", || r.read(words)).unwrap_or_else(panicked));
+            if let Some(bytes) = container {
+                read("container", true, guard("reader", || r.read_container(bytes)).unwrap_or_else(panicked));
+            }
+        }
+    }
+    readings
 }
 
 /// The label of a backend's rescue answer among a case's answers.

@@ -19,9 +19,12 @@ use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::Module;
 use spvgraph_oracle::cells::{case_cells, CaseCells};
 use spvgraph_oracle::exec::Executor;
-use spvgraph_oracle::judge::{judge, Coverage, Disagreement, Expectation, Kind, Observations, ValidityAnswer};
+use spvgraph_oracle::judge::{
+    judge, Coverage, Disagreement, Expectation, Kind, Observations, ReadSubject, ReadingAnswer, ValidityAnswer,
+};
 use spvgraph_oracle::oracle::{
-    ExecOutcome, ExecRequest, OracleError, OwnedExecRequest, ProduceOutcome, Refusal, ValidateOptions, Verdict,
+    ExecOutcome, ExecRequest, OracleError, OwnedExecRequest, ProduceOutcome, ReadOutcome, Refusal, ValidateOptions,
+    Verdict,
 };
 use std::collections::BTreeMap;
 
@@ -93,6 +96,13 @@ pub enum Answer {
         /// What it printed last.
         detail: String,
     },
+    /// Read the module (a reader): how much it shows.
+    Read {
+        /// Graphs shown.
+        graphs: usize,
+        /// Operation nodes shown.
+        nodes: usize,
+    },
     /// Produced a module.
     Produced {
         /// Its size in words.
@@ -159,6 +169,22 @@ impl Answer {
                 Answer::Refused { kind: "rejected".to_string(), reason: message.clone() }
             }
             Ok(ProduceOutcome::Abnormal { how, detail }) => {
+                Answer::Abnormal { how: how.to_string(), detail: detail.clone() }
+            }
+            Err(e) => Answer::Error { error: e.to_string() },
+        }
+    }
+
+    /// A reader's answer.
+    pub fn of_reading(o: &Result<ReadOutcome, OracleError>) -> Answer {
+        match o {
+            Ok(ReadOutcome::Read(r)) => {
+                Answer::Read { graphs: r.graphs.len(), nodes: r.graphs.iter().map(|g| g.nodes.len()).sum() }
+            }
+            Ok(ReadOutcome::Rejected { message, .. }) => {
+                Answer::Refused { kind: "rejected".to_string(), reason: message.clone() }
+            }
+            Ok(ReadOutcome::Abnormal { how, detail }) => {
                 Answer::Abnormal { how: how.to_string(), detail: detail.clone() }
             }
             Err(e) => Answer::Error { error: e.to_string() },
@@ -427,7 +453,27 @@ impl Hunter<'_> {
                 }
             }
         }
-        let observations = Observations { validity, module: Some(words), ..Observations::default() };
+        // Readers take every case, valid or not: what a viewer owes an
+        // invalid module is a clear error, and crashing on one is a finding.
+        let mut readings = Vec::new();
+        for r in &self.oracles.readers {
+            let start = std::time::Instant::now();
+            let answer = guard("reader", || r.read(words));
+            out.durations.push((r.name().to_string(), start.elapsed()));
+            match answer {
+                Ok(outcome) => {
+                    out.answers.push((r.name().to_string(), Answer::of_reading(&outcome)));
+                    readings.push(ReadingAnswer { oracle: r.as_ref(), subject: ReadSubject::Module(words), outcome });
+                }
+                Err(mut c) => {
+                    c.component = "reader";
+                    let mut d = panic_disagreement(c);
+                    d.oracles = vec![r.name().to_string()];
+                    out.disagreements.push(d);
+                }
+            }
+        }
+        let observations = Observations { validity, readings, module: Some(words), ..Observations::default() };
         out.disagreements.extend(judge(&out.expectation(), &observations));
     }
 

@@ -78,6 +78,16 @@ pub fn check_command(slug: &str, case: &CaseOutcome, d: &Disagreement, context: 
                 argv.push("--rescue".into());
             }
         }
+        // The reader, and the producer whose module or container it read.
+        Kind::ReaderCrash | Kind::ReaderRejectsValid | Kind::ReaderDiffers => {
+            let mut oracles = vec![IN_TREE.to_string()];
+            oracles.extend(d.oracles.iter().cloned());
+            oracles.dedup();
+            // A producer's output is read from the case's TOSA MLIR.
+            let produced = d.oracles.len() > 1;
+            let file = if produced { format!("{slug}.mlir") } else { spv };
+            argv.extend(["diff".into(), file, "--oracles".into(), oracles.join(",")]);
+        }
         Kind::ProducerCrash | Kind::ProducerRejects | Kind::ProducerInvalidOutput | Kind::ProducerWrongSemantics => {
             let mut oracles: Vec<String> = d.oracles.clone();
             oracles.extend(context.validators.iter().cloned());

@@ -60,6 +60,10 @@ pub const DEFAULT_FORMS: usize = 2;
 pub struct OracleSet {
     /// Validators, the in-tree one first; they run on every case.
     pub validators: Vec<Arc<dyn Oracle>>,
+    /// Readers (viewers: `model-explorer`); cheap, they run on every case
+    /// in the first phase, as validators do, and on every module and
+    /// container a producer makes.
+    pub readers: Vec<Arc<dyn Oracle>>,
     /// Execution backends other than the in-tree executor (whose outputs are
     /// the reference), each on its sample.
     pub executors: Vec<Sampled>,
@@ -124,11 +128,20 @@ impl OracleSet {
         // `all` (and `all@CHANNEL`) names every oracle explicitly: each must be available.
         let list: Vec<String> = match names {
             Some(n) => registry::expand(n, config)?,
-            None => registry::NAMES.iter().map(|s| s.to_string()).collect(),
+            None => registry::NAMES.iter().chain(registry::PINNED_INSTANCES).map(|s| s.to_string()).collect(),
         };
         let mut set = OracleSet::default();
         for name in &list {
-            let oracle: Arc<dyn Oracle> = Arc::from(registry::build(name, config)?);
+            let oracle: Arc<dyn Oracle> = match registry::build(name, config) {
+                Ok(o) => Arc::from(o),
+                // Of the default list, a pinned instance whose channel is not
+                // installed is left out like any unavailable oracle.
+                Err(RegistryError::Channel(e)) if !explicit && !Tools::required() => {
+                    set.unavailable.push((name.clone(), e.to_string()));
+                    continue;
+                }
+                Err(e) => return Err(e.into()),
+            };
             if let Err(e) = oracle.available() {
                 if explicit || Tools::required() {
                     return Err(SetupError::Unavailable(format!(
@@ -157,6 +170,9 @@ impl OracleSet {
             };
             if caps.contains(&Capability::Validate) {
                 set.validators.push(oracle.clone());
+            }
+            if caps.contains(&Capability::Describe) {
+                set.readers.push(oracle.clone());
             }
             // The in-tree executor is the reference, not a candidate.
             if caps.contains(&Capability::Execute) && oracle.name() != IN_TREE {
@@ -210,6 +226,7 @@ impl OracleSet {
             .validators
             .iter()
             .cloned()
+            .chain(self.readers.iter().cloned())
             .chain(self.executors.iter().flat_map(|s| s.versions().cloned()))
             .chain(self.producers.iter().flat_map(|s| s.versions().cloned()))
             .chain(self.referee.clone());
@@ -282,7 +299,8 @@ mod tests {
                 let mut names: Vec<String> = set.all().iter().map(|o| o.name().to_string()).collect();
                 names.sort();
                 names.dedup();
-                let mut every: Vec<String> = registry::NAMES.iter().map(|s| s.to_string()).collect();
+                let mut every: Vec<String> =
+                    registry::NAMES.iter().chain(registry::PINNED_INSTANCES).map(|s| s.to_string()).collect();
                 every.sort();
                 assert_eq!(names, every);
             }

@@ -172,6 +172,7 @@ fn label(a: &Answer) -> &'static str {
         Answer::Refused { kind, .. } if kind == "unsupported" => "unsupported",
         Answer::Refused { .. } => "refused",
         Answer::Abnormal { .. } => "abnormal",
+        Answer::Read { .. } => "read",
         Answer::Produced { .. } => "produced",
         Answer::Error { .. } => "error",
     }

@@ -411,6 +411,9 @@ fn standalone(
             let debug_info = f["discriminator"].as_str().is_some_and(|d| d.contains("debug info"));
             o.standalone_produce(&ProduceRequest { mlir: &mlir, debug_info }, dir)
         }
+        Some(Kind::ReaderCrash | Kind::ReaderRejectsValid | Kind::ReaderDiffers) => {
+            o.standalone_read(&request.words, dir)
+        }
         _ if caps.contains(&Capability::Execute) && !caps.contains(&Capability::Validate) => {
             o.standalone_execute(&request.exec(), dir)
         }

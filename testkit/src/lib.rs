@@ -136,6 +136,30 @@ pub fn spirv_val() -> Option<SpirvVal> {
     oracle(SpirvVal::discover())
 }
 
+/// The registry's oracle `name` (a channel instance such as
+/// `spirv-val@sdk` included) when it can run here, or `None` after a
+/// `skipping: …` notice (its channel is not installed, its tool is
+/// missing). Under `CI=true` it fails the test instead.
+pub fn registry_oracle(name: &str) -> Option<Box<dyn Oracle>> {
+    let config = spvgraph_oracle::registry::OracleConfig::default();
+    let built = match spvgraph_oracle::registry::build(name, &config) {
+        Ok(o) => o,
+        Err(e) if spvgraph_oracle::tools::Tools::required() => panic!("CI=true and {name}: {e}"),
+        Err(e) => {
+            eprintln!("skipping: {name}: {e}");
+            return None;
+        }
+    };
+    match built.available() {
+        Ok(()) => Some(built),
+        Err(e) if spvgraph_oracle::tools::Tools::required() => panic!("CI=true and {e}"),
+        Err(e) => {
+            eprintln!("skipping: {e}");
+            None
+        }
+    }
+}
+
 /// Runs the spirv-val executable `val` (vulkan1.3) on a module file; `Err`
 /// carries its message.
 pub fn spirv_val_file(val: &Path, file: &Path) -> Result<(), String> {

@@ -337,11 +337,12 @@ fn debug_graph_operand_wrong(e: &mut Edit) -> Option<()> {
 fn instruction_outside_graph(e: &mut Edit) -> Option<()> {
     let all = debug_where(e, |d| matches!(d, GraphDebugInst::Operation { .. }));
     let at = e.choose(&all)?;
-    let g = span_of(e, at)?;
-    let mut ids = in_scope_before(e, at, |i| i.is_constant() || matches!(i, Inst::Variable { .. }));
-    // Only the graph's own OpGraphARM: another graph's would still be "not
-    // within", but keep to the obvious case.
-    ids.push(g.id);
+    // Constants and variables: clearly outside every graph. Not the graph's
+    // own OpGraphARM: whether it is "within the graph" the instruction set
+    // does not say, and SPIRV-Tools v2026.3 takes it to be (its
+    // IsInstructionInGraph starts the graph at OpGraphARM), so a case built
+    // on it would test a reading, not the rule.
+    let ids = in_scope_before(e, at, |i| i.is_constant() || matches!(i, Inst::Variable { .. }));
     let id = e.choose(&ids)?;
     let replace = e.flip();
     let Some(Inst::GraphDebug { inst: GraphDebugInst::Operation { instructions, .. }, .. }) =

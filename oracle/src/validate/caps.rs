@@ -2,9 +2,10 @@
 //!
 //! Only the constructs graph modules are made of are covered (tensor and
 //! graph instructions, the scalar widths and encodings of TOSA element types,
-//! replicated composites, the Vulkan memory model, non-semantic imports) and
-//! the SPV_ARM_tensors instructions of function bodies (tensor accesses and
-//! their Tensor Operands); capabilities of other shader instructions are
+//! replicated composites, the Vulkan memory model, non-semantic imports, the
+//! DescriptorSet and Binding decorations of the interface variables) and the
+//! SPV_ARM_tensors instructions of function bodies (tensor accesses and their
+//! Tensor Operands); capabilities of other shader instructions are
 //! spirv-val's business.
 
 use super::context::Cx;
@@ -25,7 +26,7 @@ struct Need {
 }
 
 /// How many `Need`s there are (the size of the memo).
-const NEEDS: usize = 12;
+const NEEDS: usize = 13;
 
 const TENSORS: Need = Need { memo: 0, any_of: &[C::TensorsARM], name: "TensorsARM" };
 const GRAPH: Need = Need { memo: 1, any_of: &[C::GraphARM], name: "GraphARM" };
@@ -71,8 +72,20 @@ const TENSOR_MEMORY: Need = Need {
     name: "VulkanMemoryModel (for its MakeElementAvailableARM, MakeElementVisibleARM or NonPrivateElementARM Tensor Operands)",
 };
 
+/// The grammar gives Shader as the capability of the DescriptorSet and
+/// Binding decorations, which every graph interface variable carries: a
+/// module that drops `OpCapability Shader` (a reducer's candidate, say) is
+/// invalid for them.
+const SHADER: Need = Need { memo: 12, any_of: &[C::Shader], name: "Shader" };
+
 fn need(inst: &Inst) -> Option<&'static Need> {
     let n = match inst {
+        Inst::Decorate { decoration, .. }
+            if *decoration == spirv::Decoration::DescriptorSet as u32
+                || *decoration == spirv::Decoration::Binding as u32 =>
+        {
+            &SHADER
+        }
         Inst::TypeTensor { .. } => &TENSORS,
         Inst::TypeGraph { .. }
         | Inst::GraphConstant { .. }
@@ -135,7 +148,7 @@ pub fn check(cx: &mut Cx<'_>) {
             let have = match memo.get(n.memo).copied().flatten() {
                 Some(have) => have,
                 None => {
-                    let have = n.any_of.iter().any(|c| cx.has_capability(*c));
+                    let have = n.any_of.iter().any(|c| cx.declares_capability(*c));
                     if let Some(slot) = memo.get_mut(n.memo) {
                         *slot = Some(have);
                     }

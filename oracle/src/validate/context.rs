@@ -356,7 +356,10 @@ impl<'m> Cx<'m> {
                     open = Some(graphs.len() - 1);
                     lists.caps.push(i);
                 }
-                Inst::Decorate { .. } => lists.decorations.push(i),
+                Inst::Decorate { .. } => {
+                    lists.decorations.push(i);
+                    lists.caps.push(i);
+                }
                 Inst::Tosa { .. } | Inst::GraphDebug { .. } | Inst::ExtInst { .. } => lists.ext.push(i),
                 Inst::Raw { opcode, .. } if *opcode == spirv::Op::Function as u16 => has_functions = true,
                 Inst::Raw { opcode, .. } if is_tensor_op(*opcode) => {
@@ -770,6 +773,12 @@ impl<'m> Cx<'m> {
     /// Whether a capability is declared.
     pub fn has_capability(&self, c: spirv::Capability) -> bool {
         self.capabilities.contains(&(c as u32))
+    }
+
+    /// Whether capability `c` is declared, explicitly or implicitly (by a
+    /// declared capability that depends on it: `Geometry` declares `Shader`).
+    pub fn declares_capability(&self, c: spirv::Capability) -> bool {
+        self.capabilities.iter().any(|&d| spvgraph_ir::opname::capability_declares(d, c))
     }
 
     /// Whether an extension is declared.

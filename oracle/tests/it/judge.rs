@@ -415,6 +415,7 @@ fn a_producer_is_not_condemned_where_the_referee_condemns_the_case_too() {
             graph_constants: BTreeMap::new(),
             interface: Default::default(),
             notes: Vec::new(),
+            container: None,
         }),
         validity: Vec::new(),
         outputs: Some(Ok(outputs)),

@@ -47,10 +47,12 @@ mod iree;
 mod judge;
 mod local_judge;
 mod model_converter;
+mod model_explorer;
 mod near_valid;
 mod near_valid_spirv_val;
 mod network_graphs;
 mod observed_form;
+mod reading;
 mod reference_differential;
 #[allow(dead_code, reason = "its writer, used by examples/write_findings.rs, is compiled here too")]
 mod reference_findings;

@@ -1540,7 +1540,7 @@ fn findings_name_rule_instruction_and_word_offset() {
 
 /// The cases on which `sv`'s verdict differs from `flag` (or that reject a
 /// base module), one line each.
-fn flag_mismatches(sv: &SpirvVal, flag: impl Fn(RuleId) -> bool, what: &str) -> Vec<String> {
+fn flag_mismatches(sv: &dyn Oracle, flag: impl Fn(RuleId) -> bool, what: &str) -> Vec<String> {
     let mut wrong = Vec::new();
     for c in cases() {
         let opts = c.options();
@@ -1593,4 +1593,47 @@ fn spirv_val_main_flags_match_spirv_val_main() {
     sv.available().expect("that spirv-val runs");
     let wrong = flag_mismatches(&sv, |r| r.provenance().spirv_val_main, "spirv_val_main");
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// The `spirv_val_sdk` flags of the provenance table against the `sdk`
+/// channel's library (`spirv-val@sdk`: SPIRV-Tools v2026.3 as tagged for the
+/// Vulkan SDK 1.4.357.0), which is how they were determined.
+#[test]
+fn spirv_val_sdk_flags_match_the_sdk_library() {
+    let Some(sv) = spvgraph_testkit::registry_oracle("spirv-val@sdk") else { return };
+    let version = sv.version().unwrap_or_default();
+    assert!(version.contains(spvgraph_ir::rules::provenance::SPIRV_TOOLS_SDK), "measured on another build: {version}");
+    let wrong = flag_mismatches(sv.as_ref(), |r| r.provenance().spirv_val_sdk, "spirv_val_sdk");
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// The DescriptorSet and Binding decorations of the interface variables
+/// need Shader (the grammar says so): a module without it, which a reducer
+/// may propose, is invalid for the in-tree validator as for spirv-val; one
+/// that declares Shader through a capability depending on it (Geometry) is
+/// not.
+#[test]
+fn interface_decorations_need_shader_declared_or_implied() {
+    let without = |replacement: Option<spirv::Capability>| {
+        let mut m = spvgraph_ir::samples::elementwise_chain(1);
+        let shader = Inst::Capability(spirv::Capability::Shader as u32);
+        let at = m.insts.iter().position(|i| *i == shader).expect("the sample declares Shader");
+        match replacement {
+            Some(c) => m.insts[at] = Inst::Capability(c as u32),
+            None => {
+                m.insts.remove(at);
+            }
+        }
+        m.encode_words().expect("encodes")
+    };
+    let v = Validator::new(ValidateOptions::default());
+    let dropped = v.check_words(&without(None));
+    assert_eq!(errors(&dropped), vec![RuleId::CapsMissingCapability], "{}", show(&dropped));
+    assert!(dropped.findings.iter().any(|f| f.message.contains("Shader")), "{}", show(&dropped));
+    let implied = v.check_words(&without(Some(spirv::Capability::Geometry)));
+    assert!(!errors(&implied).contains(&RuleId::CapsMissingCapability), "{}", show(&implied));
+    if let Some(sv) = spvgraph_testkit::spirv_val() {
+        let verdict = sv.validate(&without(None), &ValidateOptions::default()).expect("spirv-val runs");
+        assert!(!verdict.is_valid(), "spirv-val accepts interface decorations without Shader: {verdict:?}");
+    }
 }

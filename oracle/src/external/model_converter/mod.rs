@@ -194,7 +194,12 @@ impl ModelConverter {
             });
         }
         let desc = VgfDescription::parse(&self.vgf_dump(dir, &[])?.stdout_text()).map_err(failed)?;
-        self.read_vgf(dir, &desc, request.mlir)
+        let mut outcome = self.read_vgf(dir, &desc, request.mlir)?;
+        // The VGF itself goes along for readers of VGF files.
+        if let ProduceOutcome::Module { container, .. } = &mut outcome {
+            *container = std::fs::read(&vgf_path).ok();
+        }
+        Ok(outcome)
     }
 
     /// Runs `vgf_dump -i graph.vgf ARGS` and insists on success: the VGF
@@ -259,7 +264,13 @@ impl ModelConverter {
             Ok(m) => m,
             Err(e) => {
                 let interface = unusable(format!("the produced module does not decode: {e}"));
-                return Ok(ProduceOutcome::Module { words, graph_constants: BTreeMap::new(), interface, notes });
+                return Ok(ProduceOutcome::Module {
+                    words,
+                    graph_constants: BTreeMap::new(),
+                    interface,
+                    notes,
+                    container: None,
+                });
             }
         };
         let info = spvgraph_ir::info::module_info(&module);
@@ -268,11 +279,23 @@ impl ModelConverter {
             (Ok(p), Some(s)) => (p, s),
             (Err(e), _) => {
                 let interface = unusable(format!("the produced graph cannot be described: {e}"));
-                return Ok(ProduceOutcome::Module { words, graph_constants: BTreeMap::new(), interface, notes });
+                return Ok(ProduceOutcome::Module {
+                    words,
+                    graph_constants: BTreeMap::new(),
+                    interface,
+                    notes,
+                    container: None,
+                });
             }
             (_, None) => {
                 let interface = unusable(format!("the produced module has no entry point {:?}", entry.entry_point));
-                return Ok(ProduceOutcome::Module { words, graph_constants: BTreeMap::new(), interface, notes });
+                return Ok(ProduceOutcome::Module {
+                    words,
+                    graph_constants: BTreeMap::new(),
+                    interface,
+                    notes,
+                    container: None,
+                });
             }
         };
         let interface = match vgf::interface_map(desc, segment, &entry.entry_point, &inputs, &outputs) {
@@ -301,7 +324,7 @@ impl ModelConverter {
         if !graph_constants.is_empty() {
             notes.push(ProducerNote::GraphConstants { ids: graph_constants.keys().copied().collect() });
         }
-        Ok(ProduceOutcome::Module { words, graph_constants, interface, notes })
+        Ok(ProduceOutcome::Module { words, graph_constants, interface, notes, container: None })
     }
 }
 

@@ -14,7 +14,7 @@
 use super::protocol::{self, read_message, write_message, DeviceReport, FromWorker, ProtocolError, ToWorker};
 use crate::external::consumer::env::VulkanEnv;
 use crate::external::consumer::glslang;
-use crate::external::process::{self, Ended, Limits};
+use crate::external::process::{self, Ended, Limits, OutputTail as Tail};
 use crate::oracle::{Abnormal, PhaseTimes};
 use std::ffi::OsString;
 use std::io::{BufWriter, Read, Write};
@@ -99,32 +99,6 @@ pub(super) struct Launch {
     pub(super) limits: Limits,
     /// Passed to the worker as `SPVGRAPH_KEEP_GLSLANG=1` or `=0`.
     pub(super) keep_glslang: bool,
-}
-
-/// The last bytes a worker wrote to standard error, and how many in all.
-#[derive(Default)]
-struct Tail {
-    bytes: Vec<u8>,
-    total: u64,
-}
-
-impl Tail {
-    const KEEP: usize = 64 << 10;
-
-    fn push(&mut self, chunk: &[u8]) {
-        self.bytes.extend_from_slice(chunk);
-        self.total += chunk.len() as u64;
-        if self.bytes.len() > Self::KEEP {
-            let cut = self.bytes.len() - Self::KEEP;
-            self.bytes.drain(..cut);
-        }
-    }
-
-    /// What was written after the first `since` bytes (as much as is kept).
-    fn since(&self, since: u64) -> String {
-        let new = usize::try_from(self.total.saturating_sub(since)).unwrap_or(usize::MAX).min(self.bytes.len());
-        String::from_utf8_lossy(&self.bytes[self.bytes.len() - new..]).into_owned()
-    }
 }
 
 type Message = Result<(FromWorker, Vec<Vec<u8>>), ProtocolError>;
@@ -268,7 +242,7 @@ impl Worker {
     /// that dies, stays silent past the time limit or grows past the memory
     /// limit is killed and reaped: [`Exchange::Ended`].
     pub(super) fn exchange(&mut self, message: &ToWorker, blobs: &[&[u8]], limits: &Limits) -> Exchange {
-        let mark = self.stderr.lock().map(|t| t.total).unwrap_or(0);
+        let mark = self.stderr.lock().map(|t| t.total()).unwrap_or(0);
         let start = Instant::now();
         // A worker that died already breaks the pipe: what it said is read below.
         let sent = write_message(&mut self.stdin, message, blobs).is_ok();
@@ -577,17 +551,5 @@ mod tests {
         assert_eq!(found.args, [OsString::from("vulkan-worker")]);
         let itself = WorkerCommand::beside(&dir.join("spvgraph")).expect("itself");
         assert_eq!(itself.program, dir.join("spvgraph"));
-    }
-
-    #[test]
-    fn the_stderr_tail_keeps_what_came_after_a_mark() {
-        let mut t = Tail::default();
-        t.push(b"before\n");
-        let mark = t.total;
-        t.push(b"after\n");
-        assert_eq!(t.since(mark), "after\n");
-        t.push(&vec![b'x'; Tail::KEEP + 10]);
-        assert_eq!(t.bytes.len(), Tail::KEEP);
-        assert_eq!(t.since(mark).len(), Tail::KEEP);
     }
 }
