@@ -26,8 +26,11 @@ use std::sync::Arc;
 /// Arguments of `diff`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// SPIR-V module files (`.spv`), or TOSA MLIR files (`.mlir`), which the
-    /// producer among the oracles (model-converter) converts first.
+    /// SPIR-V module files (`.spv`), or TOSA networks: MLIR (`.mlir`) or
+    /// flatbuffers (`.tosa`, read back by tosa-opt), either possibly `.xz`
+    /// or `.gz`, which the producer among the oracles (model-converter)
+    /// converts first; a network's manifest next to it (`NET.json`) gives its
+    /// inputs, and the producer its graph constants.
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// The oracles, comma-separated (in-tree, spirv-val, tosa-ref,
@@ -153,6 +156,7 @@ fn table(r: &DiffReport) -> String {
         let source = match &r.inputs {
             InputSource::Files => "from --input".to_string(),
             InputSource::Manifest(m) => format!("from {m}"),
+            InputSource::Network(m) => format!("the network's fixed inputs ({m})"),
             InputSource::Generated { attempts } => {
                 format!("generated ({attempts} attempt(s) to keep every result defined)")
             }

@@ -4,11 +4,13 @@
 //! judging it ([`check`], with command [`template`]s or the registry's
 //! oracles), the per-operator and per-rule tables, JSON and JUnit XML
 //! ([`report`]), and promoting a hunt finding into `corpus/findings/`
-//! ([`add`]).
+//! ([`add`]); the real networks of `corpus/networks/` are checked by
+//! [`networks`].
 
 pub mod add;
 pub mod build;
 pub mod cases;
 pub mod check;
+pub mod networks;
 pub mod report;
 pub mod template;
