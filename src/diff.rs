@@ -35,6 +35,7 @@ use spvgraph_oracle::produced::InterfaceMap;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Instant;
 
 /// What to run a module with.
 #[derive(Clone, Debug, Default)]
@@ -132,6 +133,11 @@ pub struct DiffReport {
     /// What was judged of each backend's run: operators judged on their
     /// own, and those not judged by reason.
     pub coverage: Vec<Coverage>,
+    /// Wall time spent in each oracle, in seconds (validation, runs of
+    /// every form, production), and in the judgement (where the referee's
+    /// precise runs happen); the producer's first conversion of a network
+    /// file is `NAME (module)`.
+    pub seconds: BTreeMap<String, f64>,
 }
 
 /// The manifest `STEM.json` next to `file`, if there is one.
@@ -332,6 +338,11 @@ fn request(
     bail!("{}: no generated inputs keep every result defined; pass them with --input", file.display())
 }
 
+/// Adds the time since `t0` to `name`'s entry.
+fn add_time(seconds: &mut BTreeMap<String, f64>, name: &str, t0: Instant) {
+    *seconds.entry(name.to_string()).or_default() += t0.elapsed().as_secs_f64();
+}
+
 /// How the in-tree executor's outputs of a network compare with the TOSA
 /// reference model's outputs its manifest stores (computed on the
 /// flatbuffer itself, before any producer): one note per output. These are
@@ -427,6 +438,7 @@ fn produce_from(file: &Path, oracles: &[Arc<dyn Oracle>]) -> anyhow::Result<Resu
         versions: BTreeMap::from([(name.clone(), producer.version().unwrap_or_else(|| "unknown".into()))]),
         disagreements,
         coverage: Vec::new(),
+        seconds: BTreeMap::new(),
     }))
 }
 
@@ -438,6 +450,7 @@ fn produce_from(file: &Path, oracles: &[Arc<dyn Oracle>]) -> anyhow::Result<Resu
 /// generated; graph constants from the producer unless given.
 pub fn diff_module(file: &Path, oracles: &[Arc<dyn Oracle>], given: &DiffInputs) -> anyhow::Result<DiffReport> {
     let is_mlir = networks::graph_format(file).is_some();
+    let started = Instant::now();
     let (bytes, produced) = if is_mlir {
         match produce_from(file, oracles)? {
             Ok(p) => (p.bytes.clone(), Some(p)),
@@ -446,6 +459,8 @@ pub fn diff_module(file: &Path, oracles: &[Arc<dyn Oracle>], given: &DiffInputs)
     } else {
         (std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?, None)
     };
+    let module_seconds = started.elapsed().as_secs_f64();
+
     // A case manifest describes the case's own module, not a producer's; a
     // network's manifest gives the network's inputs and expected outputs.
     let manifest = if is_mlir { None } else { manifest_of(file) };
@@ -491,11 +506,17 @@ pub fn diff_module(file: &Path, oracles: &[Arc<dyn Oracle>], given: &DiffInputs)
             .collect(),
         disagreements: Vec::new(),
         coverage: Vec::new(),
+        seconds: BTreeMap::new(),
     };
+    if let Some(p) = &produced {
+        report.seconds.insert(format!("{} (module)", p.producer), module_seconds);
+    }
     let mut observations =
         Observations { module: Some(&words), strict_consumers: given.strict_consumers, ..Observations::default() };
     for o in oracles.iter().filter(|o| o.capabilities().contains(&Capability::Validate)) {
+        let t0 = Instant::now();
         let verdict = o.validate(&words, &options);
+        add_time(&mut report.seconds, o.name(), t0);
         report.answers.push((o.name().to_string(), Answer::of_verdict(&verdict)));
         observations.validity.push(ValidityAnswer { oracle: o.as_ref(), verdict });
     }
@@ -578,7 +599,9 @@ pub fn diff_module(file: &Path, oracles: &[Arc<dyn Oracle>], given: &DiffInputs)
     if let Some(req) = &request_owned {
         let request = req.request();
         if expectation == Expectation::Valid {
+            let t0 = Instant::now();
             let reference = Executor::default().execute(&request);
+            add_time(&mut report.seconds, "in-tree executor", t0);
             if let Some(dir) = &given.save_outputs {
                 save_outputs(dir, spvgraph_oracle::registry::IN_TREE, &reference)?;
             }
@@ -604,9 +627,11 @@ pub fn diff_module(file: &Path, oracles: &[Arc<dyn Oracle>], given: &DiffInputs)
             let form = observed.as_ref().ok().filter(|_| expectation == Expectation::Valid);
             let observed_request = form.map(|f| OwnedExecRequest { module: f.words.clone(), ..req.clone() });
             let case = FormCase { request: req, forms: forms.clone(), rescue, observed: observed_request };
+            let t0 = Instant::now();
             let runs = run_cases(&[case], &mut |requests| o.execute_batch(requests))
                 .pop()
                 .ok_or_else(|| anyhow!("{} gave no answer", o.name()))?;
+            add_time(&mut report.seconds, o.name(), t0);
             let outcome = runs.plain.clone();
             if let Some(dir) = &given.save_outputs {
                 save_outputs(dir, o.name(), &outcome)?;
@@ -658,7 +683,9 @@ pub fn diff_module(file: &Path, oracles: &[Arc<dyn Oracle>], given: &DiffInputs)
                 continue;
             };
             for debug_info in [false, true] {
+                let t0 = Instant::now();
                 let outcome = p.produce(&ProduceRequest { mlir, debug_info });
+                add_time(&mut report.seconds, p.name(), t0);
                 let label = if debug_info { format!("{} (debug info)", p.name()) } else { p.name().to_string() };
                 report.answers.push((label, Answer::of_production(&outcome)));
                 observations.productions.push(check_production(p.as_ref(), &validators, &request, debug_info, outcome));
@@ -667,7 +694,9 @@ pub fn diff_module(file: &Path, oracles: &[Arc<dyn Oracle>], given: &DiffInputs)
         observations.request = Some(request);
         observations.referee =
             oracles.iter().find(|o| o.capabilities().contains(&Capability::Reference)).map(|o| o.as_ref());
+        let t0 = Instant::now();
         let judgement = judge_counted(&expectation, &observations);
+        add_time(&mut report.seconds, "judgement", t0);
         report.disagreements = judgement.disagreements;
         report.coverage = judgement.coverage;
     } else {

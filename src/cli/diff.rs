@@ -178,6 +178,10 @@ fn table(r: &DiffReport) -> String {
             let _ = writeln!(t, "    unjudged: {d}");
         }
     }
+    if !r.seconds.is_empty() {
+        let times: Vec<String> = r.seconds.iter().map(|(n, s)| format!("{n} {s:.1} s")).collect();
+        let _ = writeln!(t, "  time: {}", times.join(", "));
+    }
     if r.disagreements.is_empty() {
         let _ = writeln!(t, "  every oracle agrees");
     }
