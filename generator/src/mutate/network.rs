@@ -206,7 +206,9 @@ pub fn neighbour(module: &Module, data: &NetworkData, seed: u64, valid: &dyn Fn(
                 mutation: NetworkMutation::Quantization(q),
                 detail,
             }),
-            60..85 => {
+            // Most mutations of a large graph are invalid (another operator
+            // rarely takes the same types): a few draws here keep the share.
+            60..85 => (0..ATTEMPTS).find_map(|_| {
                 let kind = Mutation::ALL[rng.below(Mutation::ALL.len() as u64) as usize];
                 mutate(module, kind, &mut rng).filter(|m| valid(m)).map(|m| Neighbour {
                     module: m,
@@ -214,7 +216,7 @@ pub fn neighbour(module: &Module, data: &NetworkData, seed: u64, valid: &dyn Fn(
                     mutation: NetworkMutation::Module(kind),
                     detail: kind.name().to_string(),
                 })
-            }
+            }),
             _ => cut(module, &mut rng).filter(|(m, _)| valid(m)).map(|(m, detail)| Neighbour {
                 module: m,
                 data: data.clone(),
