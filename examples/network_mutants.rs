@@ -9,13 +9,18 @@
 //! cargo run --release --example network_mutants -- [ATTEMPTS_PER_KIND] [FILTER]
 //! ```
 //!
-//! Needs tosa-opt and model-converter (`ci/setup-oracles`). Prints a
-//! Markdown table (docs/figures.md keeps the figures).
+//! Then the hunt's own neighbours (`--profile networks`,
+//! `spvgraph_generator::mutate::network::neighbour`, seeds 0..ATTEMPTS per
+//! network): per kind of change, how many, and how many the in-tree
+//! executor runs to defined outputs on their data.
+//!
+//! Needs tosa-opt and model-converter (`ci/setup-oracles`). Prints
+//! Markdown tables (docs/figures.md keeps the figures).
 #![allow(clippy::print_stdout, reason = "an example's output is its table")]
 
 use anyhow::{anyhow, Context};
 use spvgraph::networks;
-use spvgraph_generator::mutate::{self, Mutation};
+use spvgraph_generator::mutate::{self, network, Mutation};
 use spvgraph_generator::prng::SplitMix64;
 use spvgraph_oracle::exec::{self, Executor};
 use spvgraph_oracle::external::model_converter::ModelConverter;
@@ -53,7 +58,8 @@ fn main() -> anyhow::Result<()> {
     println!("| network | operators | mutation | applied | valid | distinct valid | run on its data: outputs / undefined / inputs no longer fit / refused |");
     println!("|---|---|---|---|---|---|---|");
     let mut totals: Vec<(Mutation, Tally)> = Mutation::ALL.iter().map(|&k| (k, Tally::default())).collect();
-    for (name, loaded) in networks::load(&root, filter.as_deref(), &producer, Some(&tosa_opt))? {
+    let loaded_all = networks::load(&root, filter.as_deref(), &producer, Some(&tosa_opt))?;
+    for (name, loaded) in loaded_all.iter().map(|(n, l)| (n.clone(), l.as_ref().map_err(|e| anyhow!("{e:#}")))) {
         let net = match loaded {
             Ok(n) => n,
             Err(e) => {
@@ -106,6 +112,44 @@ fn main() -> anyhow::Result<()> {
                 total.refused += t.refused;
             }
         }
+    }
+    println!();
+    println!(
+        "| kind of change (hunt --profile networks) | neighbours | in-tree executor: outputs / undefined / refused |"
+    );
+    println!("|---|---|---|");
+    let mut kinds: std::collections::BTreeMap<String, [usize; 4]> = std::collections::BTreeMap::new();
+    for (_, loaded) in &loaded_all {
+        let Ok(net) = loaded else { continue };
+        let Some(entry) = net.request.entry_point.clone() else { continue };
+        let data = network::NetworkData {
+            inputs: net.request.inputs.clone(),
+            graph_constants: net.request.graph_constants.clone(),
+        };
+        let valid = |m: &spvgraph_ir::Module| validator.rule(m).is_valid();
+        for seed in 0..attempts as u64 {
+            let n = network::neighbour(&net.module, &data, seed, &valid);
+            let kind = n.mutation.name().split('/').next().unwrap_or_default().to_string();
+            let t = kinds.entry(kind).or_default();
+            t[0] += 1;
+            let Ok(words) = n.module.encode_words() else { continue };
+            let mut req = OwnedExecRequest {
+                module: words,
+                entry_point: Some(entry.clone()),
+                inputs: n.data.inputs,
+                graph_constants: n.data.graph_constants,
+            };
+            // As the hunt does: what a module change made stale is fitted (here: zeros).
+            req.fit_to_module();
+            match Executor::default().execute(&req.request()) {
+                Ok(ExecOutcome::Outputs(_)) => t[1] += 1,
+                Ok(ExecOutcome::Refused { kind: Refusal::Unpredictable, .. }) => t[2] += 1,
+                _ => t[3] += 1,
+            }
+        }
+    }
+    for (kind, t) in &kinds {
+        println!("| {kind} | {} | {} / {} / {} |", t[0], t[1], t[2], t[3]);
     }
     println!();
     println!("| mutation | applied | valid | distinct valid | run: outputs / undefined / unfit / refused |");
