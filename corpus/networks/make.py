@@ -291,9 +291,13 @@ def vit_tiny(hidden: int, mlp: int, image: int):
     from torchvision.models.vision_transformer import VisionTransformer
 
     patch = 16 if image >= 224 else 8
-    return VisionTransformer(
+    m = VisionTransformer(
         image_size=image, patch_size=patch, num_layers=12, num_heads=3, hidden_dim=hidden, mlp_dim=mlp, num_classes=10
     )
+    # torchvision initialises the classifier to zeros (for fine-tuning): with
+    # random weights every output would be 0 and every comparison trivial.
+    m.heads.head.reset_parameters()
+    return m
 
 
 def networks(full: bool):
@@ -632,7 +636,7 @@ def make_variant(name, family, build, shapes, note, precision, args, paths, vers
             "lowering": "TosaCompileSpec('TOSA-1.0+FP'), create_partitioner, to_edge_transform_and_lower"
             if precision == "fp32"
             else "TosaCompileSpec('TOSA-1.0+INT'), create_quantizer + get_symmetric_quantization_config, prepare_pt2e/convert_pt2e on ep.module(check_guards=False), create_partitioner, to_edge_transform_and_lower",
-            "command": "python3 corpus/networks/make.py " + " ".join(shlex.quote(a) for a in args),
+            "command": "python3 corpus/networks/make.py " + " ".join(shlex.quote(a) for a in recorded_args(args)),
             "versions": {
                 "python": platform.python_version(),
                 "torch": torch.__version__,
@@ -648,6 +652,21 @@ def make_variant(name, family, build, shapes, note, precision, args, paths, vers
     }
     (out / f"{stem}.json").write_text(json.dumps(manifest, indent=2) + "\n")
     return manifest
+
+
+def recorded_args(args: list[str]) -> list[str]:
+    """The command line as the manifest records it: without `--out DIR`
+    (where the files went changes nothing in them, and a machine's path has
+    no place in the repository)."""
+    out, skip = [], False
+    for a in args:
+        if skip:
+            skip = False
+        elif a == "--out":
+            skip = True
+        elif not a.startswith("--out="):
+            out.append(a)
+    return out
 
 
 def _version(pkg):
