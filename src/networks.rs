@@ -33,6 +33,13 @@ use std::time::Duration;
 /// The corpus folder of the networks, under the corpus root.
 pub const FOLDER: &str = "networks";
 
+/// The default time limit of one backend run on a network, in seconds of
+/// CPU time (`spvgraph diff` on a network file, `corpus check --networks`):
+/// a backend compiles a network's graph of hundreds of operators, and its
+/// observed form, for minutes (IREE single-threaded, the emulation layer's
+/// pipeline creation), where a generated case takes seconds.
+pub const TIMEOUT_SECS: f64 = 300.0;
+
 /// What a network file holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GraphFormat {

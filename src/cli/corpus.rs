@@ -97,7 +97,8 @@ struct CheckArgs {
     /// The corpus root.
     #[arg(long, default_value = "corpus")]
     corpus: PathBuf,
-    /// Time limit of one run, in seconds.
+    /// Time limit of one run, in seconds (a network's runs get at least
+    /// 300: backends compile its graph for minutes).
     #[arg(long, default_value_t = 120)]
     timeout: u64,
     /// Parallel runs (default: the number of CPUs).
@@ -214,21 +215,22 @@ fn run_check(a: CheckArgs) -> anyhow::Result<Outcome> {
     }
     let jobs = a.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     // Networks need the implementation shared with the producer and the referee.
+    let network_timeout = timeout.max(Duration::from_secs_f64(spvgraph::networks::TIMEOUT_SECS));
     let shared: Option<Arc<dyn Oracle>> = match (&implementation, nets.is_empty()) {
         (_, true) => None,
         (Implementation::Oracle(_), false) => {
-            let config = OracleConfig { timeout, ..OracleConfig::default() };
+            let config = OracleConfig { timeout: network_timeout, ..OracleConfig::default() };
             Some(Arc::from(registry::build(&spec, &config)?))
         }
         (Implementation::Command(t), false) => Some(Arc::new(match role {
-            Role::Validator => TemplateOracle::validator(t, check::default_limits(timeout)),
-            Role::Executor => TemplateOracle::executor(t, check::default_limits(timeout)),
+            Role::Validator => TemplateOracle::validator(t, check::default_limits(network_timeout)),
+            Role::Executor => TemplateOracle::executor(t, check::default_limits(network_timeout)),
         })),
     };
     let options = CheckOptions { role, implementation, profiles, limits: check::default_limits(timeout), jobs };
     let mut report = if all.is_empty() { check::check_nothing(&options)? } else { check::check(&all, &options)? };
     if let Some(implementation) = shared {
-        let config = OracleConfig { timeout, ..OracleConfig::default() };
+        let config = OracleConfig { timeout: network_timeout, ..OracleConfig::default() };
         let names = ["in-tree", "model-converter", "tosa-ref"].map(String::from);
         let helpers = OracleSet::build(Some(&names), &config, &BTreeMap::new())?;
         let started = std::time::Instant::now();

@@ -53,9 +53,10 @@ pub struct Args {
     /// Where an oracle's backend is, NAME=DIR (repeatable); also SPVGRAPH_ORACLE_PATH_<NAME>.
     #[arg(long = "oracle-path", value_name = "NAME=DIR")]
     oracle_paths: Vec<String>,
-    /// Time limit of one backend run, in seconds of CPU time (a run that waits is killed after three times as long on the clock).
-    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
-    timeout: f64,
+    /// Time limit of one backend run, in seconds of CPU time (a run that waits is killed after three times as long on the clock);
+    /// default 60, or 300 when a FILE is a network (`.tosa`, `.mlir`), whose graphs backends compile for minutes.
+    #[arg(long, value_name = "SECS")]
+    timeout: Option<f64>,
     /// Write each executor's outputs as DIR/ORACLE/out<j>.npy (the in-tree
     /// executor's under DIR/in-tree; with several files, under
     /// DIR/<file stem>/ORACLE), to look at them.
@@ -97,7 +98,9 @@ fn parse_constant(spec: &str) -> anyhow::Result<(u32, PathBuf)> {
 
 /// Runs `diff`.
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
-    let mut config = oracle_config(&args.oracle_paths, args.timeout)?;
+    let networks = args.files.iter().any(|f| spvgraph::networks::graph_format(f).is_some());
+    let timeout = args.timeout.unwrap_or(if networks { spvgraph::networks::TIMEOUT_SECS } else { 60.0 });
+    let mut config = oracle_config(&args.oracle_paths, timeout)?;
     config.workarounds = !args.no_workarounds;
     let set = OracleSet::build(args.oracles.as_deref(), &config, &BTreeMap::new())?;
     let oracles: Vec<Arc<dyn Oracle>> = set.all();
