@@ -443,7 +443,12 @@ pub fn quantization(module: &Module, rng: &mut SplitMix64) -> Option<(Module, Qu
             let Some(&v) = args.get(k) else { continue };
             let Some(ty) = a.type_of(v) else { continue };
             let Some(t) = a.tensor_type(ty) else { continue };
-            let Some(ScalarKind::Int { width, signed }) = a.scalar_kind(t.element) else { continue };
+            // Values are written as one literal word (no 64-bit parameter exists).
+            let Some(ScalarKind::Int { width, signed }) =
+                a.scalar_kind(t.element).filter(|k| matches!(k, ScalarKind::Int { width, .. } if *width <= 32))
+            else {
+                continue;
+            };
             // Wider zero points are 0 (or 32768 for an unsigned 16-bit
             // RESCALE) by ERROR_IF: nothing to move.
             if param == QuantParam::ZeroPoint && width != 8 {
@@ -468,7 +473,7 @@ pub fn quantization(module: &Module, rng: &mut SplitMix64) -> Option<(Module, Qu
     let (lo, hi): (i64, i64) = match param {
         QuantParam::ZeroPoint => (-128, 127),
         QuantParam::Shift => (2, 62),
-        QuantParam::Multiplier => (0, (1i64 << (width - 1)) - 1),
+        QuantParam::Multiplier => (0, (1i64 << (width.clamp(2, 63) - 1)) - 1),
     };
     let current = |b: u64| sign_extend(b, width);
     let draw = |rng: &mut SplitMix64, b: u64| -> i64 {
