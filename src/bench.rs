@@ -172,6 +172,7 @@ fn hunt_once(options: &BenchOptions, backend: &str, variant: Variant) -> anyhow:
         neighbours: 0,
         guide_floor: feed::DEFAULT_FLOOR,
         guide_pool: feed::DEFAULT_POOL as usize,
+        networks: None,
     };
     Ok(crate::hunt::run(&hunt, &Silent)?.summary)
 }

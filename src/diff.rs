@@ -9,6 +9,7 @@
 //! in-tree executor finds every result defined.
 
 use crate::hunt::case::{graph_operators, Answer, Observed};
+use crate::networks;
 use anyhow::{anyhow, bail, Context};
 use serde_json::Value;
 use spvgraph_generator::files::Manifest;
@@ -30,9 +31,11 @@ use spvgraph_oracle::oracle::{
     Capability, ExecOutcome, Oracle, OracleError, OwnedExecRequest, ProduceOutcome, ProduceRequest, Refusal,
     ValidateOptions, Verdict,
 };
+use spvgraph_oracle::produced::InterfaceMap;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Instant;
 
 /// What to run a module with.
 #[derive(Clone, Debug, Default)]
@@ -94,6 +97,8 @@ pub enum InputSource {
     Files,
     /// The case manifest next to the module.
     Manifest(String),
+    /// A network's manifest next to the network file: its fixed inputs.
+    Network(String),
     /// Generated (seed, attempts until every result was defined).
     Generated {
         /// Attempts made.
@@ -128,6 +133,11 @@ pub struct DiffReport {
     /// What was judged of each backend's run: operators judged on their
     /// own, and those not judged by reason.
     pub coverage: Vec<Coverage>,
+    /// Wall time spent in each oracle, in seconds (validation, runs of
+    /// every form, production), and in the judgement (where the referee's
+    /// precise runs happen); the producer's first conversion of a network
+    /// file is `NAME (module)`.
+    pub seconds: BTreeMap<String, f64>,
 }
 
 /// What lies beside a module as `STEM.json`.
@@ -230,13 +240,28 @@ fn random_tensor(port: &Port, rng: &mut SplitMix64, scale: f64) -> anyhow::Resul
     TensorData::from_bits(port.elem, &port.shape, &bits).map_err(|e| anyhow!("{e}"))
 }
 
-/// The request for `module`: inputs from files, the manifest, or generated.
+/// Data known for a module before any is drawn: a producer's graph
+/// constants, and a network's fixed inputs (already in the module's input
+/// order).
+#[derive(Default)]
+struct Known<'a> {
+    /// The producer's graph-constant data by GraphConstantID.
+    graph_constants: Option<&'a BTreeMap<u32, TensorData>>,
+    /// The network's inputs and the manifest they come from.
+    inputs: Option<(Vec<TensorData>, String)>,
+}
+
+/// The request for `module`: inputs from files, a network's manifest, the
+/// case manifest, or generated. Graph constants not given as files are the
+/// producer's when it made the module: only the inputs are ever drawn for a
+/// produced module, and they are checked against its real constants.
 fn request(
     file: &Path,
     words: &[u32],
     module: &Module,
     manifest: Option<&(PathBuf, Value)>,
     given: &DiffInputs,
+    known: Known<'_>,
 ) -> anyhow::Result<(OwnedExecRequest, InputSource)> {
     let interface = exec::interface(module, given.entry.as_deref()).map_err(|e| anyhow!("{}: {e}", file.display()))?;
     let entry = interface.entry_point.clone().or_else(|| given.entry.clone());
@@ -246,6 +271,7 @@ fn request(
         inputs: Vec::new(),
         graph_constants: BTreeMap::new(),
     };
+    let producer_constant = |index: u32| known.graph_constants.and_then(|c| c.get(&index)).cloned();
     if !given.inputs.is_empty() || !given.graph_constants.is_empty() {
         if given.inputs.len() != interface.inputs.len() {
             let ports: Vec<String> = interface.inputs.iter().map(|p| p.describe("input")).collect();
@@ -261,18 +287,28 @@ fn request(
             req.inputs.push(read_port(path, port)?);
         }
         for port in &interface.graph_constants {
-            let path = given.graph_constants.get(&port.index).ok_or_else(|| {
-                anyhow!(
+            // A file given for a constant overrides the producer's data.
+            let data = match (given.graph_constants.get(&port.index), producer_constant(port.index)) {
+                (Some(path), _) => read_port(path, port)?,
+                (None, Some(t)) => t,
+                (None, None) => bail!(
                     "no data for graph constant {}: pass --graph-constant {}=FILE.npy ({} {:?})",
                     port.index,
                     port.index,
                     port.elem,
                     port.shape
-                )
-            })?;
-            req.graph_constants.insert(port.index, read_port(path, port)?);
+                ),
+            };
+            req.graph_constants.insert(port.index, data);
         }
         return Ok((req, InputSource::Files));
+    }
+    let constants_known = interface.graph_constants.iter().all(|p| producer_constant(p.index).is_some());
+    if let (Some((inputs, from)), true) = (known.inputs, constants_known) {
+        req.inputs = inputs;
+        req.graph_constants =
+            interface.graph_constants.iter().filter_map(|p| Some((p.index, producer_constant(p.index)?))).collect();
+        return Ok((req, InputSource::Network(from)));
     }
     if let Some((mpath, value)) = manifest {
         if let Ok(m) = serde_json::from_value::<Manifest>(value.clone()) {
@@ -299,7 +335,9 @@ fn request(
         return Ok((req, InputSource::None));
     }
     // Generated: random small values, shrinking towards zero until the
-    // in-tree executor finds every result defined.
+    // in-tree executor finds every result defined. A producer's constants
+    // are its data (weights, RESCALE multipliers and shifts): they are kept,
+    // so that definedness is checked against the graph that will run.
     let mut rng = SplitMix64::new(0x5eed);
     for attempt in 1..=8u32 {
         let scale = 1.0 / f64::from(1u32 << (attempt - 1).min(6));
@@ -307,7 +345,10 @@ fn request(
         req.graph_constants = interface
             .graph_constants
             .iter()
-            .map(|p| random_tensor(p, &mut rng, scale).map(|t| (p.index, t)))
+            .map(|p| match producer_constant(p.index) {
+                Some(t) => Ok((p.index, t)),
+                None => random_tensor(p, &mut rng, scale).map(|t| (p.index, t)),
+            })
             .collect::<Result<_, _>>()?;
         match Executor::default().execute(&req.request()) {
             Ok(ExecOutcome::Refused { kind: Refusal::Unpredictable, .. }) => continue,
@@ -317,12 +358,51 @@ fn request(
     bail!("{}: no generated inputs keep every result defined; pass them with --input", file.display())
 }
 
-/// A module a producer made of a `.mlir` file.
+/// Adds the time since `t0` to `name`'s entry.
+fn add_time(seconds: &mut BTreeMap<String, f64>, name: &str, t0: Instant) {
+    *seconds.entry(name.to_string()).or_default() += t0.elapsed().as_secs_f64();
+}
+
+/// How the in-tree executor's outputs of a network compare with the TOSA
+/// reference model's outputs its manifest stores (computed on the
+/// flatbuffer itself, before any producer): one note per output. These are
+/// notes: the judgement settles any difference with the live referee.
+fn expected_notes(
+    path: &Path,
+    net: &networks::Network,
+    produced: &Produced,
+    module: Option<&Module>,
+    outputs: &[TensorData],
+) -> Vec<String> {
+    let (expected, Some(module)) = (net.expected(), module) else { return Vec::new() };
+    let expected = match expected {
+        Ok(e) => e,
+        Err(e) => return vec![format!("{}: the expected outputs do not load: {e:#}", path.display())],
+    };
+    let Ok(ports) = exec::interface(module, Some(&produced.interface.entry_point)) else { return Vec::new() };
+    let mapped = match networks::map_outputs(&produced.interface, &ports.outputs, &expected) {
+        Ok(m) => m,
+        Err(e) => return vec![format!("{}: the expected outputs do not map onto the module: {e:#}", path.display())],
+    };
+    let mut notes = Vec::new();
+    for (j, (want, got)) in mapped.iter().zip(outputs).enumerate() {
+        let Some(want) = want else { continue };
+        notes.push(format!(
+            "out{j} vs the network's expected output (tosa_reference_model on the flatbuffer): {}",
+            networks::difference(want, got)
+        ));
+    }
+    notes
+}
+
+/// A module a producer made of a network file (TOSA MLIR or a flatbuffer).
 struct Produced {
     /// The module's bytes.
     bytes: Vec<u8>,
     /// Its graph-constant data by GraphConstantID.
     graph_constants: BTreeMap<u32, TensorData>,
+    /// Where each source argument and result went.
+    interface: InterfaceMap,
     /// The producer's name.
     producer: String,
     /// The container it came in (model-converter's VGF), for readers.
@@ -330,21 +410,24 @@ struct Produced {
 }
 
 /// What the first producer among `oracles` made of the TOSA MLIR in `file`
-/// (without debug information): the module's bytes and its graph-constant
-/// data, or a report of the producer's failure (which is the finding).
+/// (a `.mlir` file, or a TOSA flatbuffer read back by `tosa-opt`, either
+/// possibly compressed: [`networks::graph_format`]), without debug
+/// information: the module's bytes, its graph-constant data and interface
+/// map, or a report of the producer's failure (which is the finding).
 fn produce_from(file: &Path, oracles: &[Arc<dyn Oracle>]) -> anyhow::Result<Result<Produced, DiffReport>> {
-    let mlir = std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
     let producer = oracles.iter().find(|o| o.capabilities().contains(&Capability::Produce)).with_context(|| {
-        format!("{}: a .mlir file needs a producer among the oracles (model-converter)", file.display())
+        format!("{}: a TOSA network file needs a producer among the oracles (model-converter)", file.display())
     })?;
+    let mlir = networks::mlir_of(file, networks::tosa_opt().as_deref())?;
     let name = producer.name().to_string();
     let outcome = producer.produce(&ProduceRequest { mlir: &mlir, debug_info: false });
     match &outcome {
-        Ok(ProduceOutcome::Module { words, graph_constants, container, .. }) => {
+        Ok(ProduceOutcome::Module { words, graph_constants, interface, container, .. }) => {
             let bytes = words.iter().flat_map(|w| w.to_le_bytes()).collect();
             return Ok(Ok(Produced {
                 bytes,
                 graph_constants: graph_constants.clone(),
+                interface: interface.clone(),
                 producer: name,
                 container: container.clone(),
             }));
@@ -378,15 +461,19 @@ fn produce_from(file: &Path, oracles: &[Arc<dyn Oracle>]) -> anyhow::Result<Resu
         versions: BTreeMap::from([(name.clone(), producer.version().unwrap_or_else(|| "unknown".into()))]),
         disagreements,
         coverage: Vec::new(),
+        seconds: BTreeMap::new(),
     }))
 }
 
 /// Runs every oracle of `oracles` on the module in `file` and judges. A
-/// `.mlir` file is first converted by the producer among the oracles, and
-/// the module it makes goes to the others (inputs from `--input`, else
-/// generated; graph constants from the producer).
+/// network file (`.mlir`, or a `.tosa` flatbuffer; either may be `.xz` or
+/// `.gz`) is first converted by the producer among the oracles, and the
+/// module it makes goes to the others: inputs from `--input`, else the
+/// network's manifest next to it ([`networks::manifest_path`]), else
+/// generated; graph constants from the producer unless given.
 pub fn diff_module(file: &Path, oracles: &[Arc<dyn Oracle>], given: &DiffInputs) -> anyhow::Result<DiffReport> {
-    let is_mlir = file.extension().is_some_and(|e| e == "mlir");
+    let is_mlir = networks::graph_format(file).is_some();
+    let started = Instant::now();
     let (bytes, produced) = if is_mlir {
         match produce_from(file, oracles)? {
             Ok(p) => (p.bytes.clone(), Some(p)),
@@ -395,12 +482,25 @@ pub fn diff_module(file: &Path, oracles: &[Arc<dyn Oracle>], given: &DiffInputs)
     } else {
         (std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?, None)
     };
-    // A case manifest describes the case's own module, not a producer's.
+    let module_seconds = started.elapsed().as_secs_f64();
+
+    // A case manifest describes the case's own module, not a producer's; a
+    // network's manifest gives the network's inputs and expected outputs.
     let beside = if is_mlir { Beside::Nothing } else { manifest_of(file) };
     let (manifest, foreign) = match beside {
         Beside::Manifest(p, v) => (Some((p, v)), None),
         Beside::Foreign(note) => (None, Some(note)),
         Beside::Nothing => (None, None),
+    };
+    let network = match (is_mlir, networks::manifest_path(file)) {
+        (true, Some(path)) => {
+            let m = networks::read_manifest(&path)?;
+            Some((
+                path.clone(),
+                networks::Network { dir: path.parent().unwrap_or(Path::new(".")).to_path_buf(), manifest: m },
+            ))
+        }
+        _ => None,
     };
     let (stated, env, profiles) = expectation_of(manifest.as_ref().map(|(_, v)| v));
     let (stated, mut expect_source) = match (&given.expect, stated) {
@@ -434,12 +534,18 @@ pub fn diff_module(file: &Path, oracles: &[Arc<dyn Oracle>], given: &DiffInputs)
             .collect(),
         disagreements: Vec::new(),
         coverage: Vec::new(),
+        seconds: BTreeMap::new(),
     };
     report.notes.extend(foreign);
+    if let Some(p) = &produced {
+        report.seconds.insert(format!("{} (module)", p.producer), module_seconds);
+    }
     let mut observations =
         Observations { module: Some(&words), strict_consumers: given.strict_consumers, ..Observations::default() };
     for o in oracles.iter().filter(|o| o.capabilities().contains(&Capability::Validate)) {
+        let t0 = Instant::now();
         let verdict = o.validate(&words, &options);
+        add_time(&mut report.seconds, o.name(), t0);
         report.answers.push((o.name().to_string(), Answer::of_verdict(&verdict)));
         observations.validity.push(ValidityAnswer { oracle: o.as_ref(), verdict });
     }
@@ -525,13 +631,20 @@ pub fn diff_module(file: &Path, oracles: &[Arc<dyn Oracle>], given: &DiffInputs)
         report.notes.push("no OpGraphEntryPointARM: nothing to run, only validated".to_string());
     }
     if let (Some(module), false, true) = (&module, executors.is_empty() && !runs_in_tree, has_graph) {
-        let (mut req, source) = request(file, &words, module, manifest.as_ref(), given)?;
+        let mut known = Known::default();
         if let Some(p) = &produced {
             report.notes.push(format!("the module {} made of {}", p.producer, file.display()));
-            if given.graph_constants.is_empty() {
-                req.graph_constants.clone_from(&p.graph_constants);
+            known.graph_constants = Some(&p.graph_constants);
+            if let Some((path, net)) = &network {
+                let ports = exec::interface(module, Some(&p.interface.entry_point))
+                    .map_err(|e| anyhow!("{}: {e}", file.display()))?;
+                let inputs = net.inputs()?;
+                let mapped = networks::map_inputs(&p.interface, &ports.inputs, &inputs)
+                    .with_context(|| format!("{}: the network's inputs", path.display()))?;
+                known.inputs = Some((mapped, path.display().to_string()));
             }
         }
+        let (req, source) = request(file, &words, module, manifest.as_ref(), given, known)?;
         report.entry = req.entry_point.clone();
         report.inputs = source;
         observations.operators = req.entry_point.as_deref().map(|e| graph_operators(module, e)).unwrap_or_default();
@@ -544,11 +657,18 @@ pub fn diff_module(file: &Path, oracles: &[Arc<dyn Oracle>], given: &DiffInputs)
     if let Some(req) = &request_owned {
         let request = req.request();
         if expectation == Expectation::Valid {
+            let t0 = Instant::now();
             let reference = Executor::default().execute(&request);
+            add_time(&mut report.seconds, "in-tree executor", t0);
             if let Some(dir) = &given.save_outputs {
                 save_outputs(dir, spvgraph_oracle::registry::IN_TREE, &reference)?;
             }
             report.answers.push(("in-tree executor".to_string(), Answer::of_outcome(&reference)));
+            if let (Some((path, net)), Some(p), Ok(ExecOutcome::Outputs(outputs)), InputSource::Network(_)) =
+                (&network, &produced, &reference, &report.inputs)
+            {
+                report.notes.extend(expected_notes(path, net, p, module.as_ref(), outputs));
+            }
             observations.reference = reference.ok();
         }
         // Equivalent forms of a valid module that ran on the in-tree
@@ -565,9 +685,11 @@ pub fn diff_module(file: &Path, oracles: &[Arc<dyn Oracle>], given: &DiffInputs)
             let form = observed.as_ref().ok().filter(|_| expectation == Expectation::Valid);
             let observed_request = form.map(|f| OwnedExecRequest { module: f.words.clone(), ..req.clone() });
             let case = FormCase { request: req, forms: forms.clone(), rescue, observed: observed_request };
+            let t0 = Instant::now();
             let runs = run_cases(&[case], &mut |requests| o.execute_batch(requests))
                 .pop()
                 .ok_or_else(|| anyhow!("{} gave no answer", o.name()))?;
+            add_time(&mut report.seconds, o.name(), t0);
             let outcome = runs.plain.clone();
             if let Some(dir) = &given.save_outputs {
                 save_outputs(dir, o.name(), &outcome)?;
@@ -619,7 +741,9 @@ pub fn diff_module(file: &Path, oracles: &[Arc<dyn Oracle>], given: &DiffInputs)
                 continue;
             };
             for debug_info in [false, true] {
+                let t0 = Instant::now();
                 let outcome = p.produce(&ProduceRequest { mlir, debug_info });
+                add_time(&mut report.seconds, p.name(), t0);
                 let label = if debug_info { format!("{} (debug info)", p.name()) } else { p.name().to_string() };
                 report.answers.push((label, Answer::of_production(&outcome)));
                 observations.productions.push(check_production(p.as_ref(), &validators, &request, debug_info, outcome));
@@ -628,7 +752,9 @@ pub fn diff_module(file: &Path, oracles: &[Arc<dyn Oracle>], given: &DiffInputs)
         observations.request = Some(request);
         observations.referee =
             oracles.iter().find(|o| o.capabilities().contains(&Capability::Reference)).map(|o| o.as_ref());
+        let t0 = Instant::now();
         let judgement = judge_counted(&expectation, &observations);
+        add_time(&mut report.seconds, "judgement", t0);
         report.disagreements = judgement.disagreements;
         report.coverage = judgement.coverage;
     } else {

@@ -6,6 +6,7 @@
 //! spvgraph corpus check --executor emulation-layer --junit el.xml
 //! spvgraph corpus check --validator 'my-val --env {target_env} {spv}'
 //! spvgraph corpus check --executor 'my-run {spv} {entry_point} {inputs:--input} --out {out_dir}' --profiles PRO-FP
+//! spvgraph corpus check --executor iree --networks          # also the real networks of corpus/networks/
 //! spvgraph corpus add OUT/findings/SLUG                    # promote a hunt finding
 //! ```
 //!
@@ -16,12 +17,17 @@ use super::Outcome;
 use anyhow::{bail, Context};
 use spvgraph::corpus::build::{self, BuildOptions};
 use spvgraph::corpus::check::{self, CheckOptions, Implementation, Role};
+use spvgraph::corpus::networks as corpus_networks;
+use spvgraph::corpus::template::TemplateOracle;
 use spvgraph::corpus::{add, cases};
+use spvgraph::hunt::oracles::OracleSet;
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_oracle::external::tosa_reference::TosaReferenceModel;
 use spvgraph_oracle::oracle::{Capability, Oracle};
 use spvgraph_oracle::registry::{self, OracleConfig};
+use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Arguments of `corpus`.
@@ -101,12 +107,19 @@ struct CheckArgs {
     /// The corpus root.
     #[arg(long, default_value = "corpus")]
     corpus: PathBuf,
-    /// Time limit of one run, in seconds.
+    /// Time limit of one run, in seconds (a network's runs get at least
+    /// 300: backends compile its graph for minutes).
     #[arg(long, default_value_t = 120)]
     timeout: u64,
     /// Parallel runs (default: the number of CPUs).
     #[arg(long)]
     jobs: Option<usize>,
+    /// Also check the real networks of `corpus/networks/` (each converted by
+    /// model-converter and judged as `spvgraph diff` judges it: seconds to
+    /// minutes per network); a `--filter` starting with `networks/` selects
+    /// networks too.
+    #[arg(long)]
+    networks: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -199,7 +212,7 @@ fn run_check(a: CheckArgs) -> anyhow::Result<Outcome> {
         Implementation::Oracle(oracle)
     } else {
         spvgraph::corpus::template::check(&spec)?;
-        Implementation::Command(spec)
+        Implementation::Command(spec.clone())
     };
     let profiles = check::parse_profiles(&a.profiles)?;
     let root = a.corpus.canonicalize().with_context(|| format!("{}: no corpus here", a.corpus.display()))?;
@@ -207,12 +220,35 @@ fn run_check(a: CheckArgs) -> anyhow::Result<Outcome> {
     if role == Role::Executor {
         all.retain(|c| !c.manifest.expected.is_empty());
     }
-    if all.is_empty() {
+    let with_networks = a.networks || a.filter.as_deref().is_some_and(|f| f.starts_with("networks/"));
+    let nets = if with_networks { spvgraph::networks::list(&root, a.filter.as_deref())? } else { Vec::new() };
+    if all.is_empty() && nets.is_empty() {
         bail!("no case in {} matches", root.display());
     }
     let jobs = a.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    // Networks need the implementation shared with the producer and the referee.
+    let network_timeout = timeout.max(Duration::from_secs_f64(spvgraph::networks::TIMEOUT_SECS));
+    let shared: Option<Arc<dyn Oracle>> = match (&implementation, nets.is_empty()) {
+        (_, true) => None,
+        (Implementation::Oracle(_), false) => {
+            let config = OracleConfig { timeout: network_timeout, ..OracleConfig::default() };
+            Some(Arc::from(registry::build(&spec, &config)?))
+        }
+        (Implementation::Command(t), false) => Some(Arc::new(match role {
+            Role::Validator => TemplateOracle::validator(t, check::default_limits(network_timeout)),
+            Role::Executor => TemplateOracle::executor(t, check::default_limits(network_timeout)),
+        })),
+    };
     let options = CheckOptions { role, implementation, profiles, limits: check::default_limits(timeout), jobs };
-    let report = check::check(&all, &options)?;
+    let mut report = if all.is_empty() { check::check_nothing(&options)? } else { check::check(&all, &options)? };
+    if let Some(implementation) = shared {
+        let config = OracleConfig { timeout: network_timeout, ..OracleConfig::default() };
+        let names = ["in-tree", "model-converter", "tosa-ref"].map(String::from);
+        let helpers = OracleSet::build(Some(&names), &config, &BTreeMap::new())?;
+        let started = std::time::Instant::now();
+        report.cases.extend(corpus_networks::check_networks(&nets, &implementation, role, &helpers.all()));
+        report.seconds += started.elapsed().as_secs_f64();
+    }
     if a.json {
         println!("{}", serde_json::to_string_pretty(&report.json())?);
     } else {

@@ -26,8 +26,11 @@ use std::sync::Arc;
 /// Arguments of `diff`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// SPIR-V module files (`.spv`), or TOSA MLIR files (`.mlir`), which the
-    /// producer among the oracles (model-converter) converts first.
+    /// SPIR-V module files (`.spv`), or TOSA networks: MLIR (`.mlir`) or
+    /// flatbuffers (`.tosa`, read back by tosa-opt), either possibly `.xz`
+    /// or `.gz`, which the producer among the oracles (model-converter)
+    /// converts first; a network's manifest next to it (`NET.json`) gives its
+    /// inputs, and the producer its graph constants.
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// The oracles, comma-separated (in-tree, spirv-val, spirv-val@sdk,
@@ -51,9 +54,10 @@ pub struct Args {
     /// Where an oracle's backend is, NAME=DIR (repeatable); also SPVGRAPH_ORACLE_PATH_<NAME>.
     #[arg(long = "oracle-path", value_name = "NAME=DIR")]
     oracle_paths: Vec<String>,
-    /// Time limit of one backend run, in seconds of CPU time (a run that waits is killed after three times as long on the clock).
-    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
-    timeout: f64,
+    /// Time limit of one backend run, in seconds of CPU time (a run that waits is killed after three times as long on the clock);
+    /// default 60, or 300 when a FILE is a network (`.tosa`, `.mlir`), whose graphs backends compile for minutes.
+    #[arg(long, value_name = "SECS")]
+    timeout: Option<f64>,
     /// Write each executor's outputs as DIR/ORACLE/out<j>.npy (the in-tree
     /// executor's under DIR/in-tree; with several files, under
     /// DIR/<file stem>/ORACLE), to look at them.
@@ -95,7 +99,9 @@ fn parse_constant(spec: &str) -> anyhow::Result<(u32, PathBuf)> {
 
 /// Runs `diff`.
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
-    let mut config = oracle_config(&args.oracle_paths, args.timeout)?;
+    let networks = args.files.iter().any(|f| spvgraph::networks::graph_format(f).is_some());
+    let timeout = args.timeout.unwrap_or(if networks { spvgraph::networks::TIMEOUT_SECS } else { 60.0 });
+    let mut config = oracle_config(&args.oracle_paths, timeout)?;
     config.workarounds = !args.no_workarounds;
     let set = OracleSet::build(args.oracles.as_deref(), &config, &BTreeMap::new())?;
     let oracles: Vec<Arc<dyn Oracle>> = set.all();
@@ -154,6 +160,7 @@ fn table(r: &DiffReport) -> String {
         let source = match &r.inputs {
             InputSource::Files => "from --input".to_string(),
             InputSource::Manifest(m) => format!("from {m}"),
+            InputSource::Network(m) => format!("the network's fixed inputs ({m})"),
             InputSource::Generated { attempts } => {
                 format!("generated ({attempts} attempt(s) to keep every result defined)")
             }
@@ -174,6 +181,10 @@ fn table(r: &DiffReport) -> String {
         for d in &c.details {
             let _ = writeln!(t, "    unjudged: {d}");
         }
+    }
+    if !r.seconds.is_empty() {
+        let times: Vec<String> = r.seconds.iter().map(|(n, s)| format!("{n} {s:.1} s")).collect();
+        let _ = writeln!(t, "  time: {}", times.join(", "));
     }
     if r.disagreements.is_empty() {
         let _ = writeln!(t, "  every oracle agrees");

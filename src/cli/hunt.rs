@@ -8,6 +8,7 @@
 //! spvgraph hunt --count 500 --no-reduce                # findings as found (default: each reduced, at most --reduce-time 30 s)
 //! spvgraph hunt --time 10m --sample emulation-layer=0.2 --oracle-path emulation-layer=$HOME/my-layer-build
 //! spvgraph hunt --resume --time 10m --out nightly      # after a kill: from the first unfinished case
+//! spvgraph hunt --profile networks --time 30m          # neighbours of the real networks of corpus/networks/
 //! ```
 //!
 //! Exit status: 0 the hunt ran and found no new signature (none at all, or
@@ -16,8 +17,9 @@
 //! error.
 
 use super::{generate, Outcome};
-use anyhow::bail;
+use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressStyle};
+use spvgraph::hunt::networks::NetworkSeeds;
 use spvgraph::hunt::oracles::{parse_sample, OracleSet};
 use spvgraph::hunt::progress;
 use spvgraph::hunt::reduce_finding::FindingReduction;
@@ -26,9 +28,12 @@ use spvgraph::hunt::{HuntOptions, Progress};
 use spvgraph_generator::near_valid::covered_rules;
 use spvgraph_generator::ConfigProfile;
 use spvgraph_ir::rules::RuleId;
+use spvgraph_oracle::external::model_converter::ModelConverter;
+use spvgraph_oracle::oracle::Oracle;
 use spvgraph_oracle::registry::OracleConfig;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Arguments of `hunt`.
@@ -77,9 +82,21 @@ pub struct Args {
     config: Option<PathBuf>,
     /// A named generator configuration: `network` hunts through graphs
     /// shaped like real networks (see `spvgraph generate --profile network
-    /// --print-config`); findings keep it as config.json.
-    #[arg(long, value_name = "NAME", value_parser = generate::parse_profile)]
-    profile: Option<ConfigProfile>,
+    /// --print-config`); findings keep it as config.json. `networks` hunts
+    /// through the real networks of the corpus instead (`corpus/networks/`,
+    /// see --networks): every case a neighbour of one of them (its data,
+    /// weights, quantization parameters, one mutation of its module, or its
+    /// graph cut at an operator), all valid cases.
+    #[arg(long, value_name = "NAME", value_parser = parse_hunt_profile)]
+    profile: Option<HuntProfile>,
+    /// With --profile networks: the networks to seed from, a glob over
+    /// `networks/NAME` (`networks/*-int8`); default: every one.
+    #[arg(long, value_name = "GLOB")]
+    networks: Option<String>,
+    /// With --profile networks: the corpus root whose `networks/` folder
+    /// holds the networks.
+    #[arg(long, value_name = "DIR", default_value = "corpus")]
+    corpus: PathBuf,
     /// The oracles to run, comma-separated (in-tree, spirv-val, tosa-ref,
     /// emulation-layer, vulkan, model-converter, iree, model-explorer);
     /// default: every available one; `all`: every one and spirv-val@sdk, and
@@ -177,6 +194,47 @@ pub struct Args {
     /// Testing aid: make the in-tree validator panic on the case with this seed.
     #[arg(long, hide = true, value_name = "SEED")]
     inject_panic: Vec<u64>,
+}
+
+/// What `--profile` names: a generator configuration, or the corpus's real
+/// networks as seeds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HuntProfile {
+    /// A named generator configuration.
+    Generator(ConfigProfile),
+    /// The real networks of the corpus, every case one's neighbour.
+    Networks,
+}
+
+/// Parses `--profile NAME`.
+fn parse_hunt_profile(name: &str) -> Result<HuntProfile, String> {
+    if name.trim() == "networks" {
+        return Ok(HuntProfile::Networks);
+    }
+    generate::parse_profile(name)
+        .map(HuntProfile::Generator)
+        .map_err(|e| format!("{e}; or networks (the corpus's real networks as seeds)"))
+}
+
+/// The networks a `--profile networks` hunt seeds from.
+fn network_seeds(args: &Args) -> anyhow::Result<Arc<NetworkSeeds>> {
+    let producer = ModelConverter::discover();
+    producer
+        .available()
+        .map_err(|e| anyhow::anyhow!("--profile networks: the networks are converted by model-converter: {e}"))?;
+    let corpus = args
+        .corpus
+        .canonicalize()
+        .with_context(|| format!("--profile networks: {}: no corpus here", args.corpus.display()))?;
+    let filter = args.networks.as_deref();
+    let seeds = NetworkSeeds::load(&corpus, filter, &producer, spvgraph::networks::tosa_opt().as_deref())?;
+    for (name, why) in &seeds.failed {
+        eprintln!("note: network {name} does not load, the hunt runs without it: {why}");
+    }
+    if !args.quiet {
+        eprintln!("hunting through neighbours of {} network(s) of {}", seeds.seeds.len(), corpus.display());
+    }
+    Ok(Arc::new(seeds))
 }
 
 /// Parses `90`, `90s`, `10m`, `8h`.
@@ -387,7 +445,18 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     if !args.resume && args.time.is_none() && args.count.is_none() {
         bail!("hunt needs --time or --count (or --resume)");
     }
-    let config = generate::load_config(args.config.as_deref(), args.profile)?;
+    let generator_profile = match args.profile {
+        Some(HuntProfile::Generator(p)) => Some(p),
+        Some(HuntProfile::Networks) | None => None,
+    };
+    if args.networks.is_some() && args.profile != Some(HuntProfile::Networks) {
+        bail!("--networks selects the networks of --profile networks: give --profile networks too");
+    }
+    let networks = match args.profile {
+        Some(HuntProfile::Networks) => Some(network_seeds(&args)?),
+        Some(HuntProfile::Generator(_)) | None => None,
+    };
+    let config = generate::load_config(args.config.as_deref(), generator_profile)?;
     config.validate().map_err(|e| anyhow::anyhow!("invalid configuration: {e}"))?;
     let rules = select_rules(&args.rules)?;
     if rules.is_empty() && args.near_valid_ratio > 0.0 {
@@ -415,10 +484,12 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         run_id: String::new(),
         jobs,
         out: args.out.clone(),
-        near_valid_ratio: args.near_valid_ratio,
+        // A network's neighbours are valid cases (near-valid ones come from the generator).
+        near_valid_ratio: if networks.is_some() { 0.0 } else { args.near_valid_ratio },
         rules,
         config,
-        config_from_file: args.config.is_some() || args.profile.is_some(),
+        // A network case is no generator case: no configuration to keep.
+        config_from_file: args.config.is_some() || generator_profile.is_some(),
         oracles,
         inject_panic: args.inject_panic.clone(),
         ignore_documented: args.ignore_documented,
@@ -426,6 +497,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         neighbours: args.neighbours,
         guide_floor: args.guide_floor,
         guide_pool: args.guide_pool as usize,
+        networks,
         reduce: (!args.no_reduce).then(|| FindingReduction {
             time_limit: Duration::from_secs_f64(args.reduce_time),
             slow_time_limit: Duration::from_secs_f64(args.reduce_time_slow),

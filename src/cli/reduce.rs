@@ -177,6 +177,7 @@ fn run_finding(path: &Path, args: &Args) -> anyhow::Result<Outcome> {
         base_seed: stored.case.seed.wrapping_sub(stored.case.index),
         inject_panic: &args.inject_panic,
         observe: true,
+        networks: None,
     };
     let options = reduce::Options {
         expect: Expect::Same,

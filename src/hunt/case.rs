@@ -233,6 +233,9 @@ pub struct CaseOutcome {
     pub coverage: Vec<Coverage>,
     /// For a mutant of a finding's case: which one (see [`super::neighbours`]).
     pub neighbour: Option<super::neighbours::NeighbourOf>,
+    /// For a case of a `--profile networks` hunt: the network it is a
+    /// neighbour of, and how (see [`super::networks`]).
+    pub network: Option<super::networks::NetworkOrigin>,
 }
 
 impl CaseOutcome {
@@ -313,6 +316,9 @@ pub struct Hunter<'a> {
     /// Whether backends also run each valid case's observed form, so that
     /// every operator is judged on its own (else only graph outputs are).
     pub observe: bool,
+    /// The real networks every case is a neighbour of (`--profile
+    /// networks`), instead of the generator's cases.
+    pub networks: Option<&'a super::networks::NetworkSeeds>,
 }
 
 /// The disagreement a caught panic is.
@@ -338,6 +344,10 @@ impl Hunter<'_> {
     /// The rule case `seed` is planned to break, or `None` for a valid case:
     /// deterministic in the seed (and the rule list and ratio).
     pub fn plan(&self, seed: u64) -> Option<RuleId> {
+        // A network's neighbours are valid cases: no near-valid ones.
+        if self.networks.is_some() {
+            return None;
+        }
         let mut rng = SplitMix64::new(seed ^ 0x6875_6e74_5f70_6c61);
         if self.rules.is_empty() || !rng.chance(self.ratio) {
             return None;
@@ -367,8 +377,14 @@ impl Hunter<'_> {
             disagreements: Vec::new(),
             coverage: Vec::new(),
             neighbour: None,
+            network: None,
         };
         match planned_rule {
+            None if self.networks.is_some() => {
+                if let Some(seeds) = self.networks {
+                    self.network_case(seeds, &mut out);
+                }
+            }
             None => match guard("generator", || generate_from_seed(seed, self.config)) {
                 Ok(case) => {
                     if let Some(e) = case.meta.internal_errors.first() {

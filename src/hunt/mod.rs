@@ -21,6 +21,7 @@ pub mod findings;
 pub mod guard;
 pub mod merge;
 pub mod neighbours;
+pub mod networks;
 pub mod note;
 pub mod oracles;
 pub mod picture;
@@ -96,6 +97,9 @@ pub struct HuntOptions {
     pub guide_floor: f64,
     /// The most candidates a guided backend's pool keeps.
     pub guide_pool: usize,
+    /// Real networks to make every case a neighbour of (`--profile
+    /// networks`, see [`networks`]) instead of generating cases.
+    pub networks: Option<Arc<networks::NetworkSeeds>>,
 }
 
 /// Told about the hunt's progress (the CLI draws a bar; tests ignore it).
@@ -409,12 +413,23 @@ fn worker(sh: &Shared<'_>) -> Stats {
 /// cases would differ.
 pub fn plan_digest(options: &HuntOptions) -> String {
     let rules: Vec<&str> = options.rules.iter().map(|r| r.name()).collect();
-    let text = serde_json::json!({
+    // Over networks, the cases are the networks' neighbours: which networks
+    // decides them (the generator's settings do not).
+    let networks = options.networks.as_ref().map(|n| {
+        serde_json::json!({
+            "filter": n.filter,
+            "networks": n.seeds.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(),
+        })
+    });
+    let mut plan = serde_json::json!({
         "config": options.config,
         "near_valid_ratio": options.near_valid_ratio,
         "rules": rules,
-    })
-    .to_string();
+    });
+    if let Some(n) = networks {
+        plan["networks"] = n;
+    }
+    let text = plan.to_string();
     format!("{:016x}", spvgraph_oracle::judge::fnv1a(text.as_bytes()))
 }
 
@@ -431,6 +446,7 @@ pub fn run(options: &HuntOptions, progress: &dyn Progress) -> anyhow::Result<Hun
         referee: options.oracles.referee.as_ref().map(|r| r.name().to_string()),
         versions: versions.clone(),
         ignore_documented: options.ignore_documented,
+        network_args: options.networks.as_ref().map(|n| n.args()).unwrap_or_default(),
     };
     // Channel instances (`model-converter@dev`) run beside their release
     // and can be a finding's culprit: the upstream report needs them too.
@@ -478,6 +494,7 @@ pub fn run(options: &HuntOptions, progress: &dyn Progress) -> anyhow::Result<Hun
             base_seed: options.seed,
             inject_panic: &options.inject_panic,
             observe: options.observe,
+            networks: options.networks.as_deref(),
         },
         store: &store,
         feeds,

@@ -100,6 +100,8 @@ impl Hunter<'_> {
                 disagreements: Vec::new(),
                 coverage: Vec::new(),
                 neighbour: Some(NeighbourOf { seed: parent.seed, mutant, mutation }),
+                // A mutant of a network's neighbour is still of that network.
+                network: parent.network.clone(),
             };
             self.check(&mut o, &words);
             let pending = self.pending(&mut o, words);

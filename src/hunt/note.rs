@@ -34,6 +34,19 @@ pub fn reproduce(seed: u64, rule: Option<&str>, config: bool) -> (Vec<String>, S
     (argv, format!("repro/case_{seed}.spv"))
 }
 
+/// The command that makes network case `seed` again (`--profile networks`,
+/// `network_args` selecting the same networks) and files what it shows
+/// under `repro/findings/`: a network neighbour is no generator case, so
+/// the hunt itself makes it again, from its seed over the same networks.
+pub fn reproduce_network(seed: u64, network_args: &[String]) -> (Vec<String>, String) {
+    let mut argv = run_prefix();
+    argv.extend(["hunt", "--seed"].map(String::from));
+    argv.extend([seed.to_string(), "--count".into(), "1".into()]);
+    argv.extend(network_args.iter().cloned());
+    argv.extend(["--neighbours", "0", "--no-reduce", "--out", "repro"].map(String::from));
+    (argv, "repro/findings".to_string())
+}
+
 /// The command that shows the disagreement again on the finding's own
 /// files (run in the finding's directory, inside an spvgraph checkout).
 pub fn check_command(slug: &str, case: &CaseOutcome, d: &Disagreement, context: &StoreContext) -> Vec<String> {
@@ -403,6 +416,7 @@ mod tests {
             disagreements: Vec::new(),
             coverage: Vec::new(),
             neighbour: None,
+            network: None,
         };
         let refused = Ok(ExecOutcome::Refused { kind: Refusal::Unsupported, reason: "no".into() });
         case.answers.push(("iree".into(), super::super::case::Answer::of_outcome(&refused)));

@@ -443,6 +443,7 @@ pub fn stored_case(path: &Path) -> anyhow::Result<StoredFinding> {
         disagreements: Vec::new(),
         coverage: Vec::new(),
         neighbour: None,
+        network: None,
     };
     let oracles = f["oracles"].as_array().map(|a| a.iter().filter_map(|o| o.as_str().map(str::to_string)).collect());
     Ok(StoredFinding {

@@ -101,6 +101,10 @@ pub struct StoreContext {
     /// recall, `hunt --ignore-documented`): such findings are new, and
     /// record the documented finding they are an instance of as `recalls`.
     pub ignore_documented: bool,
+    /// The arguments that make a `--profile networks` hunt's cases again
+    /// (`--profile networks --corpus DIR --networks GLOB`), for the
+    /// reproduce command of a network case; empty otherwise.
+    pub network_args: Vec<String>,
 }
 
 /// One documented discrepancy in the recall self-check ([`Store::recall`]).
@@ -603,8 +607,10 @@ impl Store {
             _ => None,
         };
         let rule = case.planned_rule;
-        let (argv, output) =
-            super::note::reproduce(case.seed, rule.map(|r| r.name()), self.context.config_json.is_some());
+        let (argv, output) = match &case.network {
+            Some(_) => super::note::reproduce_network(case.seed, &self.context.network_args),
+            None => super::note::reproduce(case.seed, rule.map(|r| r.name()), self.context.config_json.is_some()),
+        };
         let profiles = case.profiles.as_ref().map(|ps| ps.iter().map(|p| p.name()).collect::<Vec<_>>());
         let check = super::note::check_command(slug, case, d, &self.context);
         let roundtrip = match &case.roundtrip {
@@ -646,6 +652,10 @@ impl Store {
             // A mutant of the case at `seed` (the finding's .spv is the mutant;
             // `reproduce` regenerates the case it was mutated from).
             "neighbour_of": case.neighbour.map(|n| n.to_json()),
+            // A neighbour of a real network (`--profile networks`): which
+            // network and what changed (the finding's .spv and data are the
+            // neighbour; `reproduce` hunts its seed again over the networks).
+            "network_of": case.network.as_ref().map(|n| n.to_json()),
             "near_valid_unavailable": case.unavailable,
             "mutator": near.map(|nv| nv.mutator),
             "note": near.map(|nv| nv.note.as_str()),

@@ -162,6 +162,9 @@ pub struct Stats {
     pub judged: BTreeMap<String, JudgedTally>,
     /// What the neighbours of new findings showed.
     pub neighbours: super::neighbours::NeighbourTally,
+    /// `--profile networks`: cases per network and kind of change
+    /// (`weights`, `cut`, ...; see [`super::networks`]).
+    pub networks: BTreeMap<String, BTreeMap<String, u64>>,
 }
 
 fn label(a: &Answer) -> &'static str {
@@ -209,6 +212,9 @@ impl Stats {
         }
         self.time(o);
         self.disagreements += o.disagreements.len() as u64;
+        if let Some(n) = &o.network {
+            *self.networks.entry(n.network.clone()).or_default().entry(n.kind().to_string()).or_default() += 1;
+        }
     }
 
     /// Counts a sampled backend's answers on a case (the last ones it added).
@@ -277,6 +283,12 @@ impl Stats {
             self.judged.entry(name.clone()).or_default().merge(t);
         }
         self.neighbours.merge(&o.neighbours);
+        for (net, kinds) in &o.networks {
+            let e = self.networks.entry(net.clone()).or_default();
+            for (k, n) in kinds {
+                *e.entry(k.clone()).or_default() += n;
+            }
+        }
     }
 }
 
@@ -489,6 +501,8 @@ pub fn summary_json(st: &Stats, store: &Store, cx: &SummaryContext<'_>) -> Value
         },
         // Mutants of the cases of new findings (`--neighbours`).
         "neighbours": st.neighbours,
+        // `--profile networks`: the cases of each network, by kind of change.
+        "networks": st.networks,
         "unavailable_oracles": cx.unavailable.iter().map(|(n, why)| json!({ "oracle": n, "why": why })).collect::<Vec<_>>(),
         "roundtrip": {
             "identical": st.roundtrip[0],
@@ -544,6 +558,14 @@ pub fn table(st: &Stats, store: &Store, cx: &SummaryContext<'_>) -> String {
         "  round-trip: {} identical, {} differ, {} near-valid modules do not decode",
         st.roundtrip[0], st.roundtrip[1], st.roundtrip[2]
     );
+    if !st.networks.is_empty() {
+        let _ = writeln!(t, "  neighbours of {} network(s):", st.networks.len());
+        for (net, kinds) in &st.networks {
+            let total: u64 = kinds.values().sum();
+            let by: Vec<String> = kinds.iter().map(|(k, n)| format!("{n} {k}")).collect();
+            let _ = writeln!(t, "    {net}: {total} ({})", by.join(", "));
+        }
+    }
     let _ = writeln!(t);
     let _ = writeln!(t, "{:<30}{:>8}{:>10}  {:<44} version", "oracle", "share", "cases/s", "answers");
     for (name, o) in &st.oracles {

@@ -28,6 +28,7 @@ mod hunt_neighbours;
 mod hunt_release_differential;
 mod hunt_reproduce;
 mod hunt_shard;
+mod networks;
 mod planted_fault;
 mod reduce_cli;
 mod run_cli;

@@ -187,6 +187,7 @@ fn hunt_case(candidate: &Candidate) -> CaseOutcome {
         disagreements: Vec::new(),
         coverage: Vec::new(),
         neighbour: None,
+        network: None,
     }
 }
 
@@ -222,6 +223,7 @@ fn the_hunt_finds_the_planted_operator_and_reduces_the_case_to_it() {
         base_seed: 0,
         inject_panic: &[],
         observe: true,
+        networks: None,
     };
     let case = hunt_case(&candidate);
     let found = judge_again(&hunter, &case, &candidate, &[PLANTED.to_string()], "");

@@ -16,11 +16,16 @@
 //!   RESHAPE/TILE/PAD/SLICE attribute, carried through every consumer by
 //!   the shape rules ([`shape`]).
 //!
+//! [`network`] makes the neighbours of a real network: its data (inputs,
+//! weights), its quantization parameters, one of the mutations above, or
+//! the graph cut at an operator.
+//!
 //! The validity check is the caller's: the fuzz targets, the hunt and the
 //! reducer pass the in-tree validator (`spvgraph_oracle::validate`), which
 //! this crate does not depend on.
 
 mod constants;
+pub mod network;
 mod nodes;
 mod operands;
 pub mod shape;
