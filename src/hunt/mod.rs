@@ -170,15 +170,17 @@ struct Shared<'a> {
 impl Shared<'_> {
     /// Records a case's disagreements; each finding written as found goes
     /// to the background reducer, so the hunt goes on meanwhile. A case of
-    /// the generator that shows a new signature queues its neighbours. How
-    /// many new signatures it showed.
+    /// the generator that shows a new signature that is not documented
+    /// queues its neighbours. How many such signatures it showed.
     fn record(&self, case: &CaseOutcome) -> usize {
         let mut new = 0;
         for d in &case.disagreements {
             let written = match self.store.record(case, d) {
                 Recorded::New(path, documented) => {
                     self.progress.finding(case.seed, &d.signature().key(), &path, documented);
-                    new += 1;
+                    // A documented discrepancy's neighbours are the corpus's
+                    // business: a case's backend time goes to new ones.
+                    new += usize::from(!documented);
                     true
                 }
                 Recorded::Smaller => true,
@@ -252,6 +254,12 @@ impl Shared<'_> {
         self.neighbour_jobs.lock().ok()?.pop()
     }
 
+    /// Whether `d` counts as documented in this hunt (the recall self-check
+    /// treats every documented discrepancy as unknown).
+    fn documented(&self, d: &Disagreement) -> bool {
+        d.documented.is_some() && !self.store.ignores_documented()
+    }
+
     /// The background reducer: reduces each finding it is sent, within its
     /// own budget, and writes the reduced case next to the original, until
     /// the queue is closed and empty.
@@ -266,6 +274,23 @@ impl Shared<'_> {
                 match jobs.recv() {
                     Ok(job) => waiting.push(job),
                     Err(_) => return,
+                }
+                continue;
+            }
+            // While cases run, a documented instance waits for the tail: its
+            // reduction only confirms the match, and it would take the
+            // cores the backends judge new cases on.
+            let cases_running = self.reductions_until.get().is_none();
+            if cases_running && waiting.iter().all(|(_, d)| self.documented(d)) {
+                match jobs.recv_timeout(Duration::from_millis(500)) {
+                    Ok(job) => waiting.push(job),
+                    Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+                    // Closed only after the tail is set: the loop reduces then.
+                    Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                        if self.reductions_until.get().is_none() {
+                            return;
+                        }
+                    }
                 }
                 continue;
             }
