@@ -650,7 +650,8 @@ mod tests {
             let list: Vec<String> = list.iter().map(|n| n.to_string()).collect();
             expand(&list, &config).expect("expands")
         };
-        assert_eq!(names(&["all"]), NAMES.iter().map(|n| n.to_string()).collect::<Vec<_>>());
+        let all: Vec<String> = NAMES.iter().chain(PINNED_INSTANCES).map(|n| n.to_string()).collect();
+        assert_eq!(names(&["all"]), all);
         assert_eq!(names(&["all", "iree@host"]).last().map(String::as_str), Some(IREE_HOST));
         if config.tools.channel("host").is_err() {
             assert_eq!(names(&["all@host"]), [IREE_HOST]);

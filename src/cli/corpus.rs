@@ -237,6 +237,7 @@ fn run_check(a: CheckArgs) -> anyhow::Result<Outcome> {
         (Implementation::Command(t), false) => Some(Arc::new(match role {
             Role::Validator => TemplateOracle::validator(t, check::default_limits(network_timeout)),
             Role::Executor => TemplateOracle::executor(t, check::default_limits(network_timeout)),
+            Role::Reader => bail!("--reader takes a registry reader (model-explorer), not a command template"),
         })),
     };
     let options = CheckOptions { role, implementation, profiles, limits: check::default_limits(timeout), jobs };

@@ -81,7 +81,8 @@ fn verdict(report: &DiffReport, name: &str, role: Role) -> (Status, String, Opti
         .collect();
     let judged = match role {
         Role::Executor => report.coverage.iter().find(|c| c.oracle == name).map(|c| format!("judged: {c}")),
-        Role::Validator => None,
+        // A validator's or a reader's answer is judged whole.
+        Role::Validator | Role::Reader => None,
     };
     let mut detail = judged.unwrap_or_default();
     if !others.is_empty() {
