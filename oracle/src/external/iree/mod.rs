@@ -899,6 +899,31 @@ pub const IREE_KNOWN: &[KnownDiscrepancy] = &[
          IREE's iree-global-opt-quantized-conv-to-conv pass)",
         "corpus/findings/iree-conv2d-int16-weight-zero-point.spv",
     ),
+    known(
+        "refused-valid",
+        None,
+        Some("undefined symbol: __truncsfbf2"),
+        "a CAST from an integer to bf16 does not compile on llvm-cpu (iree-lld: undefined symbol __truncsfbf2): the \
+         canonicalizer after IREE's bf16 emulation folds truncf(sitofp to f32) back into sitofp to bf16, which no \
+         later pass expands, and LLVM lowers it through compiler-rt's __truncsfbf2, which IREE's embedded link lacks",
+        "corpus/findings/iree-cast-int-to-bf16-undefined-truncsfbf2.spv",
+    ),
+    known(
+        "refused-valid",
+        None,
+        Some("maximum iteration count exceeded in fixed point pipeline"),
+        "a SCATTER of constants whose result is cast (f32 to i16) does not compile: IREE's fixed-point global \
+         optimization pipeline does not converge",
+        "corpus/findings/iree-constant-scatter-cast-fixed-point.spv",
+    ),
+    known(
+        "refused-valid",
+        None,
+        Some("LLVM Translation failed for operation: builtin.unrealized_conversion_cast"),
+        "a GATHER of a SLICE at a non-zero offset does not compile: an (i64) -> index unrealized_conversion_cast \
+         survives IREE's llvm-cpu lowering",
+        "corpus/findings/iree-slice-then-gather-unrealized-cast.spv",
+    ),
     KnownDiscrepancy {
         features: &[Feature::IntWeightZeroPoint],
         ..upstream_mlir("wrong-output", Some(TosaOp::Conv2d), None, CHANNEL_SUM_WHY, CHANNEL_SUM_FINDING)
