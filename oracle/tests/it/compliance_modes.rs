@@ -246,6 +246,19 @@ fn fp_special_checks_class_and_sign_only() {
     assert!(!verdict(m, &[5.0], f32s(&[f64::NAN]), Some(&[1.0])));
 }
 
+/// A finite fp64 reference beyond fp16's largest value is fp16's infinity:
+/// a TRANSPOSE_CONV2D whose exact sum is 1.5e41 gives +inf in fp16 (the hunt
+/// filed the in-tree executor's right answer as wrong before).
+#[test]
+fn fp_special_takes_the_reference_in_the_output_format() {
+    let m = Mode::FpSpecial { accumulator_limit: None };
+    assert!(verdict(m, &[1.5e41], f16s(&[f64::INFINITY]), Some(&[1.5e41])));
+    assert!(verdict(m, &[-7.0e4], f16s(&[f64::NEG_INFINITY]), Some(&[7.0e4])));
+    assert!(!verdict(m, &[-7.0e4], f16s(&[f64::INFINITY]), Some(&[7.0e4])), "the sign still counts");
+    assert!(!verdict(m, &[6.0e4], f16s(&[f64::INFINITY]), Some(&[6.0e4])), "within range it stays finite");
+    assert!(verdict(m, &[1.5e41], f16s(&[65504.0]), Some(&[1.5e41])), "finite beyond range: sign and class agree");
+}
+
 /// An fp16 AVG_POOL2D (fp16 accumulator) with inf elsewhere in its input:
 /// a window whose sum overflows 65504 may be inf, as the TOSA reference
 /// model's own result is; a window that does not overflow may not.
