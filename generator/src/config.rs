@@ -682,6 +682,11 @@ fn arbitrary_prob(u: &mut Unstructured) -> arbitrary::Result<f64> {
     Ok(f64::from(u.int_in_range(0u8..=100)?) / 100.0)
 }
 
+/// The bytes of one swarm mask: a bit per operator (and per profile).
+const SWARM_MASK_BYTES: usize = 9;
+// An operator past the mask's bits could never be picked alone.
+const _: () = assert!(TosaOp::ALL.len() <= SWARM_MASK_BYTES * 8 && Profile::ALL.len() <= SWARM_MASK_BYTES * 8);
+
 impl Config {
     /// A configuration for one fuzz input, drawn from its leading bytes
     /// (swarm testing, as wasm-smith does): `base`'s sizes are upper bounds,
@@ -694,7 +699,7 @@ impl Config {
     pub fn swarm(u: &mut Unstructured, base: &Config) -> Config {
         let mut c = base.clone();
         let mask = |u: &mut Unstructured| -> u128 {
-            let mut bytes = [0u8; 9];
+            let mut bytes = [0u8; SWARM_MASK_BYTES];
             let _ = u.fill_buffer(&mut bytes);
             bytes.iter().rev().fold(0u128, |m, &b| (m << 8) | u128::from(b))
         };

@@ -453,3 +453,50 @@ fn the_parser_finds_what_it_checks() {
     assert!(!is_pattern("corpus/README.md"));
     assert!(!is_pattern("reducer/README2.md"));
 }
+
+/// The number the docs quote in front of `noun` wherever `pattern` (the
+/// text after the number) appears: every occurrence, so that one stale copy
+/// fails too.
+fn quoted_counts(text: &str, after: &str) -> Vec<usize> {
+    text.match_indices(after)
+        .filter_map(|(at, _)| {
+            let before = text[..at].trim_end();
+            let digits: String = before
+                .chars()
+                .rev()
+                .take_while(|c| c.is_ascii_digit() || *c == ',')
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .collect();
+            digits.replace(',', "").parse().ok()
+        })
+        .collect()
+}
+
+#[test]
+fn the_counts_the_docs_quote_are_the_catalogues() {
+    let rules = spvgraph_ir::rules::RuleId::ALL.len();
+    let kinds = spvgraph_oracle::judge::Kind::ALL.len();
+    let forms = spvgraph_oracle::forms::Form::ALL.len();
+    let mut wrong = Vec::new();
+    let mut seen = 0;
+    for (path, text) in documents() {
+        for (after, actual) in [
+            (" rules)", rules),
+            (" rules,", rules),
+            (" kinds of disagreement", kinds),
+            (" forms (`Form`", forms),
+            (": every form that applies", forms),
+        ] {
+            for n in quoted_counts(&text, after) {
+                seen += 1;
+                if n != actual {
+                    wrong.push(format!("{}: \"{n}{after}\" but the catalogue has {actual}", path.display()));
+                }
+            }
+        }
+    }
+    assert!(seen >= 3, "the counts were not found in the docs ({seen}): the phrasing changed");
+    assert!(wrong.is_empty(), "stale counts: {wrong:#?}");
+}
