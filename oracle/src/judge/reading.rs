@@ -750,9 +750,16 @@ fn compare_constant_resource(r: &ReadResource, graph_constants: &BTreeMap<u32, T
     };
     let Some(shown) = &c.values else { return };
     let scalar = elem.to_spirv();
+    // A producer may store an integer constant in an unsigned format (model-converter
+    // writes a RESCALE's input_unsigned constant as R16_UINT), where the same bits
+    // read unsigned are the right values.
+    let unsigned_too =
+        matches!(scalar, ScalarKind::Int { .. }) && r.format.as_deref().is_some_and(|f| f.contains("UINT"));
     let fits = candidates.iter().any(|t| {
         let bits = t.to_bits();
-        !c.all_zero && shows(c, shown, &bits, scalar, elem, Decoding::Own) || c.all_zero && bits.iter().all(|&b| b == 0)
+        let reads = |how| shows(c, shown, &bits, scalar, elem, how);
+        !c.all_zero && (reads(Decoding::Own) || unsigned_too && reads(Decoding::Unsigned))
+            || c.all_zero && bits.iter().all(|&b| b == 0)
     });
     if !fits {
         let text: String = c.shown.chars().take(160).collect();
@@ -771,6 +778,36 @@ mod tests {
 
     fn t(ty: &str, ambiguous: bool) -> ReadType {
         ReadType { ty: Some(ty.into()), shown: None, ambiguous }
+    }
+
+    /// model-converter stores a RESCALE's input_unsigned i16 constant as
+    /// R16_UINT: the same bits shown unsigned are its values; shown unsigned
+    /// from a SINT resource, they are not.
+    #[test]
+    fn an_unsigned_format_resource_shows_the_constants_bits_unsigned() {
+        // -16502 and 28514 as i16 bits.
+        let i16s = TensorData::from_bits(ElemType::I16, &[2], &[49034, 28514]).expect("i16 bits");
+        let constants = BTreeMap::from([(0, i16s)]);
+        let resource = |format: &str| ReadResource {
+            index: Some(0),
+            category: "CONSTANT".into(),
+            format: Some(format.into()),
+            elem: Some("i16".into()),
+            shape: Some(vec![2]),
+            constant: Some(ReadConstant {
+                shown: "[49034, 28514]".into(),
+                elem: Some("int16".into()),
+                values: Some(vec![ReadScalar::Int(49034), ReadScalar::Int(28514)]),
+                truncated: false,
+                all_zero: false,
+            }),
+            sources: Vec::new(),
+        };
+        let mut diffs = Vec::new();
+        compare_constant_resource(&resource("VK_FORMAT_R16_UINT"), &constants, &mut diffs);
+        assert_eq!(diffs.len(), 0, "the UINT resource shows the constant");
+        compare_constant_resource(&resource("VK_FORMAT_R16_SINT"), &constants, &mut diffs);
+        assert_eq!(diffs.len(), 1, "the SINT resource shows other values");
     }
 
     #[test]
