@@ -250,6 +250,16 @@ pub fn ended(status: ExitStatus, stderr: &[u8]) -> Ended {
     }
 }
 
+/// Ends a persistent worker whose stdin its owner has closed (or is about
+/// to drop): a healthy worker ends on its own; one still running is killed.
+/// Either way it is reaped.
+pub fn end_worker(child: &mut std::process::Child) {
+    if let Ok(None) = child.try_wait() {
+        let _ = child.kill();
+    }
+    let _ = child.wait();
+}
+
 /// The resident set size of process `pid` now (`VmRSS`), in bytes; 0 when
 /// it cannot be read. What the memory limit is checked against.
 pub fn resident_bytes(pid: u32) -> u64 {

@@ -295,13 +295,8 @@ impl Worker {
 
 impl Drop for Worker {
     fn drop(&mut self) {
-        // Closing stdin ends a healthy worker; one that does not end soon
-        // is killed.
         let _ = self.stdin.flush();
-        if let Ok(None) = self.child.try_wait() {
-            let _ = self.child.kill();
-        }
-        let _ = self.child.wait();
+        process::end_worker(&mut self.child);
     }
 }
 
