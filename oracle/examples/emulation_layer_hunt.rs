@@ -253,7 +253,7 @@ fn main() {
                 (Some(_), Ok(_)) => ("rejected-invalid", String::new(), String::new()),
                 (None, Ok(ExecOutcome::Abnormal { how, detail })) => {
                     let kind = match how {
-                        Abnormal::Signal(_) => "crash",
+                        Abnormal::Signal(_) | Abnormal::Threw => "crash",
                         Abnormal::Timeout => "timeout",
                         Abnormal::OutOfMemory => "out-of-memory",
                     };

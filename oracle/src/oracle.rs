@@ -160,6 +160,9 @@ pub enum Abnormal {
     Timeout,
     /// Went over the memory limit; killed.
     OutOfMemory,
+    /// Let a C++ exception out of a C API function; the harness caught it
+    /// in a C++ frame of its own, where an application without one aborts.
+    Threw,
 }
 
 impl std::fmt::Display for Abnormal {
@@ -168,6 +171,7 @@ impl std::fmt::Display for Abnormal {
             Abnormal::Signal(s) => write!(f, "killed by signal {s} ({})", signal_name(*s)),
             Abnormal::Timeout => f.write_str("timed out"),
             Abnormal::OutOfMemory => f.write_str("out of memory"),
+            Abnormal::Threw => f.write_str("let a C++ exception out of a C API function"),
         }
     }
 }

@@ -338,7 +338,11 @@ fn build_on(name: OracleName, tools: &Tools, dir: Option<&Path>, config: &Oracle
                     memory_bytes: config.memory_bytes,
                 })
                 .with_workarounds(config.workarounds);
-            Box::new(if config.amortize { vk } else { vk.with_glslang_kept(false).with_spare(false) })
+            Box::new(if config.amortize {
+                vk
+            } else {
+                vk.with_glslang_kept(false).with_spare(false).with_exceptions_caught(false)
+            })
         }
         OracleName::ModelConverter => {
             Box::new(ModelConverter::from_config(tools, dir).with_limits(crate::external::process::Limits {

@@ -433,7 +433,8 @@ fn outcome_disagreement(
     match outcome {
         ExecOutcome::Abnormal { how, detail } => {
             let kind = match how {
-                Abnormal::Signal(_) => Kind::Crash,
+                // An exception out of a C API ends any C caller as a signal would.
+                Abnormal::Signal(_) | Abnormal::Threw => Kind::Crash,
                 Abnormal::Timeout => Kind::Timeout,
                 Abnormal::OutOfMemory => Kind::OutOfMemory,
             };

@@ -149,6 +149,7 @@ pub(super) fn judge(expectation: &Expectation, answer: &ReadingAnswer<'_>) -> Ve
                 crate::oracle::Abnormal::Signal(s) => crate::oracle::signal_name(*s),
                 crate::oracle::Abnormal::Timeout => "timeout".into(),
                 crate::oracle::Abnormal::OutOfMemory => "out of memory".into(),
+                crate::oracle::Abnormal::Threw => "C++ exception".into(),
             });
             d.message = Some(how.to_string());
             vec![d]

@@ -99,6 +99,8 @@ pub(super) struct Launch {
     pub(super) limits: Limits,
     /// Passed to the worker as `SPVGRAPH_KEEP_GLSLANG=1` or `=0`.
     pub(super) keep_glslang: bool,
+    /// Passed to the worker as `SPVGRAPH_CATCH_EXCEPTIONS=1` or `=0`.
+    pub(super) catch_exceptions: bool,
 }
 
 type Message = Result<(FromWorker, Vec<Vec<u8>>), ProtocolError>;
@@ -150,11 +152,12 @@ pub(super) enum StartError {
 impl Worker {
     /// Starts a worker and waits (at most `limits.timeout`) for its device.
     pub(super) fn start(launch: &Launch) -> Result<Worker, StartError> {
-        let Launch { command, env, device, limits, keep_glslang } = launch;
+        let Launch { command, env, device, limits, keep_glslang, catch_exceptions } = launch;
         let mut cmd = Command::new(&command.program);
         cmd.args(&command.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
         env.apply(&mut cmd);
         cmd.env(glslang::KEEP_VARIABLE, if *keep_glslang { "1" } else { "0" });
+        cmd.env(super::guard::CATCH_VARIABLE, if *catch_exceptions { "1" } else { "0" });
         let mut child = cmd
             .spawn()
             .map_err(|e| StartError::Unavailable(format!("cannot start {}: {e}", command.program.display())))?;

@@ -17,6 +17,7 @@
 //! happened, with the `VkResult`.
 
 use super::abi;
+use super::guard::{self, Created};
 use super::protocol::{DeviceReport, Failure, Fault, RunTimes, Stage};
 use crate::external::consumer::Slot;
 use crate::external::raw;
@@ -91,6 +92,8 @@ pub struct Gpu {
     command_pool: vk::CommandPool,
     memory: vk::PhysicalDeviceMemoryProperties,
     report: DeviceReport,
+    /// Whether pipeline creation goes through the C++ guard ([`guard`]).
+    catch_exceptions: bool,
 }
 
 /// What [`Gpu::new`] makes from the instance.
@@ -157,6 +160,7 @@ impl Gpu {
                 command_pool: p.command_pool,
                 memory: p.memory,
                 report: p.report,
+                catch_exceptions: guard::enabled_by_env(),
             }),
             Err(e) => {
                 // SAFETY: nothing created from the instance is alive; the
@@ -757,16 +761,10 @@ impl<'g> Run<'g> {
         mark(PIPELINE_CALL);
         // SAFETY: every pointer in the create info and its chains points at
         // a local that outlives the call.
-        let created = unsafe {
-            d.create_data_graph_pipelines_arm(
-                vk::DeferredOperationKHR::null(),
-                vk::PipelineCache::null(),
-                &[info],
-                None,
-            )
+        self.pipeline = match unsafe { guard::create_pipeline(d, &info, self.gpu.catch_exceptions) } {
+            Created::Returned(created) => created.map_err(|e| vk_failure(Stage::Pipeline, e, PIPELINE_CALL))?,
+            Created::Threw(what) => return Err(failure(Stage::Threw, format!("{PIPELINE_CALL}: {what}"))),
         };
-        let pipelines = created.map_err(|e| vk_failure(Stage::Pipeline, e, "vkCreateDataGraphPipelinesARM"))?.0;
-        self.pipeline = pipelines.first().copied().unwrap_or_default();
         if self.pipeline.is_null() {
             return Err(failure(Stage::Pipeline, "vkCreateDataGraphPipelinesARM returned no pipeline"));
         }

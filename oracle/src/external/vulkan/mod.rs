@@ -14,7 +14,11 @@
 //! ([`Vulkan::with_spare`]), so a crash costs the next request no cold
 //! start; each worker keeps the layers' glslang initialized
 //! ([`Vulkan::with_glslang_kept`], `SPVGRAPH_KEEP_GLSLANG=0` turns it off)
-//! and runs one tiny graph before it says it is ready.
+//! and runs one tiny graph before it says it is ready. Pipeline creation
+//! goes through a C++ frame ([`Vulkan::with_exceptions_caught`],
+//! `SPVGRAPH_CATCH_EXCEPTIONS=0` turns it off): the layer lets C++ exceptions
+//! out of `vkCreateDataGraphPipelinesARM`, which Rust cannot catch, and each
+//! would otherwise cost a worker.
 //!
 //! Which device: by default the emulation layers `ci/setup-oracles`
 //! installed, stacked on lavapipe. `--oracle-path vulkan=DIR` (or
@@ -41,11 +45,14 @@
 //! be bound: …", "the dispatch failed: …", "the device was lost: …"), with
 //! what the driver or layer printed meanwhile; `Refused { Unsupported }`
 //! for a tensor format the device does not have, or what cannot be bound;
-//! `Abnormal` for a worker that died on a signal, hung or ran out of memory.
+//! `Abnormal` for a worker that died on a signal, hung or ran out of memory,
+//! and [`Abnormal::Threw`] for an exception out of pipeline creation (the
+//! worker goes on).
 
 mod abi;
 mod client;
 pub mod device;
+mod guard;
 pub mod protocol;
 pub mod worker;
 
@@ -59,7 +66,9 @@ use crate::external::consumer::{prepare, Preparation, Prepared, RequestError, Te
 use crate::external::process::{self, Ended, Limits};
 use crate::external::raw;
 use crate::features::Feature;
-use crate::oracle::{Capability, ExecOutcome, ExecRequest, KnownDiscrepancy, Oracle, OracleError, PhaseTimes, Refusal};
+use crate::oracle::{
+    Abnormal, Capability, ExecOutcome, ExecRequest, KnownDiscrepancy, Oracle, OracleError, PhaseTimes, Refusal,
+};
 use crate::tools::{Tool, Tools};
 use client::{Exchange, Launch, Pool, StartError};
 use protocol::{ConstantHeader, FromWorker, RunHeader, RunTimes, ToWorker};
@@ -83,6 +92,7 @@ pub struct Vulkan {
     workarounds: Workarounds,
     layer_package: Option<String>,
     keep_glslang: bool,
+    catch_exceptions: bool,
     pool: Pool,
     ready: OnceLock<Result<DeviceReport, String>>,
 }
@@ -96,6 +106,7 @@ impl std::fmt::Debug for Vulkan {
             .field("limits", &self.limits)
             .field("workarounds", &self.workarounds)
             .field("keep_glslang", &self.keep_glslang)
+            .field("catch_exceptions", &self.catch_exceptions)
             .finish_non_exhaustive()
     }
 }
@@ -133,6 +144,7 @@ impl Vulkan {
             workarounds: Workarounds::ALL,
             layer_package,
             keep_glslang: glslang::enabled_by_env(),
+            catch_exceptions: guard::enabled_by_env(),
             pool: Pool::new(true),
             ready: OnceLock::new(),
         }
@@ -172,6 +184,16 @@ impl Vulkan {
         self
     }
 
+    /// Creates pipelines through a C++ frame that catches what the layer
+    /// throws (the default, unless `SPVGRAPH_CATCH_EXCEPTIONS=0`): the
+    /// worker reports [`Abnormal::Threw`] and serves the next graph. Off, the
+    /// worker aborts on such a graph, as a C or Rust application does, and
+    /// the next graph waits for a new worker.
+    pub fn with_exceptions_caught(mut self, catch: bool) -> Vulkan {
+        self.catch_exceptions = catch;
+        self
+    }
+
     /// Keeps a spare worker started ahead of need (the default), or not.
     pub fn with_spare(mut self, spare: bool) -> Vulkan {
         self.pool = Pool::new(spare);
@@ -189,6 +211,7 @@ impl Vulkan {
             device: self.device.clone(),
             limits: self.limits,
             keep_glslang: self.keep_glslang,
+            catch_exceptions: self.catch_exceptions,
         })
     }
 
@@ -422,6 +445,13 @@ fn refusal(f: &protocol::Failure, stderr: &str, notes: &str) -> Result<ExecOutco
     let reason = format!("{}{notes}: {}{said}", f.stage.describe(), f.message);
     let kind = match f.stage {
         Stage::Request => return Err(failed(reason)),
+        // The same detail as a worker that died of it ([`crash_detail`]), so
+        // that the documented discrepancy matches either way.
+        Stage::Threw => {
+            let call = device::PIPELINE_CALL;
+            let detail = format!("while running the graph{notes}: in {call}: {CPP_EXCEPTION} {call}; {}", f.message);
+            return Ok(ExecOutcome::Abnormal { how: Abnormal::Threw, detail });
+        }
         Stage::Resources if f.result.as_deref() == Some("VK_ERROR_FORMAT_NOT_SUPPORTED") => Refusal::Unsupported,
         Stage::Resources
         | Stage::ShaderModule

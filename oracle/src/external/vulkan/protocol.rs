@@ -22,7 +22,7 @@ use std::io::{Read, Write};
 
 /// The version of this protocol: a worker from another build that speaks
 /// another version is refused at the handshake.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 
 const MAGIC: [u8; 4] = *b"SPVW";
 /// The largest header accepted (a corrupt length must not allocate gigabytes).
@@ -187,6 +187,10 @@ pub enum Stage {
     SessionMemory,
     /// Recording, submitting or waiting for the dispatch.
     Dispatch,
+    /// A C++ exception left `vkCreateDataGraphPipelinesARM` and the worker's
+    /// guard caught it (a C or Rust application would have aborted); the
+    /// message is the exception's.
+    Threw,
     /// `VK_ERROR_DEVICE_LOST` (at any stage): the device is unusable and
     /// the worker exits after reporting it.
     DeviceLost,
@@ -203,6 +207,7 @@ impl Stage {
             Stage::Session => "the pipeline session could not be created",
             Stage::SessionMemory => "session memory could not be bound",
             Stage::Dispatch => "the dispatch failed",
+            Stage::Threw => "pipeline creation threw a C++ exception",
             Stage::DeviceLost => "the device was lost",
         }
     }
