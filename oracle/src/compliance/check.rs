@@ -233,7 +233,9 @@ fn exact_integers(
 }
 
 /// FP_SPECIAL: zeros of either sign match; a NaN result is fine where the
-/// reference or the bound is NaN; otherwise NaN-ness, finiteness and sign agree,
+/// reference or the bound is NaN; an element whose finite bound overflows the
+/// output with terms of both signs is exempt; otherwise NaN-ness, finiteness
+/// and sign agree,
 /// the reference taken in the output format (a finite fp64 reference beyond
 /// the format's largest value is its infinity there, or NaN for fp8e4m3).
 fn fp_special(
@@ -257,6 +259,16 @@ fn fp_special(
         // window summing past 65504): the operator itself gives inf there.
         if accumulator_limit.is_some_and(|limit| b > limit) {
             t.exempt(Exemption::AccumulatorOverflows);
+            t.record(false, shape, element(i, r, c, 0.0, 0.0));
+            continue;
+        }
+        // Terms of both signs (a bound above |reference|) whose bound
+        // overflows the output: as DOT_PRODUCT exempts such elements, the
+        // accumulation may overflow on the way in an order the operator does
+        // not fix (an fp8 product past fp16's range before a bias of the
+        // other sign), to either infinity or, both ways, NaN.
+        if b.is_finite() && format.overflows(b) && b > r.abs() * (1.0 + 1e-9) {
+            t.exempt(Exemption::BoundOverflows);
             t.record(false, shape, element(i, r, c, 0.0, 0.0));
             continue;
         }

@@ -259,6 +259,24 @@ fn fp_special_takes_the_reference_in_the_output_format() {
     assert!(verdict(m, &[1.5e41], f16s(&[65504.0]), Some(&[1.5e41])), "finite beyond range: sign and class agree");
 }
 
+/// An fp8e5m2 DEPTHWISE_CONV2D (fp16 accumulator, inf elsewhere in its
+/// input) whose product 73728 overflows fp16 before a bias of -8560 brings the
+/// exact sum back to 65168: the reference model gives inf, and so may any
+/// implementation; with terms of one sign the sign still counts.
+#[test]
+fn fp_special_exempts_a_bound_that_overflows_with_terms_of_both_signs() {
+    let m = Mode::FpSpecial { accumulator_limit: None };
+    let bound = 73728.0 + 8560.0;
+    assert!(verdict(m, &[65168.0], f16s(&[f64::INFINITY]), Some(&[bound])));
+    assert!(verdict(m, &[65168.0], f16s(&[f64::NAN]), Some(&[bound])));
+    assert!(verdict(m, &[65168.0], f16s(&[65184.0]), Some(&[bound])));
+    assert!(!verdict(m, &[65168.0], f16s(&[f64::INFINITY]), Some(&[65168.0])), "no overflow on the way");
+    assert!(
+        !verdict(m, &[f64::INFINITY], f16s(&[f64::NEG_INFINITY]), Some(&[f64::INFINITY])),
+        "an inf input still counts"
+    );
+}
+
 /// An fp16 AVG_POOL2D (fp16 accumulator) with inf elsewhere in its input:
 /// a window whose sum overflows 65504 may be inf, as the TOSA reference
 /// model's own result is; a window that does not overflow may not.
