@@ -492,8 +492,10 @@ pub fn diff_module(file: &Path, oracles: &[Arc<dyn Oracle>], given: &DiffInputs)
         Beside::Foreign(note) => (None, Some(note)),
         Beside::Nothing => (None, None),
     };
+    // A hunt finding's `STEM.mlir` has the case's own manifest beside it,
+    // not a network's: it states nothing about the produced module.
     let network = match (is_mlir, networks::manifest_path(file)) {
-        (true, Some(path)) => {
+        (true, Some(path)) if !matches!(manifest_of(&path), Beside::Manifest(..)) => {
             let m = networks::read_manifest(&path)?;
             Some((
                 path.clone(),

@@ -77,6 +77,25 @@ fn mlir_the_producer_refuses_is_a_producer_rejects_disagreement() {
     assert!(out.contains("producer-rejects"), "{out}");
 }
 
+/// A hunt finding's `STEM.mlir` has the case manifest `STEM.json` beside it
+/// (the note's "see it again" command runs exactly this): it is not a
+/// network's manifest, and the produced module is judged as valid.
+#[test]
+fn mlir_beside_a_case_manifest_is_not_taken_for_a_network() {
+    let Some(_) = spvgraph_testkit::tool(Tool::ModelConverter) else { return };
+    let dir = scratch("mlir-case-manifest");
+    let mlir = dir.join("case.mlir");
+    let text = "func.func @graph0(%a: tensor<4xi32>) -> tensor<4xi32> {\n  \
+                %0 = \"tosa.clz\"(%a) : (tensor<4xi32>) -> tensor<4xi32>\n  \
+                return %0 : tensor<4xi32>\n}\n";
+    std::fs::write(&mlir, text).expect("write");
+    std::fs::write(dir.join("case.json"), r#"{"expect": "valid", "seed": 1}"#).expect("write the case manifest");
+    let (code, out, err) = run(bin!().arg("diff").arg(&mlir).args(["--oracles", "model-converter", "--json"]));
+    assert!(code == 0 || code == 1, "{out}{err}");
+    let reports: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
+    assert_eq!(reports[0]["expect"], "valid", "{out}");
+}
+
 /// `STEM.json` beside a module is read as its case manifest only when it is
 /// one (it has `expect`): a scenario-runner scenario there states nothing,
 /// so the module alone sets the expectation, and a module that breaks a
