@@ -1,8 +1,11 @@
 //! The one judgement: given what a case is expected to be and what every
 //! oracle answered, which answers are wrong, how, and how seriously.
 //!
-//! `spvgraph hunt`, `spvgraph diff`, the fuzz targets and the tests all call
-//! [`judge`]; nothing else decides whether an oracle disagrees. It never
+//! `spvgraph hunt`, `spvgraph diff`, `spvgraph diff-exec`, `spvgraph validate
+//! --oracle both`, the corpus check, the fuzz targets and the tests all call
+//! [`judge`]; nothing else decides whether an oracle disagrees, and
+//! [`Disagreement::disposition`] alone decides what a disagreement amounts
+//! to (a finding, documented, a note, or charged to no oracle). It never
 //! names an oracle: what a validator claims to check comes from
 //! [`Oracle::rule_claim`], documented discrepancies from
 //! [`Oracle::known_discrepancies`], and a disagreement about outputs is
@@ -31,6 +34,7 @@
 //! | valid | a backend's results for two equivalent forms of the case differ where the operator sequence is the same (see `forms` for floating point) | `form-differs` |
 //! | any / valid | a reader crashes or hangs / refuses the module / shows it otherwise (see `reading`) | `reader-crash` / `reader-rejects-valid` / `reader-differs` |
 
+mod disposition;
 mod execution;
 pub mod forms;
 mod kind;
@@ -42,6 +46,7 @@ mod release;
 mod signature;
 mod validity;
 
+pub use disposition::{Disposition, DocumentedPolicy};
 pub use execution::{compare_outputs, pipeline_rules, OutputComparison};
 pub use forms::{FormAnswer, AS_GIVEN};
 pub use kind::{Kind, Severity};
