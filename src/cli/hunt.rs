@@ -492,7 +492,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         config_from_file: args.config.is_some() || generator_profile.is_some(),
         oracles,
         inject_panic: args.inject_panic.clone(),
-        ignore_documented: args.ignore_documented,
+        documented: spvgraph_oracle::judge::DocumentedPolicy::ignoring(args.ignore_documented),
         observe: !args.no_observed_form,
         neighbours: args.neighbours,
         guide_floor: args.guide_floor,
