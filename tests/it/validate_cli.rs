@@ -175,6 +175,31 @@ fn spirv_val_oracle_and_both() {
     assert!(err.contains("[spirv-val]") && err.contains("(rule: graph.output.missing)"), "{err}");
 }
 
+/// A valid module the pinned spirv-val rejects, as its documented table
+/// says (`SPIRV_VAL_REJECTS_VALID`): `--oracle both` reports the rejection
+/// as documented and passes the file, where spirv-val alone fails it.
+#[test]
+fn both_reports_a_documented_spirv_val_rejection_as_documented() {
+    if Tools::discover().get(Tool::LibSpirvTools).is_err() && Tools::discover().get(Tool::SpirvVal).is_err() {
+        assert!(!Tools::required(), "CI=true and spirv-val is missing");
+        eprintln!("skipping: spirv-val is not installed");
+        return;
+    }
+    let finding = "corpus/findings/spirv-val-rejects-arm-ml-operations-import.spv";
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join(finding);
+    let (code, out, err) = run(bin!().args(["validate", "--oracle", "spirv-val"]).arg(&file));
+    assert_eq!(code, 1, "the pinned spirv-val rejects it: {out}{err}");
+    let (code, out, err) = run(bin!().args(["validate", "--oracle", "both"]).arg(&file));
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("the in-tree validator accepts it but spirv-val rejects it"), "{out}");
+    assert!(out.contains(&format!("(documented: {finding})")), "{out}");
+    let (code, out, err) = run(bin!().args(["validate", "--oracle", "both", "--json"]).arg(&file));
+    assert_eq!(code, 0, "{out}{err}");
+    let doc: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(doc["files"][0]["valid"], true, "{out}");
+    assert_eq!(doc["files"][0]["spirv_val"]["documented"]["finding"], finding, "{out}");
+}
+
 #[test]
 fn an_oracle_directory_without_tools_is_named_not_replaced() {
     // A SPVGRAPH_ORACLES that names a directory without tools.json must not
