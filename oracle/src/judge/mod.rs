@@ -312,6 +312,12 @@ pub struct Observations<'a> {
     pub reference: Option<ExecOutcome>,
     /// The other backends' outcomes.
     pub executions: Vec<ExecAnswer<'a>>,
+    /// Backends judged against the referee's precise run alone, with no
+    /// in-tree run to compare with: the in-tree executor itself in
+    /// `spvgraph diff-exec`, a sweep that measures it against the reference.
+    /// Their outcome by itself is judged as any backend's; their outputs
+    /// only by the referee (no referee, or one that cannot answer: not judged).
+    pub against_referee: Vec<ExecAnswer<'a>>,
     /// The oracle that settles output disagreements (see [`Capability::Reference`]).
     pub referee: Option<&'a dyn Oracle>,
     /// What producers made of the case.
@@ -426,6 +432,7 @@ fn document(d: &mut Disagreement, expectation: &Expectation, observations: &Obse
         .iter()
         .map(|a| a.oracle)
         .chain(observations.executions.iter().map(|a| a.oracle))
+        .chain(observations.against_referee.iter().map(|a| a.oracle))
         .chain(observations.productions.iter().map(|p| p.producer))
         .chain(produced_validity)
         .chain(observations.readings.iter().map(|r| r.oracle));
