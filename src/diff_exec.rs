@@ -24,9 +24,7 @@ use spvgraph_generator::{generate_from_seed, single_op_seed, Case, Config};
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_oracle::compliance::{compare_run, Agreement, PreciseOutcome, SweepTally};
 use spvgraph_oracle::exec::Executor;
-use spvgraph_oracle::judge::{
-    can, judge, Disagreement, Disposition, DocumentedPolicy, ExecAnswer, Expectation, Observations,
-};
+use spvgraph_oracle::judge::{can, judge, Disagreement, DocumentedPolicy, ExecAnswer, Expectation, Observations};
 use spvgraph_oracle::oracle::{Capability, ExecOutcome, ExecRequest, Oracle, OracleError};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -220,10 +218,7 @@ fn run_case(case: &Case, op: TosaOp, reference: &dyn Oracle, executor: &dyn Orac
 /// subnormal the rules let an implementation flush, elements the reference
 /// model's own result fails) is not checked; else what was measured.
 fn judged(measured: Agreement, ds: &[Disagreement]) -> Agreement {
-    let finding = ds.iter().find_map(|d| match d.disposition(DocumentedPolicy::Known) {
-        Disposition::Finding => Some(d),
-        Disposition::Documented(_) | Disposition::Note | Disposition::Unjudged => None,
-    });
+    let finding = ds.iter().find(|d| d.disposition(DocumentedPolicy::Known).counts());
     match (finding, measured) {
         (Some(d), _) => Agreement::Mismatch { output: None, detail: format!("{}: {}", d.kind, d.detail) },
         (None, Agreement::Mismatch { detail, .. }) => {
