@@ -399,7 +399,7 @@ pub(super) fn judge(
         coverage.extend(c);
     }
     for answer in &observations.against_referee {
-        out.extend(judge_against_referee(expectation, observations, request, answer, vote));
+        out.extend(judge_against_referee(expectation, observations, answer, vote));
     }
     (out, coverage)
 }
@@ -411,10 +411,10 @@ pub(super) fn judge(
 fn judge_against_referee(
     expectation: &Expectation,
     observations: &Observations<'_>,
-    request: &ExecRequest<'_>,
     answer: &ExecAnswer<'_>,
     vote: &mut Vote<'_>,
 ) -> Vec<Disagreement> {
+    let Some(request) = &observations.request else { return Vec::new() };
     let name = answer.oracle.name();
     let mut out: Vec<Disagreement> =
         outcome_disagreement(expectation, observations, request, answer.oracle, &answer.outcome, None)
