@@ -39,7 +39,7 @@ use oracles::OracleSet;
 use serde_json::Value;
 use spvgraph_generator::Config;
 use spvgraph_ir::rules::RuleId;
-use spvgraph_oracle::judge::{Disagreement, Disposition, DocumentedPolicy};
+use spvgraph_oracle::judge::{Disagreement, DocumentedPolicy};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -134,14 +134,15 @@ pub struct HuntReport {
 }
 
 /// The order findings are reduced in: undocumented before documented
-/// (whose reduction only confirms the match), then by severity, then in the
-/// order they were found.
+/// (whose reduction only confirms the match, even in the recall
+/// self-check, whatever its policy), then by severity, then in the order
+/// they were found.
 fn reduction_priority(
     d: &Disagreement,
     index: u64,
     queued: usize,
 ) -> (bool, spvgraph_oracle::judge::Severity, u64, usize) {
-    (d.documented.is_some(), d.severity, index, queued)
+    (d.disposition(DocumentedPolicy::Known).documented().is_some(), d.severity, index, queued)
 }
 
 /// What the workers share.
@@ -258,10 +259,7 @@ impl Shared<'_> {
     /// Whether `d` counts as documented in this hunt (the recall self-check
     /// treats every documented discrepancy as unknown).
     fn documented(&self, d: &Disagreement) -> bool {
-        match d.disposition(self.store.documented_policy()) {
-            Disposition::Documented(_) => true,
-            Disposition::Finding | Disposition::Note | Disposition::Unjudged => false,
-        }
+        d.disposition(self.store.documented_policy()).documented().is_some()
     }
 
     /// The background reducer: reduces each finding it is sent, within its

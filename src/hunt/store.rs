@@ -377,10 +377,7 @@ impl Store {
         let sig = d.signature();
         let Ok(mut entries) = self.entries.lock() else { return };
         if let Some(e) = entries.get_mut(key).filter(|e| e.index == case.index) {
-            e.documented = match judged.disposition(self.context.documented) {
-                Disposition::Documented(_) => true,
-                Disposition::Finding | Disposition::Note | Disposition::Unjudged => false,
-            };
+            e.documented = judged.disposition(self.context.documented).documented().is_some();
             if self.ignores_documented() {
                 let first = e.recalls.as_ref().map_or_else(|| self.started.elapsed(), |r| r.1);
                 e.recalls = documented.as_ref().map(|x| (x.finding.clone(), first));
