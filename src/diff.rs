@@ -810,3 +810,60 @@ pub fn diff_module(file: &Path, oracles: &[Arc<dyn Oracle>], given: &DiffInputs)
     }
     Ok(report)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use spvgraph_oracle::attribution::{Owner, Status};
+    use spvgraph_oracle::judge::{Documented, Kind, Severity};
+
+    fn documented(finding: &str) -> Option<Documented> {
+        Some(Documented {
+            why: "known".into(),
+            finding: finding.into(),
+            owner: Owner::SpirvTools,
+            status: Status::Open,
+            upstream: None,
+            features: Vec::new(),
+        })
+    }
+
+    fn report(disagreements: Vec<Disagreement>) -> DiffReport {
+        DiffReport {
+            file: "corpus/findings/spirv-val-x.spv".into(),
+            expect: "valid".into(),
+            expect_source: "--expect".into(),
+            entry: None,
+            inputs: InputSource::None,
+            notes: Vec::new(),
+            answers: Vec::new(),
+            versions: BTreeMap::new(),
+            disagreements,
+            coverage: Vec::new(),
+            seconds: BTreeMap::new(),
+        }
+    }
+
+    #[test]
+    fn each_disposition_is_shown_and_only_a_finding_fails() {
+        let d = |kind| Disagreement::new(kind, "spirv-val", "detail");
+        let mut own = d(Kind::RejectsValid);
+        own.documented = documented("corpus/findings/spirv-val-x.spv");
+        let mut other = d(Kind::RejectsValid);
+        other.documented = documented("corpus/findings/spirv-val-y.spv");
+        let mut note = d(Kind::AcceptsInvalid);
+        note.severity = Severity::Note;
+        let mut unjudged = d(Kind::CheckerDisagreesWithReference);
+        unjudged.oracles.clear();
+        let quiet = report(vec![own.clone(), other.clone(), note.clone(), unjudged.clone()]);
+        let shown: Vec<Shown<'_>> = quiet.disagreements.iter().map(|x| quiet.shown(x)).collect();
+        assert_eq!(
+            shown,
+            [Shown::OwnBug, Shown::Known("corpus/findings/spirv-val-y.spv"), Shown::Note, Shown::Unjudged]
+        );
+        assert!(!quiet.fails());
+        let failing = report(vec![own, d(Kind::RejectsValid)]);
+        assert_eq!(failing.shown(&failing.disagreements[1]), Shown::Disagree);
+        assert!(failing.fails());
+    }
+}
