@@ -165,7 +165,7 @@ fn hunt_once(options: &BenchOptions, backend: &str, variant: Variant) -> anyhow:
         config: spvgraph_generator::Config::default(),
         config_from_file: false,
         oracles,
-        ignore_documented: false,
+        documented: spvgraph_oracle::judge::DocumentedPolicy::Known,
         inject_panic: Vec::new(),
         observe: true,
         reduce: None,

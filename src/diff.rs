@@ -24,8 +24,8 @@ use spvgraph_oracle::forms::run::{
     answers as form_answers, choose, in_tree_reference, observed_answer, run_cases, CaseRuns, FormCase,
 };
 use spvgraph_oracle::judge::{
-    check_production, judge, judge_counted, Coverage, Disagreement, ExecAnswer, Expectation, Observations,
-    ProductionAnswer, ReadSubject, ReadingAnswer, ValidityAnswer,
+    check_production, judge, judge_counted, Coverage, Disagreement, Disposition, DocumentedPolicy, ExecAnswer,
+    Expectation, Observations, ProductionAnswer, ReadSubject, ReadingAnswer, ValidityAnswer,
 };
 use spvgraph_oracle::oracle::{
     Capability, ExecOutcome, Oracle, OracleError, OwnedExecRequest, ProduceOutcome, ProduceRequest, Refusal,
@@ -138,6 +138,54 @@ pub struct DiffReport {
     /// precise runs happen); the producer's first conversion of a network
     /// file is `NAME (module)`.
     pub seconds: BTreeMap<String, f64>,
+}
+
+/// How a disagreement of a diff is shown, from its
+/// [`Disposition`](spvgraph_oracle::judge::Disposition): the file's own
+/// documented bug is a disagreement to show (a corpus finding diffed), a
+/// documented one the case merely meets is listed apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shown<'a> {
+    /// An undocumented disagreement: it fails the command.
+    Disagree,
+    /// The documented bug of the file itself.
+    OwnBug,
+    /// Another documented bug the case meets (its minimal module).
+    Known(&'a str),
+    /// Outside a tool's contract.
+    Note,
+    /// Charged to no oracle.
+    Unjudged,
+}
+
+impl DiffReport {
+    /// How `d`, one of this report's disagreements, is shown.
+    pub fn shown<'d>(&self, d: &'d Disagreement) -> Shown<'d> {
+        match d.disposition(DocumentedPolicy::Known) {
+            Disposition::Finding => Shown::Disagree,
+            Disposition::Documented(doc) if same_finding(&self.file, &doc.finding) => Shown::OwnBug,
+            Disposition::Documented(doc) => Shown::Known(&doc.finding),
+            Disposition::Note => Shown::Note,
+            Disposition::Unjudged => Shown::Unjudged,
+        }
+    }
+
+    /// Whether a disagreement fails the command: one that is neither
+    /// documented, nor a note, nor charged to no oracle.
+    pub fn fails(&self) -> bool {
+        self.disagreements.iter().any(|d| d.disposition(DocumentedPolicy::Known).counts())
+    }
+}
+
+/// Whether the documented finding `finding` (a repository path such as
+/// `corpus/findings/X.spv`) is the file diffed, or a variant of it
+/// (`X.produced.spv`, `X.orig.spv`).
+fn same_finding(file: &str, finding: &str) -> bool {
+    let stem = |p: &str| {
+        let name = Path::new(p).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        name.split('.').next().unwrap_or_default().to_string()
+    };
+    stem(file) == stem(finding)
 }
 
 /// What lies beside a module as `STEM.json`.
@@ -763,4 +811,61 @@ pub fn diff_module(file: &Path, oracles: &[Arc<dyn Oracle>], given: &DiffInputs)
         report.disagreements = judge_counted(&expectation, &observations).disagreements;
     }
     Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use spvgraph_oracle::attribution::{Owner, Status};
+    use spvgraph_oracle::judge::{Documented, Kind, Severity};
+
+    fn documented(finding: &str) -> Option<Documented> {
+        Some(Documented {
+            why: "known".into(),
+            finding: finding.into(),
+            owner: Owner::SpirvTools,
+            status: Status::Open,
+            upstream: None,
+            features: Vec::new(),
+        })
+    }
+
+    fn report(disagreements: Vec<Disagreement>) -> DiffReport {
+        DiffReport {
+            file: "corpus/findings/spirv-val-x.spv".into(),
+            expect: "valid".into(),
+            expect_source: "--expect".into(),
+            entry: None,
+            inputs: InputSource::None,
+            notes: Vec::new(),
+            answers: Vec::new(),
+            versions: BTreeMap::new(),
+            disagreements,
+            coverage: Vec::new(),
+            seconds: BTreeMap::new(),
+        }
+    }
+
+    #[test]
+    fn each_disposition_is_shown_and_only_a_finding_fails() {
+        let d = |kind| Disagreement::new(kind, "spirv-val", "detail");
+        let mut own = d(Kind::RejectsValid);
+        own.documented = documented("corpus/findings/spirv-val-x.spv");
+        let mut other = d(Kind::RejectsValid);
+        other.documented = documented("corpus/findings/spirv-val-y.spv");
+        let mut note = d(Kind::AcceptsInvalid);
+        note.severity = Severity::Note;
+        let mut unjudged = d(Kind::CheckerDisagreesWithReference);
+        unjudged.oracles.clear();
+        let quiet = report(vec![own.clone(), other.clone(), note.clone(), unjudged.clone()]);
+        let shown: Vec<Shown<'_>> = quiet.disagreements.iter().map(|x| quiet.shown(x)).collect();
+        assert_eq!(
+            shown,
+            [Shown::OwnBug, Shown::Known("corpus/findings/spirv-val-y.spv"), Shown::Note, Shown::Unjudged]
+        );
+        assert!(!quiet.fails());
+        let failing = report(vec![own, d(Kind::RejectsValid)]);
+        assert_eq!(failing.shown(&failing.disagreements[1]), Shown::Disagree);
+        assert!(failing.fails());
+    }
 }

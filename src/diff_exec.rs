@@ -9,18 +9,23 @@
 //! only that operator, one graph of one operation, and the row's profile, and
 //! cases whose operation landed on another row are passed over. Each case runs
 //! on the executor and on the reference in precise mode (fp64 results and
-//! bounds tensors), and every output is compared with
-//! [`spvgraph_oracle::compliance::compare_run`].
+//! bounds tensors); every output is measured with
+//! [`spvgraph_oracle::compliance::compare_run`] (the table's modes and worst
+//! ratio) and the executor's answer goes through the one judgement
+//! ([`spvgraph_oracle::judge::judge`], the reference as the referee) and its
+//! disposition, which decide whether the case fails. The reference's own
+//! crashes and refusals are what the measure says (the judgement uses the
+//! reference only as the referee).
 
 use anyhow::{bail, Context};
 use rayon::prelude::*;
 use spvgraph_generator::files::{self, Extras};
 use spvgraph_generator::{generate_from_seed, single_op_seed, Case, Config};
 use spvgraph_ir::tosa::TosaOp;
-use spvgraph_oracle::compliance::{compare_run, Agreement, SweepTally};
+use spvgraph_oracle::compliance::{compare_run, Agreement, PreciseOutcome, SweepTally};
 use spvgraph_oracle::exec::Executor;
-use spvgraph_oracle::judge::can;
-use spvgraph_oracle::oracle::{Capability, ExecRequest, Oracle, OracleError};
+use spvgraph_oracle::judge::{can, judge, Disagreement, DocumentedPolicy, ExecAnswer, Expectation, Observations};
+use spvgraph_oracle::oracle::{Capability, ExecOutcome, ExecRequest, Oracle, OracleError};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -50,6 +55,8 @@ pub struct SweepReport {
     pub unreached: Vec<String>,
     /// Wall time, in seconds.
     pub seconds: f64,
+    /// Disagreeing cases that could not be written to `--findings` (the sweep went on).
+    pub write_errors: Vec<String>,
 }
 
 /// A sweep job: every wanted case of one operator × type row.
@@ -87,22 +94,31 @@ pub fn sweep(options: &SweepOptions, reference: &dyn Oracle) -> anyhow::Result<S
         options.ops.iter().flat_map(|&op| (0..op.spec().type_rows.len()).map(move |row| RowJob { op, row })).collect();
     let pool = rayon::ThreadPoolBuilder::new().num_threads(options.jobs.max(1)).build()?;
     let start = Instant::now();
-    let results: Vec<(SweepTally, Vec<String>)> =
-        pool.install(|| jobs.par_iter().map(|j| sweep_row(j, options, reference)).collect());
+    let results: Vec<RowResult> = pool.install(|| jobs.par_iter().map(|j| sweep_row(j, options, reference)).collect());
     let mut tally = SweepTally::new();
     let mut unreached = Vec::new();
-    for (t, u) in &results {
-        tally.merge(t);
-        unreached.extend(u.iter().cloned());
+    let mut write_errors = Vec::new();
+    for r in &results {
+        tally.merge(&r.tally);
+        unreached.extend(r.unreached.iter().cloned());
+        write_errors.extend(r.write_errors.iter().cloned());
     }
-    Ok(SweepReport { tally, unreached, seconds: start.elapsed().as_secs_f64() })
+    Ok(SweepReport { tally, unreached, seconds: start.elapsed().as_secs_f64(), write_errors })
 }
 
-fn sweep_row(job: &RowJob, options: &SweepOptions, reference: &dyn Oracle) -> (SweepTally, Vec<String>) {
+/// What one operator × type row gave.
+struct RowResult {
+    tally: SweepTally,
+    unreached: Vec<String>,
+    write_errors: Vec<String>,
+}
+
+fn sweep_row(job: &RowJob, options: &SweepOptions, reference: &dyn Oracle) -> RowResult {
     let config = Config::single_op(job.op, job.row, &Config::default());
     let executor = Executor::default();
     let mut tally = SweepTally::new();
     let mut found = 0u32;
+    let mut write_errors = Vec::new();
     let budget = u64::from(options.per_row) * u64::from(options.attempts.max(1));
     for k in 0..budget {
         if found >= options.per_row {
@@ -116,16 +132,16 @@ fn sweep_row(job: &RowJob, options: &SweepOptions, reference: &dyn Oracle) -> (S
             continue;
         }
         found += 1;
-        let outcome = run_case(&case, reference, &executor);
+        let outcome = run_case(&case, job.op, reference, &executor);
         let label = format!("seed {seed}");
         tally.record(job.op, job.row, &label, &outcome);
         if let (Some(dir), Ok(Agreement::Mismatch { .. }) | Err(_)) = (&options.findings, &outcome) {
-            write_finding(
+            write_errors.extend(write_finding(
                 dir,
                 &format!("ref-{}-r{}-s{seed}", job.op.name().to_ascii_lowercase(), job.row),
                 &case,
                 &outcome,
-            );
+            ));
         }
     }
     let unreached = if found < options.per_row {
@@ -133,14 +149,20 @@ fn sweep_row(job: &RowJob, options: &SweepOptions, reference: &dyn Oracle) -> (S
     } else {
         Vec::new()
     };
-    (tally, unreached)
+    RowResult { tally, unreached, write_errors }
 }
 
-/// Writes a disagreeing case and what happened (`STEM.txt`); a failure to
-/// write is reported and the sweep goes on.
-fn write_finding(dir: &std::path::Path, stem: &str, case: &Case, outcome: &Result<Agreement, OracleError>) {
+/// Writes a disagreeing case and what happened (`STEM.txt`); what could
+/// not be written is returned, and the sweep goes on.
+fn write_finding(
+    dir: &std::path::Path,
+    stem: &str,
+    case: &Case,
+    outcome: &Result<Agreement, OracleError>,
+) -> Vec<String> {
+    let mut errors = Vec::new();
     if let Err(e) = files::write_case(dir, stem, case, &Extras { spvasm: true, mlir: true }) {
-        eprintln!("{}: cannot write {stem}: {e}", dir.display());
+        errors.push(format!("{}: cannot write {stem}: {e}", dir.display()));
     }
     let detail = match outcome {
         Ok(a) => format!("{a:?}"),
@@ -148,11 +170,13 @@ fn write_finding(dir: &std::path::Path, stem: &str, case: &Case, outcome: &Resul
     };
     let path = dir.join(format!("{stem}.txt"));
     if let Err(e) = std::fs::write(&path, detail) {
-        eprintln!("{}: {e}", path.display());
+        errors.push(format!("{}: {e}", path.display()));
     }
+    errors
 }
 
-fn run_case(case: &Case, reference: &dyn Oracle, executor: &dyn Oracle) -> Result<Agreement, OracleError> {
+/// Runs one case of `op` on the executor and the reference, and judges it.
+fn run_case(case: &Case, op: TosaOp, reference: &dyn Oracle, executor: &dyn Oracle) -> Result<Agreement, OracleError> {
     let Some(entry) = case.entry_points.first() else {
         return Ok(Agreement::Skipped("the case has no entry point".into()));
     };
@@ -168,7 +192,84 @@ fn run_case(case: &Case, reference: &dyn Oracle, executor: &dyn Oracle) -> Resul
         graph_constants: &case.graph_constants,
     };
     let precise = reference.execute_precise(&request)?;
-    compare_run(&request, &precise, executor.name(), executor.execute(&request))
+    let outcome = executor.execute(&request);
+    // The measure: modes and how close each output came to its bound, for the table.
+    let measured = compare_run(&request, &precise, executor.name(), outcome.clone())?;
+    if !matches!(precise, PreciseOutcome::Outputs(_)) {
+        // The reference itself crashed or refused: a fact about the model
+        // (its `ref-*` findings), which the judgement, using it only as the
+        // referee, does not judge.
+        return Ok(measured);
+    }
+    let referee = Answered { oracle: reference, request, precise: &precise };
+    let observations = Observations {
+        request: Some(request),
+        against_referee: vec![ExecAnswer::plain(executor, outcome)],
+        referee: Some(&referee),
+        operators: vec![op],
+        ..Observations::default()
+    };
+    let ds = judge(&Expectation::Valid, &observations);
+    Ok(judged(measured, &ds))
+}
+
+/// The case's verdict for the table: the judgement's first finding fails
+/// it; a difference the judgement finds no fault in (documented, a
+/// subnormal the rules let an implementation flush, elements the reference
+/// model's own result fails) is not checked; else what was measured.
+fn judged(measured: Agreement, ds: &[Disagreement]) -> Agreement {
+    let finding = ds.iter().find(|d| d.disposition(DocumentedPolicy::Known).counts());
+    match (finding, measured) {
+        (Some(d), _) => Agreement::Mismatch { output: None, detail: format!("{}: {}", d.kind, d.detail) },
+        (None, Agreement::Mismatch { detail, .. }) => {
+            Agreement::Incomparable(format!("the judgement finds no fault in a difference: {detail}"))
+        }
+        (None, measured) => measured,
+    }
+}
+
+/// The reference oracle with its precise run of the case already answered,
+/// so that the judgement does not run it again; any other request (the case
+/// with its subnormals flushed, a normal-mode run) goes to the oracle.
+struct Answered<'a> {
+    oracle: &'a dyn Oracle,
+    request: ExecRequest<'a>,
+    precise: &'a PreciseOutcome,
+}
+
+impl Answered<'_> {
+    fn is_the_case(&self, r: &ExecRequest<'_>) -> bool {
+        let (a, b) = (&self.request, r);
+        a.module == b.module
+            && a.entry_point == b.entry_point
+            && a.inputs == b.inputs
+            && a.graph_constants == b.graph_constants
+    }
+}
+
+impl Oracle for Answered<'_> {
+    fn name(&self) -> &str {
+        self.oracle.name()
+    }
+
+    fn capabilities(&self) -> &'static [Capability] {
+        self.oracle.capabilities()
+    }
+
+    fn available(&self) -> Result<(), OracleError> {
+        self.oracle.available()
+    }
+
+    fn execute(&self, request: &ExecRequest<'_>) -> Result<ExecOutcome, OracleError> {
+        self.oracle.execute(request)
+    }
+
+    fn execute_precise(&self, request: &ExecRequest<'_>) -> Result<PreciseOutcome, OracleError> {
+        if self.is_the_case(request) {
+            return Ok(self.precise.clone());
+        }
+        self.oracle.execute_precise(request)
+    }
 }
 
 #[cfg(test)]
@@ -198,6 +299,21 @@ mod tests {
         assert_eq!(total.cases as usize, rows * 2, "{}", report.tally.table());
         // The in-tree executor computes ABS and ADD exactly or within their bounds.
         assert_eq!((total.fail, total.errors), (0, 0), "{}", report.tally.table());
+    }
+
+    #[test]
+    fn the_judgement_decides_whether_a_case_fails() {
+        let mismatch = || Agreement::Mismatch { output: Some(0), detail: "output 0 (ABS): off".into() };
+        let finding = Disagreement::new(spvgraph_oracle::judge::Kind::WrongOutput, "in-tree", "not compliant");
+        // A finding fails the case whatever was measured.
+        assert!(judged(Agreement::Compliant(Vec::new()), std::slice::from_ref(&finding)).is_mismatch());
+        // A difference the judgement finds no fault in is not checked.
+        assert!(matches!(judged(mismatch(), &[]), Agreement::Incomparable(_)));
+        let mut note = finding.clone();
+        note.oracles.clear();
+        assert!(matches!(judged(mismatch(), &[note]), Agreement::Incomparable(_)));
+        // Else the measure stands.
+        assert_eq!(judged(Agreement::Skipped("budget".into()), &[]), Agreement::Skipped("budget".into()));
     }
 
     #[test]

@@ -4,6 +4,8 @@
 //! SPIRV-Tools library is there, else the `spirv-val` executable), with the
 //! rejections collected for the caller to print.
 
+pub mod near_valid;
+
 use rayon::prelude::*;
 use spvgraph_generator::files::{self, Extras};
 use spvgraph_generator::{generate_from_seed, Config, Coverage};

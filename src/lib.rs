@@ -14,3 +14,4 @@ pub mod generate;
 pub mod hunt;
 pub mod networks;
 pub mod reduce;
+pub mod validate;

@@ -8,6 +8,7 @@ mod cli;
 use clap::Parser;
 use std::process::ExitCode;
 
+#[allow(clippy::print_stderr, reason = "the command's error goes to standard error")]
 fn main() -> ExitCode {
     let args = cli::Cli::parse();
     match cli::run(args) {

@@ -4,7 +4,7 @@
 //! measurement, not a test):
 //! `cargo run -p spvgraph-generator --release --example shape_change_sweep`.
 
-#![allow(clippy::print_stdout)] // a measurement prints its figures
+#![allow(clippy::print_stdout, clippy::print_stderr)] // a measurement prints its figures and its progress
 
 use spvgraph_generator::mutate::shape::attempt;
 use spvgraph_generator::prng::SplitMix64;

@@ -19,6 +19,7 @@
     clippy::expect_used,
     clippy::panic,
     clippy::print_stdout,
+    clippy::print_stderr,
     reason = "a test, bench or example: a failure names its place"
 )]
 

@@ -820,6 +820,7 @@ pub trait Oracle: Send + Sync {
 /// ([`crate::tools::Tools::required`], `CI=true`), the reason as an
 /// error. The oracle-level counterpart of [`crate::tools::locate`],
 /// for code (tests, examples) that may skip work without a tool.
+#[allow(clippy::print_stderr, reason = "the skip notice of a test or an example, as cargo test shows it")]
 pub fn runnable<O: Oracle>(oracle: O) -> Result<Option<O>, OracleError> {
     match oracle.available() {
         Ok(()) => Ok(Some(oracle)),

@@ -425,6 +425,7 @@ pub fn is_elf(path: &Path) -> bool {
 /// when present; `Ok(None)` after printing a `skipping: …` notice when it is
 /// missing; `Err` when it is missing and [`Tools::required`] (`CI=true`)
 /// makes that a failure.
+#[allow(clippy::print_stderr, reason = "the skip notice of a test or an example, as cargo test shows it")]
 pub fn locate(tool: Tool) -> Result<Option<PathBuf>, ToolUnavailable> {
     match Tools::discover().get(tool) {
         Ok(p) => Ok(Some(p.to_path_buf())),

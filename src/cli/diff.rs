@@ -14,10 +14,9 @@
 use super::hunt::oracle_config;
 use super::Outcome;
 use anyhow::{anyhow, bail};
-use spvgraph::diff::{diff_module, DiffInputs, DiffReport, InputSource};
+use spvgraph::diff::{diff_module, DiffInputs, DiffReport, InputSource, Shown};
 use spvgraph::hunt::oracles::OracleSet;
 use spvgraph_ir::env::TargetEnv;
-use spvgraph_oracle::judge::{Disagreement, Severity};
 use spvgraph_oracle::oracle::Oracle;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -141,15 +140,8 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             print!("{}", table(r));
         }
     }
-    let disagree = reports.iter().any(|r| r.disagreements.iter().any(counts));
+    let disagree = reports.iter().any(DiffReport::fails);
     Ok(if disagree { Outcome::CheckFailed } else { Outcome::Success })
-}
-
-/// Whether a disagreement fails the command: neither documented, nor a
-/// note, nor charged to no oracle (elements the referee's own output fails,
-/// which are judged for no backend).
-fn counts(d: &Disagreement) -> bool {
-    d.documented.is_none() && d.severity != Severity::Note && !d.oracles.is_empty()
 }
 
 fn table(r: &DiffReport) -> String {
@@ -189,35 +181,20 @@ fn table(r: &DiffReport) -> String {
     if r.disagreements.is_empty() {
         let _ = writeln!(t, "  every oracle agrees");
     }
-    // The file's own documented bug is a disagreement to show; another
-    // documented one (a known bug the case happens to meet) is listed apart,
-    // and so are notes (outside a tool's contract).
-    let own = |finding: &str| same_finding(&r.file, finding);
     for d in &r.disagreements {
         // A disagreement charged to no oracle (checker-disagrees-with-reference) says so.
         let who = if d.oracles.is_empty() { "no oracle".to_string() } else { d.oracles.join(",") };
         // The label and what documents it come first: details run over several lines.
-        let (label, doc) = match &d.documented {
-            _ if d.severity == Severity::Note => ("NOTE", String::new()),
-            _ if d.oracles.is_empty() => ("UNJUDGED", String::new()),
-            Some(doc) if own(&doc.finding) => ("DISAGREE", " (documented: this finding)".to_string()),
-            Some(doc) => ("KNOWN", format!(" (documented: {})", doc.finding)),
-            None => ("DISAGREE", String::new()),
+        let (label, doc) = match r.shown(d) {
+            Shown::Disagree => ("DISAGREE", String::new()),
+            Shown::OwnBug => ("DISAGREE", " (documented: this finding)".to_string()),
+            Shown::Known(finding) => ("KNOWN", format!(" (documented: {finding})")),
+            Shown::Note => ("NOTE", String::new()),
+            Shown::Unjudged => ("UNJUDGED", String::new()),
         };
         let _ = writeln!(t, "  {label} {} [{}] {who}{doc}: {}", d.kind, d.severity.name(), d.detail);
     }
     t
-}
-
-/// Whether the documented finding `finding` (a repository path such as
-/// `corpus/findings/X.spv`) is the file diffed, or a variant of it
-/// (`X.produced.spv`, `X.orig.spv`).
-fn same_finding(file: &str, finding: &str) -> bool {
-    let stem = |p: &str| {
-        let name = std::path::Path::new(p).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        name.split('.').next().unwrap_or_default().to_string()
-    };
-    stem(file) == stem(finding)
 }
 
 fn summarize(v: &serde_json::Value) -> String {

@@ -14,10 +14,13 @@
 //! only that operator, one graph of one operation, and the row's profile, and
 //! cases whose operation landed on another row are passed over. Each case runs
 //! on the executor and on the reference model in precise mode (fp64 results
-//! and bounds tensors), and every output is compared with
-//! `spvgraph_oracle::compliance::compare_run`. Prints the per-row table (cases,
-//! pass, fail, unchecked, error, modes, worst error/allowed ratio); exit
-//! status 1 when any case disagrees or the model failed.
+//! and bounds tensors); every output is measured with
+//! `spvgraph_oracle::compliance::compare_run`, and the executor's answer goes
+//! through the one judgement (the model as the referee), whose findings fail
+//! a case; a difference it finds no fault in (documented, a flushed
+//! subnormal, elements the model's own result fails) is unchecked. Prints the
+//! per-row table (cases, pass, fail, unchecked, error, modes, worst
+//! error/allowed ratio); exit status 1 when any case disagrees or the model failed.
 
 use super::Outcome;
 use spvgraph::diff_exec::{parse_ops, sweep, SweepOptions};
@@ -64,6 +67,9 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let config = OracleConfig { timeout: Duration::from_secs(args.timeout), ..OracleConfig::default() };
     let reference = registry::build(registry::TOSA_REF, &config)?;
     let report = sweep(&options, reference.as_ref())?;
+    for e in &report.write_errors {
+        eprintln!("{e}");
+    }
     print!("{}", report.tally.table());
     if !report.unreached.is_empty() {
         println!("rows short of --per-row cases (the generator did not reach them): {}", report.unreached.join(", "));

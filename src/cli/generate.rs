@@ -21,17 +21,15 @@
 use super::Outcome;
 use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressStyle};
-use rayon::prelude::*;
+use spvgraph::generate::near_valid::{self, NearValidBatch};
 use spvgraph::generate::{Batch, Tally};
-use spvgraph_generator::files::{self, Extras};
-use spvgraph_generator::near_valid::{covered_pipeline_rules, covered_rules, near_valid_from_seed, NearValid};
+use spvgraph_generator::files::Extras;
+use spvgraph_generator::near_valid::{covered_pipeline_rules, covered_rules};
 use spvgraph_generator::{Config, ConfigProfile};
 use spvgraph_ir::elem::Profile;
 use spvgraph_ir::rules::RuleId;
 use spvgraph_ir::tosa::TosaOp;
-use spvgraph_oracle::oracle::ValidateOptions;
 use spvgraph_oracle::registry::{self, OracleConfig};
-use spvgraph_oracle::validate::Validator;
 use std::path::{Path, PathBuf};
 
 /// Arguments of `generate`. Every configuration field can be set: from a
@@ -202,64 +200,33 @@ fn run_near_valid(args: &Args, config: &Config) -> anyhow::Result<Outcome> {
         bail!("--near-valid: no near-valid mutator exists yet");
     }
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let extras = Extras { spvasm: args.spvasm, mlir: !args.no_mlir };
+    let batch = NearValidBatch {
+        seed: args.seed,
+        count: args.count,
+        config,
+        rule,
+        out: dir,
+        prefix: &args.prefix,
+        extras: Extras { spvasm: args.spvasm, mlir: !args.no_mlir },
+    };
     let bar = progress(args.count);
-    let results: Vec<(u64, Result<String, String>)> = (0..args.count)
-        .into_par_iter()
-        .map(|i| {
-            let seed = args.seed.wrapping_add(i);
-            let stem = format!("{}{seed}", args.prefix);
-            let r = match near_valid_from_seed(seed, config, rule) {
-                Ok(nv) => files::write_near_valid(dir, &stem, &nv, &extras, &broken_pipelines(&nv))
-                    .map(|_| nv.rule.name().to_string())
-                    .map_err(|e| format!("{e:#}")),
-                Err(e) => Err(e.to_string()),
-            };
-            bar.inc(1);
-            (seed, r)
-        })
-        .collect();
+    let t = near_valid::run(&batch, &|| bar.inc(1));
     bar.finish_and_clear();
-    let written = results.iter().filter(|(_, r)| r.is_ok()).count();
-    let mut by_rule = std::collections::BTreeMap::<&str, u64>::new();
-    for (_, r) in &results {
-        if let Ok(name) = r {
-            *by_rule.entry(name.as_str()).or_default() += 1;
-        }
-    }
     let last = args.seed.wrapping_add(args.count.saturating_sub(1));
     println!(
-        "generated {written} near-valid case(s), seeds {}..={last} into {}: {} rule(s) broken",
+        "generated {} near-valid case(s), seeds {}..={last} into {}: {} rule(s) broken",
+        t.written,
         args.seed,
         dir.display(),
-        by_rule.len()
+        t.by_rule.len()
     );
-    let failed: Vec<&(u64, Result<String, String>)> = results.iter().filter(|(_, r)| r.is_err()).collect();
-    if !failed.is_empty() {
-        eprintln!("{} seed(s) gave no near-valid module; first ones:", failed.len());
-        for (seed, r) in failed.iter().take(10) {
-            if let Err(e) = r {
-                eprintln!("  seed {seed}: {e}");
-            }
+    if !t.failed.is_empty() {
+        eprintln!("{} seed(s) gave no near-valid module; first ones:", t.failed.len());
+        for (seed, e) in t.failed.iter().take(10) {
+            eprintln!("  seed {seed}: {e}");
         }
     }
-    Ok(if written == 0 && args.count > 0 { Outcome::CheckFailed } else { Outcome::Success })
-}
-
-/// The graph entry points of a pipeline case for which the in-tree
-/// validator reports the case's pipeline rule (none for a module rule).
-fn broken_pipelines(nv: &NearValid) -> Vec<String> {
-    if !nv.is_pipeline_break() {
-        return Vec::new();
-    }
-    let Ok(module) = spvgraph_ir::Module::decode_words(&nv.words) else { return Vec::new() };
-    let validator = Validator::new(ValidateOptions { target_env: nv.target_env, ..ValidateOptions::default() });
-    validator
-        .pipeline_rules_by_entry_point(&module)
-        .into_iter()
-        .filter(|(_, findings)| findings.iter().any(|f| f.rule == nv.rule))
-        .map(|(name, _)| name)
-        .collect()
+    Ok(if t.written == 0 && args.count > 0 { Outcome::CheckFailed } else { Outcome::Success })
 }
 
 fn report(args: &Args, config: &Config, t: Tally, checked: bool) -> anyhow::Result<Outcome> {

@@ -398,48 +398,6 @@ fn run_id(shard: Option<Shard>) -> String {
     }
 }
 
-fn options_plan(options: &HuntOptions) -> String {
-    spvgraph::hunt::plan_digest(options)
-}
-
-/// Where `--resume` continues: seed, first index, count and run name of
-/// the hunt in `--out`. Rebuilds its summary first, so a second kill
-/// still leaves one.
-fn resume_point(args: &Args, plan: &str) -> anyhow::Result<(u64, u64, Option<u64>, String)> {
-    let Some(p) = progress::Progress::load(&args.out)? else {
-        bail!("--resume: {} has no {} (no hunt to resume there)", args.out.display(), progress::FILE);
-    };
-    if p.plan != plan {
-        bail!(
-            "--resume: the hunt in {} made its cases with other settings (--config, --near-valid-ratio or --rule \
-             differ), so its seeds would give other cases",
-            args.out.display()
-        );
-    }
-    if p.shard != args.shard.filter(|s| !s.is_whole()) {
-        let named = |s: Option<Shard>| s.map_or("the whole range".to_string(), |s| format!("shard {s}"));
-        bail!(
-            "--resume: the hunt in {} ran {}, not {}: give the same --shard",
-            args.out.display(),
-            named(p.shard),
-            named(args.shard)
-        );
-    }
-    let count = args.count.or(p.count);
-    if count.is_none() && args.time.is_none() {
-        bail!("--resume: the hunt in {} was bounded by time: give --time (or --count)", args.out.display());
-    }
-    spvgraph::hunt::summary::rebuild(&args.out)?;
-    eprintln!(
-        "resuming the hunt in {}: seed {}, from case {} (seed {})",
-        args.out.display(),
-        p.seed,
-        p.done_below,
-        p.seed.wrapping_add(p.done_below)
-    );
-    Ok((p.seed, p.done_below, count, p.run))
-}
-
 /// Runs the hunt.
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
     if !args.resume && args.time.is_none() && args.count.is_none() {
@@ -492,7 +450,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         config_from_file: args.config.is_some() || generator_profile.is_some(),
         oracles,
         inject_panic: args.inject_panic.clone(),
-        ignore_documented: args.ignore_documented,
+        documented: spvgraph_oracle::judge::DocumentedPolicy::ignoring(args.ignore_documented),
         observe: !args.no_observed_form,
         neighbours: args.neighbours,
         guide_floor: args.guide_floor,
@@ -506,7 +464,16 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         }),
     };
     let (seed, start, count, run_id) = if args.resume {
-        resume_point(&args, &options_plan(&options))?
+        let plan = spvgraph::hunt::plan_digest(&options);
+        let p = progress::resume_point(&args.out, &plan, args.shard, args.count, args.time.is_some())?;
+        eprintln!(
+            "resuming the hunt in {}: seed {}, from case {} (seed {})",
+            args.out.display(),
+            p.seed,
+            p.start,
+            p.seed.wrapping_add(p.start)
+        );
+        (p.seed, p.start, p.count, p.run)
     } else {
         (args.seed, 0, args.count, run_id(args.shard))
     };

@@ -1,7 +1,8 @@
 //! Argument parsing and dispatch; one module per subcommand.
 
-// The command files print their results: the one place output goes to stdout.
-#![allow(clippy::print_stdout)]
+// The command files print their results and diagnostics: the one place
+// output goes to stdout and stderr.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod bench_backends;
 mod corpus;

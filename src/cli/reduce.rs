@@ -22,15 +22,11 @@ use super::input;
 use super::Outcome;
 use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressStyle};
-use spvgraph::hunt::case::Hunter;
-use spvgraph::hunt::oracles::OracleSet;
 use spvgraph::hunt::reduce_finding;
 use spvgraph::reduce::{self, ExternalTest};
 use spvgraph_ir::env::TargetEnv;
 use spvgraph_ir::rules::RuleId;
-use spvgraph_oracle::registry::OracleConfig;
 use spvgraph_reducer::{Candidate, Expect, Info, Progress, ReduceError};
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -156,29 +152,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
 fn run_finding(path: &Path, args: &Args) -> anyhow::Result<Outcome> {
     let stored = reduce_finding::stored_case(path)?;
     let names = reduce_finding::answered_oracles(&stored);
-    let oracle_config = OracleConfig::default();
-    let mut set = OracleSet::build(Some(&names), &oracle_config, &BTreeMap::new())?;
-    // Every sampled oracle takes the case: it was in their sample when found
-    // (a near-valid one only by a hunt with --strict-consumers).
-    for s in set.executors.iter_mut().chain(set.producers.iter_mut()) {
-        s.sample = 1.0;
-    }
-    set.strict_consumers = true;
-    // As the hunt runs a case by default: a finding may come from a form or
-    // from the rescue of a case the backend refused as given.
-    set.forms = spvgraph::hunt::oracles::DEFAULT_FORMS;
-    set.rescue = true;
-    let config = spvgraph_generator::Config::default();
-    let hunter = Hunter {
-        config: &config,
-        ratio: 0.0,
-        rules: &[],
-        oracles: &set,
-        base_seed: stored.case.seed.wrapping_sub(stored.case.index),
-        inject_panic: &args.inject_panic,
-        observe: true,
-        networks: None,
-    };
+    let set = reduce_finding::rejudging_oracles(&names)?;
     let options = reduce::Options {
         expect: Expect::Same,
         target_env: stored.case.target_env,
@@ -188,7 +162,9 @@ fn run_finding(path: &Path, args: &Args) -> anyhow::Result<Outcome> {
     };
     eprintln!("judging {} again with {}", stored.stem, names.join(", "));
     let bar = progress_bar(args.quiet);
-    let result = reduce_finding::reduce_in_place(&hunter, &stored, &options, |p| bar.set_message(progress_line(p)));
+    let result = reduce_finding::reduce_stored(&stored, &set, &args.inject_panic, &options, |p| {
+        bar.set_message(progress_line(p))
+    });
     bar.finish_and_clear();
     match result {
         Ok(r) => {

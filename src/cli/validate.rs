@@ -19,6 +19,7 @@
 use super::{input, Outcome};
 use anyhow::{bail, Context};
 use serde_json::{json, Value};
+use spvgraph::validate::Judged;
 use spvgraph_ir::elem::Profile;
 use spvgraph_ir::rules::{RuleId, Severity};
 use spvgraph_oracle::external::spirv_val::SpirvVal;
@@ -33,7 +34,8 @@ enum Which {
     InTree,
     /// spirv-val (in process when libSPIRV-Tools-shared.so is found).
     SpirvVal,
-    /// Both; a file is valid only if both accept it.
+    /// Both; a file is valid only if both accept it, or spirv-val rejects
+    /// it in a way its documented table explains.
     Both,
 }
 
@@ -106,12 +108,12 @@ impl Args {
 /// The outcome for one file.
 struct FileResult {
     in_tree: Option<Report>,
-    spirv_val: Option<Verdict>,
+    spirv_val: Option<Judged>,
 }
 
 impl FileResult {
     fn valid(&self) -> bool {
-        self.in_tree.as_ref().is_none_or(Report::is_valid) && self.spirv_val.as_ref().is_none_or(Verdict::is_valid)
+        self.in_tree.as_ref().is_none_or(Report::is_valid) && self.spirv_val.as_ref().is_none_or(Judged::accepts)
     }
 
     /// Whether the file passes: valid, and a pipeline possible when one was
@@ -150,7 +152,14 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         let bytes = input::read_bytes(path)?;
         let in_tree = (args.oracle != Which::SpirvVal).then(|| validator.check_bytes(&bytes));
         let spirv_val = match &spirv_val {
-            Some(sv) => Some(sv.validate(&words_of(path, &bytes), &options)?),
+            Some(sv) => {
+                let words = words_of(path, &bytes);
+                let verdict = sv.validate(&words, &options)?;
+                Some(match &in_tree {
+                    Some(report) => Judged::new(sv, &words, report, verdict),
+                    None => Judged::alone(verdict),
+                })
+            }
             None => None,
         };
         results.push((path, FileResult { in_tree, spirv_val }));
@@ -228,7 +237,7 @@ fn print_file(path: &Path, r: &FileResult) {
     if let Some(report) = &r.in_tree {
         print_report(path, report);
     }
-    if let Some(Verdict::Invalid(ds)) = &r.spirv_val {
+    if let Some(Verdict::Invalid(ds)) = r.spirv_val.as_ref().map(|j| &j.verdict) {
         for d in ds {
             let guess = d.rule.map(|g| format!(" (rule: {g})")).unwrap_or_default();
             eprintln!("{}: [spirv-val] {}{guess}", location(&file, d.word_offset, d.instruction.as_deref()), d.message);
@@ -256,12 +265,15 @@ fn print_file(path: &Path, r: &FileResult) {
         verdict.push_str(&format!("; pipeline for \"{}\": {state}", p.entry_point));
     }
     if let (Some(report), Some(sv)) = (&r.in_tree, &r.spirv_val) {
-        if report.is_valid() != sv.is_valid() {
+        if report.is_valid() != sv.verdict.is_valid() {
             let (a, b) = (
                 if report.is_valid() { "accepts" } else { "rejects" },
-                if sv.is_valid() { "accepts" } else { "rejects" },
+                if sv.verdict.is_valid() { "accepts" } else { "rejects" },
             );
             verdict.push_str(&format!("; the in-tree validator {a} it but spirv-val {b} it"));
+        }
+        if let Some(doc) = sv.documented() {
+            verdict.push_str(&format!(" (documented: {})", doc.finding));
         }
     }
     println!("{file}: {verdict}");
@@ -316,11 +328,11 @@ fn json_file(path: &Path, r: &FileResult) -> Value {
         });
     }
     if let Some(sv) = &r.spirv_val {
-        let diags: Vec<Value> = match sv {
+        let diags: Vec<Value> = match &sv.verdict {
             Verdict::Valid => Vec::new(),
             Verdict::Invalid(ds) => ds.iter().map(json_diagnostic).collect(),
         };
-        v["spirv_val"] = json!({ "valid": sv.is_valid(), "diagnostics": diags });
+        v["spirv_val"] = json!({ "valid": sv.verdict.is_valid(), "diagnostics": diags, "documented": sv.documented() });
     }
     v
 }

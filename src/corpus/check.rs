@@ -27,7 +27,8 @@ use spvgraph_ir::tosa::TosaOp;
 use spvgraph_oracle::compliance::{Mode, PreciseOutcome, PreciseOutput, ReferenceTensor};
 use spvgraph_oracle::external::process::Limits;
 use spvgraph_oracle::judge::{
-    judge, Disagreement, ExecAnswer, Expectation, Kind, Observations, ReadSubject, ReadingAnswer, ValidityAnswer,
+    judge, Disagreement, Disposition, DocumentedPolicy, ExecAnswer, Expectation, Kind, Observations, ReadSubject,
+    ReadingAnswer, ValidityAnswer,
 };
 use spvgraph_oracle::oracle::{
     Capability, ExecOutcome, ExecRequest, Oracle, OracleError, OwnedExecRequest, Refusal, RuleClaim, ValidateOptions,
@@ -241,9 +242,62 @@ fn expectation(case: &CorpusCase) -> Expectation {
     }
 }
 
-/// The disagreement of `ds` that concerns `oracle`, if any.
-fn about<'d>(ds: &'d [Disagreement], oracle: &dyn Oracle) -> Option<&'d Disagreement> {
-    ds.iter().find(|d| d.oracles.iter().any(|o| o == oracle.name()))
+/// A disagreement about the implementation that a conforming one would not
+/// have, and the documented discrepancy it is (its minimal module), if it is one.
+pub(super) struct Concern<'d> {
+    /// The disagreement.
+    pub(super) disagreement: &'d Disagreement,
+    /// Its documented discrepancy's minimal module.
+    pub(super) documented: Option<String>,
+}
+
+impl<'d> Concern<'d> {
+    /// `d` as a concern of the oracle it names, as the disposition says: a
+    /// finding or a documented one is; a note (outside the tool's contract)
+    /// or one charged to no oracle is not.
+    pub(super) fn of(d: &'d Disagreement) -> Option<Concern<'d>> {
+        let documented = match d.disposition(DocumentedPolicy::Known) {
+            Disposition::Finding => None,
+            Disposition::Documented(doc) => Some(doc.finding.clone()),
+            Disposition::Note | Disposition::Unjudged => return None,
+        };
+        Some(Concern { disagreement: d, documented })
+    }
+}
+
+/// The first disagreement of `ds` about the oracle named `name` that concerns it ([`Concern::of`]).
+pub(super) fn about<'d>(ds: &'d [Disagreement], name: &str) -> Option<Concern<'d>> {
+    ds.iter().filter(|d| d.oracles.iter().any(|o| o == name)).find_map(Concern::of)
+}
+
+/// How a case fails when the implementation is wrong in the way of `kind`:
+/// a crash when it could not answer at all, else a failure.
+pub(super) fn status_of(kind: Kind) -> Status {
+    match kind {
+        Kind::Crash | Kind::Timeout | Kind::OutOfMemory | Kind::OracleError | Kind::ReaderCrash => Status::Crash,
+        Kind::RejectsValid
+        | Kind::MissesRule
+        | Kind::WrongRule
+        | Kind::ExtraRules
+        | Kind::Stricter
+        | Kind::Roundtrip
+        | Kind::GeneratorInvariant
+        | Kind::Panic
+        | Kind::RefusedValid
+        | Kind::WrongOutput
+        | Kind::FormDiffers
+        | Kind::ObservedFormDiffers
+        | Kind::AcceptsInvalid
+        | Kind::CheckerDisagreesWithReference
+        | Kind::ProducerCrash
+        | Kind::ProducerRejects
+        | Kind::ProducerInvalidOutput
+        | Kind::ProducerWrongSemantics
+        | Kind::ReaderRejectsValid
+        | Kind::ReaderDiffers
+        | Kind::Regression
+        | Kind::Fix => Status::Fail,
+    }
 }
 
 fn validate_case(case: &CorpusCase, oracle: &dyn Oracle, profiles: &[Profile]) -> CaseResult {
@@ -273,7 +327,7 @@ fn validate_case(case: &CorpusCase, oracle: &dyn Oracle, profiles: &[Profile]) -
         ..Observations::default()
     };
     let ds = judge(&expectation, &observations);
-    let found = about(&ds, oracle);
+    let found = about(&ds, oracle.name());
     // The corpus asks what a conforming validator does: accept every valid
     // case and reject every invalid one, whatever rule it names. The
     // judgement says whether a wrong answer is a documented discrepancy; a
@@ -282,7 +336,10 @@ fn validate_case(case: &CorpusCase, oracle: &dyn Oracle, profiles: &[Profile]) -
         (_, Some(e), _) => result(case, Status::Crash, e, started),
         (Expect::Valid, None, true) | (Expect::Reject(_), None, false) => result(case, Status::Pass, "", started),
         (Expect::Valid, None, false) => {
-            let why = found.map_or_else(|| "rejects a valid module".to_string(), |d| first_line(&d.detail).to_string());
+            let why = found.as_ref().map_or_else(
+                || "rejects a valid module".to_string(),
+                |c| first_line(&c.disagreement.detail).to_string(),
+            );
             result(case, Status::Fail, why, started)
         }
         (Expect::Reject(rule), None, true) => {
@@ -295,7 +352,7 @@ fn validate_case(case: &CorpusCase, oracle: &dyn Oracle, profiles: &[Profile]) -
         }
     };
     if r.status == Status::Fail && r.documented.is_none() {
-        r.documented = found.and_then(|d| d.documented.as_ref()).map(|d| d.finding.clone());
+        r.documented = found.and_then(|c| c.documented);
     }
     r
 }
@@ -314,13 +371,11 @@ fn read_case(case: &CorpusCase, oracle: &dyn Oracle) -> CaseResult {
     };
     let ds = judge(&expectation(case), &observations);
     // A valid case must be shown as it is; any case must be answered.
-    let Some(d) = about(&ds, oracle) else { return result(case, Status::Pass, "", started) };
-    let status = match d.kind {
-        Kind::ReaderCrash | Kind::OracleError => Status::Crash,
-        _ => Status::Fail,
+    let Some(Concern { disagreement: d, documented }) = about(&ds, oracle.name()) else {
+        return result(case, Status::Pass, "", started);
     };
-    let mut r = result(case, status, format!("{}: {}", d.kind, first_line(&d.detail)), started);
-    r.documented = d.documented.as_ref().map(|doc| doc.finding.clone());
+    let mut r = result(case, status_of(d.kind), format!("{}: {}", d.kind, first_line(&d.detail)), started);
+    r.documented = documented;
     r
 }
 
@@ -446,16 +501,10 @@ fn judge_run(
         ..Observations::default()
     };
     let ds = judge(&Expectation::Valid, &observations);
-    let Some(d) = about(&ds, oracle) else { return (Status::Pass, String::new(), None) };
-    let status = match d.kind {
-        Kind::Crash | Kind::Timeout | Kind::OutOfMemory | Kind::OracleError => Status::Crash,
-        _ => Status::Fail,
+    let Some(Concern { disagreement: d, documented }) = about(&ds, oracle.name()) else {
+        return (Status::Pass, String::new(), None);
     };
-    (
-        status,
-        format!("ep{k}: {}: {}", d.kind.name(), first_line(&d.detail)),
-        d.documented.as_ref().map(|x| x.finding.clone()),
-    )
+    (status_of(d.kind), format!("ep{k}: {}: {}", d.kind.name(), first_line(&d.detail)), documented)
 }
 
 /// Why a stored output cannot be judged, if it cannot: an approximation

@@ -12,11 +12,10 @@
 //! producer makes no module of is skipped with the producer's answer: the
 //! implementation was never asked.
 
-use super::check::{CaseResult, Role, Status};
+use super::check::{status_of, CaseResult, Concern, Role, Status};
 use crate::diff::{diff_module, DiffInputs, DiffReport};
 use crate::hunt::case::Answer;
 use crate::networks::Network;
-use spvgraph_oracle::judge::{Kind, Severity};
 use spvgraph_oracle::oracle::Oracle;
 use std::sync::Arc;
 use std::time::Instant;
@@ -68,11 +67,13 @@ fn verdict(report: &DiffReport, name: &str, role: Role) -> (Status, String, Opti
             return (Status::Skip, format!("not run: {kind}: {}", first_line(reason)), None);
         }
     }
+    // A crash first: it is what the implementation did before anything else.
     let mine = report
         .disagreements
         .iter()
-        .filter(|d| d.severity != Severity::Note && d.oracles.iter().any(|o| o == name))
-        .min_by_key(|d| !matches!(d.kind, Kind::Crash | Kind::Timeout | Kind::OutOfMemory | Kind::OracleError));
+        .filter(|d| d.oracles.iter().any(|o| o == name))
+        .filter_map(Concern::of)
+        .min_by_key(|c| status_of(c.disagreement.kind) != Status::Crash);
     let others: Vec<String> = report
         .disagreements
         .iter()
@@ -88,13 +89,10 @@ fn verdict(report: &DiffReport, name: &str, role: Role) -> (Status, String, Opti
     if !others.is_empty() {
         detail = format!("{detail}; others disagree: {}", others.join(", "));
     }
-    let Some(d) = mine else { return (Status::Pass, detail.trim_start_matches("; ").to_string(), None) };
-    let status = match d.kind {
-        Kind::Crash | Kind::Timeout | Kind::OutOfMemory | Kind::OracleError => Status::Crash,
-        _ => Status::Fail,
+    let Some(Concern { disagreement: d, documented }) = mine else {
+        return (Status::Pass, detail.trim_start_matches("; ").to_string(), None);
     };
-    let documented = d.documented.as_ref().map(|x| x.finding.clone());
-    (status, format!("{}: {}", d.kind.name(), first_line(&d.detail)), documented)
+    (status_of(d.kind), format!("{}: {}", d.kind.name(), first_line(&d.detail)), documented)
 }
 
 fn answer_text(a: &Answer) -> String {

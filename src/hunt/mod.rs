@@ -39,7 +39,7 @@ use oracles::OracleSet;
 use serde_json::Value;
 use spvgraph_generator::Config;
 use spvgraph_ir::rules::RuleId;
-use spvgraph_oracle::judge::Disagreement;
+use spvgraph_oracle::judge::{Disagreement, DocumentedPolicy};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -80,9 +80,10 @@ pub struct HuntOptions {
     pub config_from_file: bool,
     /// The oracles.
     pub oracles: OracleSet,
-    /// Treat every documented discrepancy as unknown: the recall
-    /// self-check (see [`store::Store::recall`]).
-    pub ignore_documented: bool,
+    /// Whether documented discrepancies are known;
+    /// [`DocumentedPolicy::Ignored`] is the recall self-check (see
+    /// [`store::Store::recall`]).
+    pub documented: DocumentedPolicy,
     /// Seeds at which the in-tree validator is made to panic (tests only).
     pub inject_panic: Vec<u64>,
     /// Whether backends also run each valid case's observed form (every
@@ -133,14 +134,15 @@ pub struct HuntReport {
 }
 
 /// The order findings are reduced in: undocumented before documented
-/// (whose reduction only confirms the match), then by severity, then in the
-/// order they were found.
+/// (whose reduction only confirms the match, even in the recall
+/// self-check, whatever its policy), then by severity, then in the order
+/// they were found.
 fn reduction_priority(
     d: &Disagreement,
     index: u64,
     queued: usize,
 ) -> (bool, spvgraph_oracle::judge::Severity, u64, usize) {
-    (d.documented.is_some(), d.severity, index, queued)
+    (d.disposition(DocumentedPolicy::Known).documented().is_some(), d.severity, index, queued)
 }
 
 /// What the workers share.
@@ -257,7 +259,7 @@ impl Shared<'_> {
     /// Whether `d` counts as documented in this hunt (the recall self-check
     /// treats every documented discrepancy as unknown).
     fn documented(&self, d: &Disagreement) -> bool {
-        d.documented.is_some() && !self.store.ignores_documented()
+        d.disposition(self.store.documented_policy()).documented().is_some()
     }
 
     /// The background reducer: reduces each finding it is sent, within its
@@ -470,7 +472,7 @@ pub fn run(options: &HuntOptions, progress: &dyn Progress) -> anyhow::Result<Hun
         validators: options.oracles.validators.iter().map(|v| v.name().to_string()).collect(),
         referee: options.oracles.referee.as_ref().map(|r| r.name().to_string()),
         versions: versions.clone(),
-        ignore_documented: options.ignore_documented,
+        documented: options.documented,
         network_args: options.networks.as_ref().map(|n| n.args()).unwrap_or_default(),
     };
     // Channel instances (`model-converter@dev`) run beside their release

@@ -9,7 +9,8 @@
 //! rewritten (to a temporary file renamed into place, so a kill leaves the
 //! old or the new one, never half of one) about once a second and at the end.
 
-use anyhow::Context;
+use super::shard::Shard;
+use anyhow::{bail, Context};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -37,7 +38,7 @@ pub struct Progress {
     /// The shard it runs (`None`: the whole range); `done_below` counts
     /// the shard's positions, not case indices.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub shard: Option<super::shard::Shard>,
+    pub shard: Option<Shard>,
 }
 
 impl Progress {
@@ -62,6 +63,59 @@ impl Progress {
     pub fn store(&self, out: &Path) -> anyhow::Result<()> {
         write_atomically(&Progress::path(out), &format!("{}\n", serde_json::to_string_pretty(self)?))
     }
+}
+
+/// Where a resumed hunt continues.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResumePoint {
+    /// The hunt's first seed.
+    pub seed: u64,
+    /// The first case index not finished.
+    pub start: u64,
+    /// The case count (the one given now, else the hunt's own; `None`: time-bounded).
+    pub count: Option<u64>,
+    /// The run's name.
+    pub run: String,
+}
+
+/// Where `hunt --resume` continues the hunt in `out`: it must have made its
+/// cases with the same `plan` ([`super::plan_digest`]) and `shard`; `count`
+/// is the `--count` given now, `timed` whether `--time` was (a hunt bounded
+/// by time needs a bound again). Rebuilds its summary first, so a second
+/// kill still leaves one.
+pub fn resume_point(
+    out: &Path,
+    plan: &str,
+    shard: Option<Shard>,
+    count: Option<u64>,
+    timed: bool,
+) -> anyhow::Result<ResumePoint> {
+    let Some(p) = Progress::load(out)? else {
+        bail!("--resume: {} has no {FILE} (no hunt to resume there)", out.display());
+    };
+    if p.plan != plan {
+        bail!(
+            "--resume: the hunt in {} made its cases with other settings (--config, --near-valid-ratio or --rule \
+             differ), so its seeds would give other cases",
+            out.display()
+        );
+    }
+    let shard = shard.filter(|s| !s.is_whole());
+    if p.shard != shard {
+        let named = |s: Option<Shard>| s.map_or("the whole range".to_string(), |s| format!("shard {s}"));
+        bail!(
+            "--resume: the hunt in {} ran {}, not {}: give the same --shard",
+            out.display(),
+            named(p.shard),
+            named(shard)
+        );
+    }
+    let count = count.or(p.count);
+    if count.is_none() && !timed {
+        bail!("--resume: the hunt in {} was bounded by time: give --time (or --count)", out.display());
+    }
+    super::summary::rebuild(out)?;
+    Ok(ResumePoint { seed: p.seed, start: p.done_below, count, run: p.run })
 }
 
 /// Writes `text` to `path` through a temporary file renamed into place.
@@ -140,6 +194,29 @@ impl State {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_resume_continues_the_same_plan_and_shard_from_the_mark() {
+        let out = spvgraph_testkit::scratch("resume-point");
+        let err = |r: anyhow::Result<ResumePoint>| r.err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(err(resume_point(&out, "p", None, Some(5), false)).contains("no progress.json"));
+        let p = Progress {
+            seed: 100,
+            done_below: 7,
+            count: None,
+            plan: "p".into(),
+            run: "run-1".into(),
+            finished: false,
+            shard: None,
+        };
+        p.store(&out).expect("stored");
+        assert!(err(resume_point(&out, "other", None, Some(5), false)).contains("other settings"));
+        assert!(err(resume_point(&out, "p", Shard::parse("1/2").ok(), Some(5), false)).contains("same --shard"));
+        assert!(err(resume_point(&out, "p", None, None, false)).contains("bounded by time"));
+        let r = resume_point(&out, "p", None, None, true).expect("resumes");
+        assert_eq!(r, ResumePoint { seed: 100, start: 7, count: None, run: "run-1".into() });
+        assert_eq!(resume_point(&out, "p", Shard::parse("0/1").ok(), Some(9), false).expect("resumes").count, Some(9));
+    }
 
     #[test]
     fn the_mark_waits_for_the_smallest_unfinished_case_and_its_batches() {

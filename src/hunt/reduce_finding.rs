@@ -11,7 +11,7 @@
 use super::batch;
 use super::case::{CaseOutcome, Hunter, RoundTrip, Subject};
 use super::guard::guard;
-use super::oracles::Sampled;
+use super::oracles::{OracleSet, Sampled};
 use crate::reduce;
 use anyhow::Context;
 use serde_json::{json, Value};
@@ -23,7 +23,9 @@ use spvgraph_ir::rules::RuleId;
 use spvgraph_ir::Module;
 use spvgraph_oracle::features::{self, FeatureSet};
 use spvgraph_oracle::judge::{Disagreement, Documented};
+use spvgraph_oracle::registry::OracleConfig;
 use spvgraph_reducer::{Candidate, Expect, Info};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -457,8 +459,8 @@ pub fn stored_case(path: &Path) -> anyhow::Result<StoredFinding> {
     })
 }
 
-/// registry knows) and the hunt's referee, to judge it again with.
-/// registry knows), to judge it again with.
+/// The oracles that answered the stored case (those the registry knows)
+/// and the hunt's referee, to judge it again with.
 pub fn answered_oracles(stored: &StoredFinding) -> Vec<String> {
     let answered = stored.manifest["finding"]["answers"].as_object();
     let mut names: Vec<String> = spvgraph_oracle::registry::NAMES.iter().map(|n| n.to_string()).collect();
@@ -479,6 +481,47 @@ pub fn answered_oracles(stored: &StoredFinding) -> Vec<String> {
                 || referee == Some(n.as_str())
         })
         .collect()
+}
+
+/// The oracles named `names` (see [`answered_oracles`]) set up as the hunt
+/// that found a case ran them: every sampled oracle takes the case (it was
+/// in their sample when found; a near-valid one only by a hunt with
+/// `--strict-consumers`), and a valid case also runs in the default forms
+/// and rescued, where a finding may come from.
+pub fn rejudging_oracles(names: &[String]) -> anyhow::Result<OracleSet> {
+    let mut set = OracleSet::build(Some(names), &OracleConfig::default(), &BTreeMap::new())?;
+    for s in set.executors.iter_mut().chain(set.producers.iter_mut()) {
+        s.sample = 1.0;
+    }
+    set.strict_consumers = true;
+    set.forms = super::oracles::DEFAULT_FORMS;
+    set.rescue = true;
+    Ok(set)
+}
+
+/// Reduces a stored finding in place as the hunt judges it: with `oracles`
+/// ([`rejudging_oracles`]), the default generator configuration, and the
+/// case's own base seed (see [`reduce_in_place`]); `inject_panic` are the
+/// seeds at which the in-tree validator is made to panic (tests only).
+pub fn reduce_stored(
+    stored: &StoredFinding,
+    oracles: &OracleSet,
+    inject_panic: &[u64],
+    options: &reduce::Options,
+    progress: impl Fn(&spvgraph_reducer::Progress) + Send + Sync,
+) -> anyhow::Result<Reduction> {
+    let config = spvgraph_generator::Config::default();
+    let hunter = Hunter {
+        config: &config,
+        ratio: 0.0,
+        rules: &[],
+        oracles,
+        base_seed: stored.case.seed.wrapping_sub(stored.case.index),
+        inject_panic,
+        observe: true,
+        networks: None,
+    };
+    reduce_in_place(&hunter, stored, options, progress)
 }
 
 /// Reduces a stored finding in place with its recorded predicate (its

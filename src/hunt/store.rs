@@ -18,7 +18,7 @@ use anyhow::Context;
 use serde_json::{json, Value};
 use spvgraph_generator::files::{self, Extras};
 use spvgraph_oracle::features;
-use spvgraph_oracle::judge::{Disagreement, Documented, Kind, Severity, Signature};
+use spvgraph_oracle::judge::{Disagreement, Disposition, Documented, DocumentedPolicy, Kind, Severity, Signature};
 use spvgraph_oracle::oracle::Oracle;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -97,10 +97,11 @@ pub struct StoreContext {
     pub referee: Option<String>,
     /// Each oracle's version.
     pub versions: BTreeMap<String, String>,
-    /// Treat every documented discrepancy as unknown (a self-check of
-    /// recall, `hunt --ignore-documented`): such findings are new, and
-    /// record the documented finding they are an instance of as `recalls`.
-    pub ignore_documented: bool,
+    /// Whether documented discrepancies are known;
+    /// [`DocumentedPolicy::Ignored`] is the self-check of recall (`hunt
+    /// --ignore-documented`): such findings are new, and record the
+    /// documented finding they are an instance of as `recalls`.
+    pub documented: DocumentedPolicy,
     /// The arguments that make a `--profile networks` hunt's cases again
     /// (`--profile networks --corpus DIR --networks GLOB`), for the
     /// reproduce command of a network case; empty otherwise.
@@ -271,7 +272,12 @@ impl Store {
 
     /// Whether documented discrepancies are treated as unknown (the recall self-check).
     pub fn ignores_documented(&self) -> bool {
-        self.context.ignore_documented
+        self.context.documented == DocumentedPolicy::Ignored
+    }
+
+    /// Whether documented discrepancies are known in this run.
+    pub fn documented_policy(&self) -> DocumentedPolicy {
+        self.context.documented
     }
 
     /// The directory findings go to.
@@ -292,10 +298,14 @@ impl Store {
     pub fn record(&self, case: &CaseOutcome, d: &Disagreement) -> Recorded {
         let sig = d.signature();
         let key = sig.key();
-        if d.severity == Severity::Note {
-            self.note(key, case.seed, d);
-            return Recorded::Note;
-        }
+        let documented = match d.disposition(self.context.documented) {
+            Disposition::Note | Disposition::Unjudged => {
+                self.note(key, case.seed, d);
+                return Recorded::Note;
+            }
+            Disposition::Documented(_) => true,
+            Disposition::Finding => false,
+        };
         // Claim the signature (or, for a smaller case, the finding) under the lock.
         let (slug, new) = {
             let Ok(mut entries) = self.entries.lock() else { return Recorded::Again };
@@ -327,7 +337,7 @@ impl Store {
                             prior_by_run: BTreeMap::new(),
                             known: false,
                             this_run: false,
-                            documented: d.documented.is_some() && !self.context.ignore_documented,
+                            documented,
                             recalls: None,
                             examples: BTreeSet::from([case.seed]),
                             manifest: Value::Null,
@@ -339,7 +349,7 @@ impl Store {
         };
         self.write_claimed(&key, &slug, case, d, None);
         if new {
-            Recorded::New(self.dir.join(slug), d.documented.is_some() && !self.context.ignore_documented)
+            Recorded::New(self.dir.join(slug), documented)
         } else {
             Recorded::Smaller
         }
@@ -362,12 +372,13 @@ impl Store {
             Some(m) => m.documented.clone(),
             None => d.documented.clone(),
         };
+        // The reduced case, matched again, decides: judged as `d` with its documentation.
+        let judged = Disagreement { documented: documented.clone(), ..d.clone() };
         let sig = d.signature();
         let Ok(mut entries) = self.entries.lock() else { return };
         if let Some(e) = entries.get_mut(key).filter(|e| e.index == case.index) {
-            let ignore = self.context.ignore_documented;
-            e.documented = documented.is_some() && !ignore;
-            if ignore {
+            e.documented = judged.disposition(self.context.documented).documented().is_some();
+            if self.ignores_documented() {
                 let first = e.recalls.as_ref().map_or_else(|| self.started.elapsed(), |r| r.1);
                 e.recalls = documented.as_ref().map(|x| (x.finding.clone(), first));
             }
@@ -553,7 +564,7 @@ impl Store {
             std::fs::write(&p, cfg).with_context(|| format!("cannot write {}", p.display()))?;
         }
         manifest["finding"] = self.finding_json(slug, sig, case, d, files_error.map(|e| format!("{e:#}")));
-        if self.context.ignore_documented {
+        if self.ignores_documented() {
             // Found as if unknown: the row it would have matched, for the recall list.
             manifest["finding"]["documented"] = Value::Null;
             manifest["finding"]["recalls"] = json!(documented);

@@ -8,6 +8,10 @@
     clippy::expect_used,
     reason = "test support: a failure here is a failed test and names its place"
 )]
+#![allow(
+    clippy::print_stderr,
+    reason = "test support: skip notices and kept scratch directories, as cargo test shows them"
+)]
 
 use spvgraph_generator::Case;
 use spvgraph_oracle::external::spirv_val::SpirvVal;

@@ -153,11 +153,20 @@ fn level_and_profile_options_change_the_verdict() {
     assert_eq!(code, 0, "{err}");
 }
 
+/// Whether spirv-val is missing here (the test then skips with a notice;
+/// under `CI=true` it fails).
+fn spirv_val_missing() -> bool {
+    if Tools::discover().get(Tool::LibSpirvTools).is_ok() || Tools::discover().get(Tool::SpirvVal).is_ok() {
+        return false;
+    }
+    assert!(!Tools::required(), "CI=true and spirv-val is missing");
+    eprintln!("skipping: spirv-val is not installed");
+    true
+}
+
 #[test]
 fn spirv_val_oracle_and_both() {
-    if Tools::discover().get(Tool::LibSpirvTools).is_err() && Tools::discover().get(Tool::SpirvVal).is_err() {
-        assert!(!Tools::required(), "CI=true and spirv-val is missing");
-        eprintln!("skipping: spirv-val is not installed");
+    if spirv_val_missing() {
         return;
     }
     let d = scratch("oracles");
@@ -173,6 +182,29 @@ fn spirv_val_oracle_and_both() {
     let (code, _, err) = run(bin!().args(["validate", "--oracle", "spirv-val"]).arg(&bad));
     assert_eq!(code, 1);
     assert!(err.contains("[spirv-val]") && err.contains("(rule: graph.output.missing)"), "{err}");
+}
+
+/// A valid module the pinned spirv-val rejects, as its documented table
+/// says (`SPIRV_VAL_REJECTS_VALID`): `--oracle both` reports the rejection
+/// as documented and passes the file, where spirv-val alone fails it.
+#[test]
+fn both_reports_a_documented_spirv_val_rejection_as_documented() {
+    if spirv_val_missing() {
+        return;
+    }
+    let finding = "corpus/findings/spirv-val-rejects-arm-ml-operations-import.spv";
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join(finding);
+    let (code, out, err) = run(bin!().args(["validate", "--oracle", "spirv-val"]).arg(&file));
+    assert_eq!(code, 1, "the pinned spirv-val rejects it: {out}{err}");
+    let (code, out, err) = run(bin!().args(["validate", "--oracle", "both"]).arg(&file));
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("the in-tree validator accepts it but spirv-val rejects it"), "{out}");
+    assert!(out.contains(&format!("(documented: {finding})")), "{out}");
+    let (code, out, err) = run(bin!().args(["validate", "--oracle", "both", "--json"]).arg(&file));
+    assert_eq!(code, 0, "{out}{err}");
+    let doc: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(doc["files"][0]["valid"], true, "{out}");
+    assert_eq!(doc["files"][0]["spirv_val"]["documented"]["finding"], finding, "{out}");
 }
 
 #[test]

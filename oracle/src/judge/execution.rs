@@ -398,7 +398,55 @@ pub(super) fn judge(
         out.extend(ds);
         coverage.extend(c);
     }
+    for answer in &observations.against_referee {
+        out.extend(judge_against_referee(expectation, observations, answer, vote));
+    }
     (out, coverage)
+}
+
+/// A backend's run judged against the referee's precise run alone (see
+/// [`Observations::against_referee`]): its outcome by itself, then its
+/// outputs with the accuracy rules as the vote judges them (subnormals
+/// flushed or not, elements the referee's own result fails left out).
+fn judge_against_referee(
+    expectation: &Expectation,
+    observations: &Observations<'_>,
+    answer: &ExecAnswer<'_>,
+    vote: &mut Vote<'_>,
+) -> Vec<Disagreement> {
+    let Some(request) = &observations.request else { return Vec::new() };
+    let name = answer.oracle.name();
+    let mut out: Vec<Disagreement> =
+        outcome_disagreement(expectation, observations, request, answer.oracle, &answer.outcome, None)
+            .into_iter()
+            .collect();
+    let outputs = match (&answer.outcome, expectation.is_invalid()) {
+        (Ok(ExecOutcome::Outputs(o)), false) => o,
+        _ => return out,
+    };
+    // A referee that ended abnormally or refused settles nothing about the backend.
+    if !matches!(vote.get(request), Some(Ok(PreciseOutcome::Outputs(_)))) {
+        return out;
+    }
+    let theirs = ExecOutcome::Outputs(outputs.clone());
+    let referee = vote.name().unwrap_or("no referee").to_string();
+    let verdicts = vote.verdicts(request, &[(name, &theirs)]).unwrap_or_default();
+    if let Some(Ok(Agreement::Mismatch { output, detail })) = verdicts.first() {
+        let op = Module::decode_words(request.module)
+            .ok()
+            .and_then(|m| output_contexts(&m, request.entry_point, request.inputs, request.graph_constants).ok())
+            .and_then(|c| output.and_then(|j| c.get(j).cloned().flatten()))
+            .map(|c| c.op);
+        let mut d =
+            Disagreement::new(Kind::WrongOutput, name, format!("{name}: not compliant: {detail} (referee: {referee})"));
+        d.operators = match op {
+            Some(op) => vec![op],
+            None => observations.operators.clone(),
+        };
+        d.discriminator = output.map(|j| format!("output {j}"));
+        out.push(d);
+    }
+    out
 }
 
 /// The disagreement a backend's outcome is by itself (an abnormal end, a

@@ -1,8 +1,11 @@
 //! The one judgement: given what a case is expected to be and what every
 //! oracle answered, which answers are wrong, how, and how seriously.
 //!
-//! `spvgraph hunt`, `spvgraph diff`, the fuzz targets and the tests all call
-//! [`judge`]; nothing else decides whether an oracle disagrees. It never
+//! `spvgraph hunt`, `spvgraph diff`, `spvgraph diff-exec`, `spvgraph validate
+//! --oracle both`, the corpus check, the fuzz targets and the tests all call
+//! [`judge`]; nothing else decides whether an oracle disagrees, and
+//! [`Disagreement::disposition`] alone decides what a disagreement amounts
+//! to (a finding, documented, a note, or charged to no oracle). It never
 //! names an oracle: what a validator claims to check comes from
 //! [`Oracle::rule_claim`], documented discrepancies from
 //! [`Oracle::known_discrepancies`], and a disagreement about outputs is
@@ -31,6 +34,7 @@
 //! | valid | a backend's results for two equivalent forms of the case differ where the operator sequence is the same (see `forms` for floating point) | `form-differs` |
 //! | any / valid | a reader crashes or hangs / refuses the module / shows it otherwise (see `reading`) | `reader-crash` / `reader-rejects-valid` / `reader-differs` |
 
+mod disposition;
 mod execution;
 pub mod forms;
 mod kind;
@@ -42,6 +46,7 @@ mod release;
 mod signature;
 mod validity;
 
+pub use disposition::{Disposition, DocumentedPolicy};
 pub use execution::{compare_outputs, pipeline_rules, OutputComparison};
 pub use forms::{FormAnswer, AS_GIVEN};
 pub use kind::{Kind, Severity};
@@ -307,6 +312,12 @@ pub struct Observations<'a> {
     pub reference: Option<ExecOutcome>,
     /// The other backends' outcomes.
     pub executions: Vec<ExecAnswer<'a>>,
+    /// Backends judged against the referee's precise run alone, with no
+    /// in-tree run to compare with: the in-tree executor itself in
+    /// `spvgraph diff-exec`, a sweep that measures it against the reference.
+    /// Their outcome by itself is judged as any backend's; their outputs
+    /// only by the referee (no referee, or one that cannot answer: not judged).
+    pub against_referee: Vec<ExecAnswer<'a>>,
     /// The oracle that settles output disagreements (see [`Capability::Reference`]).
     pub referee: Option<&'a dyn Oracle>,
     /// What producers made of the case.
@@ -421,6 +432,7 @@ fn document(d: &mut Disagreement, expectation: &Expectation, observations: &Obse
         .iter()
         .map(|a| a.oracle)
         .chain(observations.executions.iter().map(|a| a.oracle))
+        .chain(observations.against_referee.iter().map(|a| a.oracle))
         .chain(observations.productions.iter().map(|p| p.producer))
         .chain(produced_validity)
         .chain(observations.readings.iter().map(|r| r.oracle));

@@ -58,6 +58,7 @@ pub const MARK: &str = "spvgraph-vulkan-worker: calling ";
 /// The call that creates a pipeline (where the layer compiles), as marked.
 pub const PIPELINE_CALL: &str = "vkCreateDataGraphPipelinesARM";
 
+#[allow(clippy::print_stderr, reason = "the worker's mark is its protocol with the client, on standard error")]
 fn mark(call: &str) {
     eprintln!("{MARK}{call}");
 }
