@@ -150,7 +150,7 @@ NonSemantic.Graph.DebugInfo (KhronosGroup/SPIRV-Tools #6666, May 2026): the
 same module is valid for spirv-val built from main (August 2026). So this is
 a spirv-val 2025.5 bug (fixed upstream), not a model-converter bug. It is
 documented with spirv-val's rejections of valid modules
-(`spvgraph_oracle::external::known::SPIRV_VAL_REJECTS_VALID`).
+(`spvgraph_oracle::external::spirv_val::known::SPIRV_VAL_REJECTS_VALID`).
 
 The debug instructions also refer to ids defined inside the graph (its
 inputs and operation results) from outside it; the specification does not
