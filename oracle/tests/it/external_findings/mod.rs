@@ -78,6 +78,11 @@ fn graph(
     b.finish()
 }
 
+/// The inputs of [`fft_module`]: ones and zeros.
+fn fft_inputs() -> Vec<TensorData> {
+    vec![f32s(&[1, 4, 4], &[1.0; 16]), f32s(&[1, 4, 4], &[0.0; 16])]
+}
+
 /// FFT2D of a `1x4x4` fp32 pair; with `transpose`, the imaginary part is
 /// returned transposed (`perms = [0, 2, 1]`).
 fn fft_module(transpose: bool) -> Module {

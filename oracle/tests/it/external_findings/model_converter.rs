@@ -7,7 +7,6 @@ use super::*;
 /// The model-converter findings, in the order they are written and listed.
 pub(super) fn findings() -> Vec<Finding> {
     let inf = f32::INFINITY;
-    let fft_inputs = || vec![f32s(&[1, 4, 4], &[1.0; 16]), f32s(&[1, 4, 4], &[0.0; 16])];
     vec![
         Finding {
             stem: "model-converter-opline-in-graph-body",
