@@ -12,6 +12,8 @@
 //! libFuzzer's own exec/s (`fuzz/run.sh`, `-print_final_stats=1`) adds
 //! coverage instrumentation and mutation; this measures the property alone.
 
+#![allow(clippy::print_stdout, reason = "a measurement prints its figures")]
+
 use spvgraph_fuzz::{check, corpus_files};
 use std::path::PathBuf;
 use std::time::Instant;

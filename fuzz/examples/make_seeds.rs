@@ -14,13 +14,19 @@
 //! and vgf_dump are installed (`ci/setup-oracles`), so the bytes a real
 //! producer writes are in the corpus too.
 
+#![allow(clippy::print_stdout, reason = "it lists the seeds it writes")]
+
 use spvgraph_ir::builder::ModuleBuilder;
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::{Endian, GraphDebugInst, Inst, Module};
 use spvgraph_oracle::tools::{Tool, Tools};
+use std::error::Error;
 use std::path::Path;
 use std::process::Command;
+
+/// What a seed-writing step gives back: an error names the seed or file.
+type Written = Result<(), Box<dyn Error>>;
 
 fn chain(n: usize) -> Module {
     spvgraph_ir::samples::elementwise_chain(n)
@@ -156,32 +162,33 @@ const MLIR_SEEDS: &[(&str, &str)] = &[
     ),
 ];
 
-fn write(dir: &Path, name: &str, m: &Module) {
-    let bytes = m.encode_bytes().expect("builder modules encode");
+fn write(dir: &Path, name: &str, m: &Module) -> Written {
+    let bytes = m.encode_bytes().map_err(|e| format!("{name} does not encode: {e}"))?;
     assert_eq!(Module::decode_bytes(&bytes).as_ref(), Ok(m), "{name} round-trips");
-    std::fs::write(dir.join(format!("{name}.spv")), &bytes).expect("write seed");
+    std::fs::write(dir.join(format!("{name}.spv")), &bytes).map_err(|e| format!("cannot write {name}.spv: {e}"))?;
     println!("wrote {name}.spv ({} bytes)", bytes.len());
+    Ok(())
 }
 
-fn model_converter_seeds(dir: &Path) {
+fn model_converter_seeds(dir: &Path) -> Written {
     let tools = Tools::discover();
     let (Ok(mc), Ok(dump)) = (tools.get(Tool::ModelConverter), tools.get(Tool::VgfDump)) else {
         eprintln!("model-converter/vgf_dump not installed: keeping the existing mc_* seeds");
-        return;
+        return Ok(());
     };
     // A fixed directory, and relative paths with it as the working directory,
     // so the file names model-converter records in OpString debug info (and
     // hence the seed bytes) do not change from one regeneration to the next.
     let scratch = std::env::temp_dir().join("spvgraph-make-seeds");
     let _ = std::fs::remove_dir_all(&scratch);
-    std::fs::create_dir_all(&scratch).expect("scratch dir");
+    std::fs::create_dir_all(&scratch).map_err(|e| format!("cannot create {}: {e}", scratch.display()))?;
     for (name, mlir) in MLIR_SEEDS {
         for debug in [false, true] {
             let stem = if debug { format!("{name}_debug") } else { name.to_string() };
             let src = format!("{stem}.mlir");
             let vgf = scratch.join(format!("{stem}.vgf"));
             let out = dir.join(format!("{stem}.spv"));
-            std::fs::write(scratch.join(&src), mlir).expect("write mlir");
+            std::fs::write(scratch.join(&src), mlir).map_err(|e| format!("cannot write {src}: {e}"))?;
             let mut c = Command::new(mc);
             c.current_dir(&scratch).arg("-i").arg(&src).arg("-o").arg(&vgf);
             if debug {
@@ -202,50 +209,63 @@ fn model_converter_seeds(dir: &Path) {
         }
     }
     let _ = std::fs::remove_dir_all(&scratch);
+    Ok(())
 }
 
-fn main() {
+fn main() -> Written {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("seeds/roundtrip");
-    std::fs::create_dir_all(&dir).expect("create seeds dir");
-    write(&dir, "builder_chain10", &chain(10));
+    create_dir(&dir)?;
+    write(&dir, "builder_chain10", &chain(10))?;
     let mut be = chain(3);
     be.endian = Endian::Big;
-    write(&dir, "builder_chain3_big_endian", &be);
-    write(&dir, "builder_constants", &constants());
-    write(&dir, "builder_arrays_debug_two_graphs", &arrays_debug_two_graphs());
-    model_converter_seeds(&dir);
-    graph_validator_seeds(&Path::new(env!("CARGO_MANIFEST_DIR")).join("seeds/graph_validator"), &chain(10), &dir);
-    execute_seeds(&Path::new(env!("CARGO_MANIFEST_DIR")).join("seeds/execute"));
-    differential_seeds(&Path::new(env!("CARGO_MANIFEST_DIR")).join("seeds/differential"));
+    write(&dir, "builder_chain3_big_endian", &be)?;
+    write(&dir, "builder_constants", &constants())?;
+    write(&dir, "builder_arrays_debug_two_graphs", &arrays_debug_two_graphs())?;
+    model_converter_seeds(&dir)?;
+    graph_validator_seeds(&Path::new(env!("CARGO_MANIFEST_DIR")).join("seeds/graph_validator"), &chain(10), &dir)?;
+    execute_seeds(&Path::new(env!("CARGO_MANIFEST_DIR")).join("seeds/execute"))?;
+    differential_seeds(&Path::new(env!("CARGO_MANIFEST_DIR")).join("seeds/differential"))
+}
+
+fn create_dir(dir: &Path) -> Written {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    Ok(())
+}
+
+fn write_bytes(path: &Path, bytes: &[u8]) -> Written {
+    std::fs::write(path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(())
 }
 
 /// `execute` runs the first graph of a module: the builder's graphs (an
 /// elementwise chain, a CONV2D with graph constants, tensor-array
 /// interfaces) and small generated cases of several operators.
-fn execute_seeds(dir: &Path) {
-    std::fs::create_dir_all(dir).expect("create seeds dir");
-    write(dir, "builder_chain10", &chain(10));
-    write(dir, "builder_constants", &constants());
-    write(dir, "builder_arrays_debug_two_graphs", &arrays_debug_two_graphs());
+fn execute_seeds(dir: &Path) -> Written {
+    create_dir(dir)?;
+    write(dir, "builder_chain10", &chain(10))?;
+    write(dir, "builder_constants", &constants())?;
+    write(dir, "builder_arrays_debug_two_graphs", &arrays_debug_two_graphs())?;
     let config =
         spvgraph_generator::Config { max_nodes: 6, max_dim: 8, max_tensor_elements: 4096, ..Default::default() };
     for seed in 0..8u64 {
         let case = spvgraph_generator::generate_from_seed(seed, &config);
-        write(dir, &format!("generated_seed{seed}"), &case.module);
+        write(dir, &format!("generated_seed{seed}"), &case.module)?;
     }
+    Ok(())
 }
 
 /// `differential` reads generator choices like `graph_validator`: first
 /// byte even for a valid case, odd for a near-valid one.
-fn differential_seeds(dir: &Path) {
-    std::fs::create_dir_all(dir).expect("create seeds dir");
+fn differential_seeds(dir: &Path) -> Written {
+    create_dir(dir)?;
     for (k, len) in [(0u64, 64usize), (1, 256), (2, 1024), (3, 512)] {
         for (kind, first) in [("valid", 0u8), ("near_valid", 1u8)] {
             let mut bytes = vec![first];
             bytes.extend(spvgraph_generator::prng::seed_bytes(k, len));
-            std::fs::write(dir.join(format!("{kind}_{k}_{len}.bin")), bytes).expect("write seed");
+            write_bytes(&dir.join(format!("{kind}_{k}_{len}.bin")), &bytes)?;
         }
     }
+    Ok(())
 }
 
 /// `graph_validator` reads its input twice: as a module (validated
@@ -256,21 +276,23 @@ fn differential_seeds(dir: &Path) {
 /// ones reach deep graphs), plus real modules (the chain and every
 /// `roundtrip` seed, model-converter's among them), which the target's
 /// structure-aware mutator mutates.
-fn graph_validator_seeds(dir: &Path, module: &Module, modules: &Path) {
-    std::fs::create_dir_all(dir).expect("create seeds dir");
+fn graph_validator_seeds(dir: &Path, module: &Module, modules: &Path) -> Written {
+    create_dir(dir)?;
     for (k, len) in [(0u64, 64usize), (1, 256), (2, 1024), (3, 4096), (4, 512), (5, 2048)] {
         for (kind, first) in [("valid", 0u8), ("near_valid", 1u8)] {
             let mut bytes = vec![first];
             bytes.extend(spvgraph_generator::prng::seed_bytes(k, len));
             let path = dir.join(format!("{kind}_{k}_{len}.bin"));
-            std::fs::write(&path, bytes).expect("write seed");
+            write_bytes(&path, &bytes)?;
         }
     }
-    let bytes = module.encode_bytes().expect("the chain encodes");
-    std::fs::write(dir.join("module_chain10.spv"), bytes).expect("write seed");
+    let bytes = module.encode_bytes().map_err(|e| format!("the chain does not encode: {e}"))?;
+    write_bytes(&dir.join("module_chain10.spv"), &bytes)?;
     for f in spvgraph_fuzz::corpus_files(modules) {
         if let Some(name) = f.file_name().and_then(|n| n.to_str()).filter(|n| n.ends_with(".spv")) {
-            std::fs::copy(&f, dir.join(format!("module_{name}"))).expect("copy seed");
+            std::fs::copy(&f, dir.join(format!("module_{name}")))
+                .map_err(|e| format!("cannot copy {}: {e}", f.display()))?;
         }
     }
+    Ok(())
 }

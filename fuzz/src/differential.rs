@@ -12,6 +12,7 @@
 //! A disagreement panics with its signature, so libFuzzer saves the input;
 //! `spvgraph generate` cannot replay fuzzer bytes, but `cd fuzz && cargo
 //! test` replays saved artifacts through this same function.
+#![expect(clippy::panic, reason = "a property reports a violation by panicking: libFuzzer saves the input as a crash")]
 
 use arbitrary::Unstructured;
 use spvgraph_generator::near_valid::generate_near_valid;

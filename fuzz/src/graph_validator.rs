@@ -26,6 +26,7 @@
 //! input makes the same choice), and its verdicts are cached by that hash
 //! (libFuzzer's mutations often reach a module already seen).
 //! `SPVGRAPH_FUZZ_SPIRV_VAL=0` leaves spirv-val out.
+#![expect(clippy::panic, reason = "a property reports a violation by panicking: libFuzzer saves the input as a crash")]
 
 use arbitrary::Unstructured;
 use spvgraph_generator::near_valid::{generate_near_valid, NearValid};

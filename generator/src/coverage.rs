@@ -6,9 +6,10 @@ use crate::case::{CaseMeta, RowUse};
 use crate::config::Config;
 use serde::Serialize;
 use spvgraph_ir::elem::Profile;
-use spvgraph_ir::tosa::TosaOp;
+use spvgraph_ir::tosa::{ResultKind, TosaOp};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
+use std::sync::LazyLock;
 
 /// How often each type row (and feature) was reached.
 #[derive(Clone, Debug, Default, Serialize)]
@@ -176,18 +177,25 @@ fn specials(c: &Config) -> bool {
     (c.probs.special_leaf > 0.0 || c.probs.special_values > 0.0) && float_rows(c)
 }
 
-const FFT: &[TosaOp] = &[TosaOp::Fft2d, TosaOp::Rfft2d];
-const POOL: &[TosaOp] = &[TosaOp::AvgPool2d, TosaOp::MaxPool2d];
-const CONV: &[TosaOp] = &[TosaOp::Conv2d, TosaOp::Conv3d, TosaOp::DepthwiseConv2d];
-const NAN_MODE: &[TosaOp] = &[
-    TosaOp::Argmax,
-    TosaOp::MaxPool2d,
-    TosaOp::Clamp,
-    TosaOp::Maximum,
-    TosaOp::Minimum,
-    TosaOp::ReduceMax,
-    TosaOp::ReduceMin,
-];
+// The operator groups below are read from the catalogue, so that an
+// operator added there with the same attributes is covered here too.
+
+/// The operators that have an operand called `name` in the catalogue.
+fn with_operand(name: &str) -> Vec<TosaOp> {
+    TosaOp::ALL.into_iter().filter(|op| op.spec().operand_named(name).is_some()).collect()
+}
+
+/// The operators with two results (the real and imaginary planes).
+static FFT: LazyLock<Vec<TosaOp>> = LazyLock::new(|| {
+    TosaOp::ALL.into_iter().filter(|op| op.spec().result.kind == ResultKind::RealImagStruct).collect()
+});
+/// The pooling operators: a `kernel` attribute.
+static POOL: LazyLock<Vec<TosaOp>> = LazyLock::new(|| with_operand("kernel"));
+/// The convolutions with a `dilation` attribute (not TRANSPOSE_CONV2D, whose
+/// attributes are covered on their own).
+static CONV: LazyLock<Vec<TosaOp>> = LazyLock::new(|| with_operand("dilation"));
+/// The operators with a `nan_mode` attribute.
+static NAN_MODE: LazyLock<Vec<TosaOp>> = LazyLock::new(|| with_operand("nan_mode"));
 
 macro_rules! construct {
     ($group:expr, $feature:expr, $what:expr, $applies:expr) => {
@@ -213,10 +221,10 @@ pub static CONSTRUCTS: &[Construct] = &[
         c.probs.unused_result > 0.0
     }),
     construct!(UNUSED, "fft:one-result", "FFT2D/RFFT2D with one of its two results never extracted", |c| {
-        c.probs.fft_both_results < 1.0 && any_op(c, FFT)
+        c.probs.fft_both_results < 1.0 && any_op(c, &FFT)
     }),
     construct!(UNUSED, "unused:fft-extracted-member", "both FFT results extracted, one of them never read", |c| {
-        c.probs.fft_both_results > 0.0 && c.probs.unused_extracted_member > 0.0 && any_op(c, FFT)
+        c.probs.fft_both_results > 0.0 && c.probs.unused_extracted_member > 0.0 && any_op(c, &FFT)
     }),
     construct!(WIRED, "output:from-input", "a graph input written straight to an output", |_| true),
     construct!(WIRED, "output:from-constant", "a constant written straight to an output", |c| {
@@ -258,19 +266,19 @@ pub static CONSTRUCTS: &[Construct] = &[
     construct!(CONSTS, "const:graph-constant", "OpGraphConstantARM", |c| c.probs.graph_constant > 0.0),
     construct!(LEVEL, "level:rank=6", "a tensor of rank 6 (MAX_RANK)", |c| c.max_rank >= 6),
     construct!(LEVEL, "level:dim>=4096", "a tensor dimension of 4096..=8192", |c| c.probs.level_shape > 0.0),
-    construct!(LEVEL, "level:fft-size>=4096", "FFT H or W of 4096 or 8192 (MAX_KERNEL)", |c| wide(c, FFT)),
+    construct!(LEVEL, "level:fft-size>=4096", "FFT H or W of 4096 or 8192 (MAX_KERNEL)", |c| wide(c, &FFT)),
     construct!(LEVEL, "level:resize-dim>=8192", "a RESIZE extent of 8192..16384", |c| wide(c, &[TosaOp::Resize])),
     construct!(LEVEL, "level:concat-inputs>=32", "CONCAT of 32..=64 inputs (MAX_TENSOR_LIST_SIZE)", |c| {
         wide(c, &[TosaOp::Concat])
     }),
-    construct!(ATTRS, "attr:pool-kernel>=4096", "a pooling kernel of 4096..=8192", |c| wide(c, POOL)),
-    construct!(ATTRS, "attr:pool-stride>=4096", "a pooling stride of 4096..=8192", |c| wide(c, POOL)),
-    construct!(ATTRS, "attr:pool-pad>=4096", "a pooling pad of 4096 or more", |c| wide(c, POOL)),
+    construct!(ATTRS, "attr:pool-kernel>=4096", "a pooling kernel of 4096..=8192", |c| wide(c, &POOL)),
+    construct!(ATTRS, "attr:pool-stride>=4096", "a pooling stride of 4096..=8192", |c| wide(c, &POOL)),
+    construct!(ATTRS, "attr:pool-pad>=4096", "a pooling pad of 4096 or more", |c| wide(c, &POOL)),
     construct!(ATTRS, "attr:conv-kernel>=4096", "a dilated convolution kernel (dilation x K) of 4096..=8192", |c| {
-        wide(c, CONV)
+        wide(c, &CONV)
     }),
-    construct!(ATTRS, "attr:conv-stride>=4096", "a convolution stride of 4096..=8192", |c| wide(c, CONV)),
-    construct!(ATTRS, "attr:conv-pad>=4096", "a convolution pad of 4096..=8192", |c| wide(c, CONV)),
+    construct!(ATTRS, "attr:conv-stride>=4096", "a convolution stride of 4096..=8192", |c| wide(c, &CONV)),
+    construct!(ATTRS, "attr:conv-pad>=4096", "a convolution pad of 4096..=8192", |c| wide(c, &CONV)),
     construct!(ATTRS, "attr:transpose_conv2d-kernel>=4096", "a TRANSPOSE_CONV2D kernel of 4096..=8192", |c| {
         wide(c, &[TosaOp::TransposeConv2d])
     }),
@@ -311,8 +319,8 @@ pub static CONSTRUCTS: &[Construct] = &[
     construct!(ATTRS, "attr:clamp-extreme-bounds", "CLAMP bounds at the type's extremes (±inf)", |c| {
         wide(c, &[TosaOp::Clamp])
     }),
-    construct!(ATTRS, "attr:nan_mode=PROPAGATE", "nan_mode PROPAGATE", |c| any_op(c, NAN_MODE)),
-    construct!(ATTRS, "attr:nan_mode=IGNORE", "nan_mode IGNORE", |c| any_op(c, NAN_MODE)),
+    construct!(ATTRS, "attr:nan_mode=PROPAGATE", "nan_mode PROPAGATE", |c| any_op(c, &NAN_MODE)),
+    construct!(ATTRS, "attr:nan_mode=IGNORE", "nan_mode IGNORE", |c| any_op(c, &NAN_MODE)),
     construct!(SPECIAL, "special:nan-input", "NaN in a graph input", specials),
     construct!(SPECIAL, "special:nan-constant", "NaN in a constant", specials),
     construct!(SPECIAL, "special:inf-input", "an infinity in a graph input", specials),
@@ -387,6 +395,27 @@ fn describe(r: &RowUse) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The operator groups read from the catalogue are the lists that were
+    /// written by hand.
+    #[test]
+    fn operator_groups_are_the_hand_written_lists() {
+        assert_eq!(*FFT, [TosaOp::Fft2d, TosaOp::Rfft2d]);
+        assert_eq!(*POOL, [TosaOp::AvgPool2d, TosaOp::MaxPool2d]);
+        assert_eq!(*CONV, [TosaOp::Conv2d, TosaOp::Conv3d, TosaOp::DepthwiseConv2d]);
+        assert_eq!(
+            *NAN_MODE,
+            [
+                TosaOp::Argmax,
+                TosaOp::MaxPool2d,
+                TosaOp::Clamp,
+                TosaOp::Maximum,
+                TosaOp::Minimum,
+                TosaOp::ReduceMax,
+                TosaOp::ReduceMin,
+            ]
+        );
+    }
 
     #[test]
     fn tally_and_report() {

@@ -35,7 +35,7 @@ mod single;
 mod synth;
 
 pub use case::{Case, CaseMeta, EntryPoint, InputTensor, InterfaceSlot, RowUse};
-pub use config::{Config, ConfigError, ConfigProfile, Probabilities};
+pub use config::{Config, ConfigError, ConfigFlags, ConfigProfile, Probabilities, ProbabilityFlags};
 pub use coverage::Coverage;
 pub use network::Network;
 pub use single::{single_op_case, single_op_seed};

@@ -12,6 +12,7 @@ pub mod count;
 pub mod decls;
 pub mod edit;
 pub mod elem;
+pub mod enum_all;
 pub mod env;
 pub mod ids;
 pub mod info;

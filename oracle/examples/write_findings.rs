@@ -10,7 +10,7 @@
 //! FAMILY is `emulation-layer` (`oracle/tests/it/emulation_layer_findings.rs`;
 //! `emulation-layer-attributions` rewrites only the notes' attribution
 //! sections), `vulkan` (`vulkan_findings.rs`), `external` (model-converter
-//! and IREE, `external_findings.rs`) or `reference` (the TOSA reference
+//! and IREE, `external_findings/`) or `reference` (the TOSA reference
 //! model, `reference_findings.rs`). The tools the family's manifests record
 //! answers from must be installed (`ci/setup-oracles`).
 #![allow(
@@ -32,7 +32,7 @@ mod consumer_common;
 #[path = "../tests/it/emulation_layer_findings.rs"]
 mod emulation_layer_findings;
 #[allow(dead_code, unused_imports)]
-#[path = "../tests/it/external_findings.rs"]
+#[path = "../tests/it/external_findings/mod.rs"]
 mod external_findings;
 #[allow(dead_code, unused_imports)]
 #[path = "../tests/it/reference_findings.rs"]

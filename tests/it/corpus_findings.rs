@@ -9,7 +9,7 @@
 //! test's source, a comment say, is not a check.)
 
 use crate::upstream_reproducers::checked_reproducer;
-use spvgraph_oracle::external::known;
+use spvgraph_oracle::external::spirv_val::known;
 use spvgraph_oracle::oracle::KnownDiscrepancy;
 use spvgraph_oracle::registry::{self, OracleConfig};
 use spvgraph_testkit::bin;

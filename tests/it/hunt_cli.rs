@@ -189,7 +189,7 @@ fn check_finding(dir: &Path, seed: u64, case: &str, occurrences: u64) -> Value {
         f["reproduce_argv"].as_array().expect("argv").iter().map(|a| a.as_str().expect("string")).collect();
     // `cargo run ... --` then the subcommand: run the built binary with the same arguments
     // (`the_printed_reproduce_command_works` runs the printed line itself).
-    let prefix = spvgraph::hunt::note::RUN;
+    let prefix = spvgraph::hunt::reproduce_command::RUN;
     assert_eq!(argv[..prefix.len()], prefix, "{argv:?}");
     assert_eq!(argv[prefix.len()], "generate");
     let (code, _, err) = run(bin!().args(&argv[prefix.len()..]).current_dir(dir));

@@ -13,7 +13,7 @@
 use serde_json::Value;
 use spvgraph::corpus::reproduce::{self, Finding, RunError, Toolset};
 use spvgraph_oracle::attribution::{Owner, Status};
-use spvgraph_oracle::external::known;
+use spvgraph_oracle::external::spirv_val::known;
 use spvgraph_oracle::registry::{self, OracleConfig};
 use spvgraph_oracle::tools::Tools;
 use std::collections::BTreeMap;

@@ -37,37 +37,30 @@ use spvgraph_ir::inst::{Id, Inst};
 use spvgraph_ir::Module;
 use std::collections::HashMap;
 
-/// One kind of semantic mutation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Mutation {
-    /// Swap two same-typed operands of a TOSA instruction.
-    SwapOperands,
-    /// Change a scalar `OpConstant`'s value.
-    ChangeConstant,
-    /// Read another constant of the same type as a TOSA operand.
-    ChangeAttribute,
-    /// Duplicate a TOSA instruction.
-    DuplicateNode,
-    /// Replace a TOSA instruction's operator with one of the same arity.
-    ReplaceOperator,
-    /// Insert a one-operand TOSA instruction on a tensor value.
-    InsertNode,
-    /// Change a shape and carry it through the graph by the shape rules.
-    ChangeShape,
+spvgraph_ir::enum_with_all! {
+    /// One kind of semantic mutation.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum Mutation {
+        /// Swap two same-typed operands of a TOSA instruction.
+        SwapOperands,
+        /// Change a scalar `OpConstant`'s value.
+        ChangeConstant,
+        /// Read another constant of the same type as a TOSA operand.
+        ChangeAttribute,
+        /// Duplicate a TOSA instruction.
+        DuplicateNode,
+        /// Replace a TOSA instruction's operator with one of the same arity.
+        ReplaceOperator,
+        /// Insert a one-operand TOSA instruction on a tensor value.
+        InsertNode,
+        /// Change a shape and carry it through the graph by the shape rules.
+        ChangeShape,
+    }
+    /// Every mutation.
+    pub const ALL;
 }
 
 impl Mutation {
-    /// Every mutation.
-    pub const ALL: [Mutation; 7] = [
-        Mutation::SwapOperands,
-        Mutation::ChangeConstant,
-        Mutation::ChangeAttribute,
-        Mutation::DuplicateNode,
-        Mutation::ReplaceOperator,
-        Mutation::InsertNode,
-        Mutation::ChangeShape,
-    ];
-
     /// The mutation's name in reports (`swap-operands`, ...).
     pub fn name(self) -> &'static str {
         match self {

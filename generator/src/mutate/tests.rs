@@ -137,3 +137,19 @@ fn bytes_that_do_not_decode_are_left_to_byte_mutation() {
     assert!(valid(&m));
     assert_ne!(m, module);
 }
+
+/// `ALL` is derived from the declaration: it must still be the list
+/// that was written by hand, in the same order.
+#[test]
+fn all_mutations_are_the_hand_written_list() {
+    let hand_written = [
+        Mutation::SwapOperands,
+        Mutation::ChangeConstant,
+        Mutation::ChangeAttribute,
+        Mutation::DuplicateNode,
+        Mutation::ReplaceOperator,
+        Mutation::InsertNode,
+        Mutation::ChangeShape,
+    ];
+    assert_eq!(Mutation::ALL, hand_written);
+}

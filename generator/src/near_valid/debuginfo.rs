@@ -116,7 +116,7 @@ fn some_string(e: &mut Edit) -> Option<Id> {
 /// kept, so the set is still recognised as NonSemantic.Graph.DebugInfo and
 /// its instructions still decode (and stay valid). ("01" is the integer 1:
 /// valid. SPIRV-Tools main also accepts "+1", " 1" and, truncating to 32
-/// bits, "4294967297" and "-4294967295": see `external::known`.)
+/// bits, "4294967297" and "-4294967295": see `external::spirv_val::known`.)
 fn bad_import_version(e: &mut Edit) -> Option<()> {
     let imports =
         e.indices(|i| matches!(i, Inst::ExtInstImport { name, .. } if name.starts_with(GRAPH_DEBUG_SET_PREFIX)));

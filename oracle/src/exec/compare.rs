@@ -7,28 +7,34 @@ use super::generic::map_tensor_pair;
 use super::zipmap::map2;
 use ndarray::{ArrayD, Zip};
 use spvgraph_ir::tensor::TensorData;
-use spvgraph_ir::tosa::TosaOp;
+
+/// The operators of this group, each named by [`super::dispatch`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Comparison {
+    Equal,
+    Greater,
+    GreaterEqual,
+}
 
 /// EQUAL, GREATER, GREATER_EQUAL: signed integers, or IEEE comparisons (any
 /// NaN compares false, −0 equals +0).
-pub(crate) fn compare(cx: &Ctx<'_>) -> Result<TensorData, OpError> {
+pub(crate) fn compare(cx: &Ctx<'_>, op: Comparison) -> Result<TensorData, OpError> {
     let a = cx.tensor("input1")?;
     let b = cx.tensor("input2")?;
     let shape = cx.out_shape(0)?;
-    let op = cx.op;
     let out = if a.elem().is_float() {
         let (x, y) = (to_f32(a)?, to_f32(b)?);
         map2(&x, &y, shape, move |p: f32, q: f32| match op {
-            TosaOp::Equal => p == q,
-            TosaOp::Greater => p > q,
-            _ => p >= q,
+            Comparison::Equal => p == q,
+            Comparison::Greater => p > q,
+            Comparison::GreaterEqual => p >= q,
         })?
     } else {
         let (x, y) = (to_i64(a)?, to_i64(b)?);
         map2(&x, &y, shape, move |p: i64, q: i64| match op {
-            TosaOp::Equal => p == q,
-            TosaOp::Greater => p > q,
-            _ => p >= q,
+            Comparison::Equal => p == q,
+            Comparison::Greater => p > q,
+            Comparison::GreaterEqual => p >= q,
         })?
     };
     Ok(TensorData::Bool(out))

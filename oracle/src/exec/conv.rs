@@ -14,8 +14,16 @@ use super::gemm::{exact, gemm, view2, Dims};
 use super::intmath::signed_range;
 use ndarray::ArrayView2;
 use spvgraph_ir::tensor::TensorData;
-use spvgraph_ir::tosa::TosaOp;
 use std::borrow::Cow;
+
+/// The operators of this group, each named by [`super::dispatch`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Convolution {
+    Conv2d,
+    Conv3d,
+    DepthwiseConv2d,
+    TransposeConv2d,
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
@@ -53,18 +61,18 @@ fn dims<const N: usize>(t: &TensorData, what: &str) -> Result<[usize; N], OpErro
 }
 
 impl Geom {
-    fn new(cx: &Ctx<'_>) -> Result<Geom, OpError> {
+    fn new(cx: &Ctx<'_>, op: Convolution) -> Result<Geom, OpError> {
         let input = cx.tensor("input")?;
         let weight = cx.tensor("weight")?;
         let out = cx.out_shape(0)?;
-        let g = match cx.op {
-            TosaOp::Conv2d | TosaOp::DepthwiseConv2d => {
+        let g = match op {
+            Convolution::Conv2d | Convolution::DepthwiseConv2d => {
                 let [n, ih, iw, ic] = dims(input, "input")?;
                 let [_, oh, ow, oc] = <[usize; 4]>::try_from(out).map_err(|_| OpError::invalid("output rank"))?;
                 let [pt, _, pl, _] = cx.ints_n::<4>("pad")?;
                 let [sy, sx] = cx.ints_n::<2>("stride")?;
                 let [dy, dx] = cx.ints_n::<2>("dilation")?;
-                let (kind, kh, kw, m) = if cx.op == TosaOp::Conv2d {
+                let (kind, kh, kw, m) = if op == Convolution::Conv2d {
                     let [_, kh, kw, _] = dims(weight, "weight")?;
                     (Kind::Conv, kh, kw, 1)
                 } else {
@@ -91,7 +99,7 @@ impl Geom {
                     pad: [0, pt, pl],
                 }
             }
-            TosaOp::Conv3d => {
+            Convolution::Conv3d => {
                 let [n, id, ih, iw, ic] = dims(input, "input")?;
                 let [_, od, oh, ow, oc] = <[usize; 5]>::try_from(out).map_err(|_| OpError::invalid("output rank"))?;
                 let [_, kd, kh, kw, _] = dims(weight, "weight")?;
@@ -118,7 +126,7 @@ impl Geom {
                     pad: [pd, pt, pl],
                 }
             }
-            TosaOp::TransposeConv2d => {
+            Convolution::TransposeConv2d => {
                 let [n, ih, iw, ic] = dims(input, "input")?;
                 let [_, oh, ow, oc] = <[usize; 4]>::try_from(out).map_err(|_| OpError::invalid("output rank"))?;
                 let [_, kh, kw, _] = dims(weight, "weight")?;
@@ -144,7 +152,6 @@ impl Geom {
                     pad: [0, pt, pl],
                 }
             }
-            other => return Err(OpError::invalid(format!("{other} is not a convolution"))),
         };
         if g.stride.iter().chain(&g.dilation).any(|&s| s < 1) {
             return Err(OpError::invalid(format!("{}: stride and dilation must be >= 1", cx.op)));
@@ -281,8 +288,8 @@ impl Geom {
 }
 
 /// Runs one convolution.
-pub(crate) fn run(cx: &Ctx<'_>) -> Result<TensorData, OpError> {
-    let g = Geom::new(cx)?;
+pub(crate) fn run(cx: &Ctx<'_>, op: Convolution) -> Result<TensorData, OpError> {
+    let g = Geom::new(cx, op)?;
     let input = cx.tensor("input")?;
     let weight = cx.tensor("weight")?;
     let bias = cx.tensor("bias")?;

@@ -13,34 +13,54 @@ use super::intmath::{self as im, Checked, Require};
 use super::zipmap::{checked, map2};
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::tensor::TensorData;
-use spvgraph_ir::tosa::{NanMode, TosaOp};
+use spvgraph_ir::tosa::NanMode;
+
+/// The operators of this group, each named by [`super::dispatch`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Binary {
+    Add,
+    ArithmeticRightShift,
+    BitwiseAnd,
+    BitwiseOr,
+    BitwiseXor,
+    Intdiv,
+    LogicalAnd,
+    LogicalLeftShift,
+    LogicalRightShift,
+    LogicalOr,
+    LogicalXor,
+    Maximum,
+    Minimum,
+    Mul,
+    Pow,
+    Sub,
+}
 
 /// Runs one element-wise binary operator.
-pub(crate) fn run(cx: &Ctx<'_>) -> Result<TensorData, OpError> {
+pub(crate) fn run(cx: &Ctx<'_>, op: Binary) -> Result<TensorData, OpError> {
     let in_elem = cx.slot(cx.spec.slots.first().copied().unwrap_or("in_out_t"))?;
     let bits = int_bits(in_elem);
-    match cx.op {
-        TosaOp::Add if in_elem.is_float() => float(cx, |x, y| x + y),
-        TosaOp::Add => int(cx, move |x, y| im::add_s(x, y, bits)),
-        TosaOp::Sub if in_elem.is_float() => float(cx, |x, y| x - y),
-        TosaOp::Sub => int(cx, move |x, y| im::sub_s(x, y, bits)),
-        TosaOp::Mul => mul(cx, in_elem),
-        TosaOp::Intdiv => int(cx, im::intdiv),
-        TosaOp::ArithmeticRightShift => {
+    match op {
+        Binary::Add if in_elem.is_float() => float(cx, |x, y| x + y),
+        Binary::Add => int(cx, move |x, y| im::add_s(x, y, bits)),
+        Binary::Sub if in_elem.is_float() => float(cx, |x, y| x - y),
+        Binary::Sub => int(cx, move |x, y| im::sub_s(x, y, bits)),
+        Binary::Mul => mul(cx, in_elem),
+        Binary::Intdiv => int(cx, im::intdiv),
+        Binary::ArithmeticRightShift => {
             let round = cx.flag("round")?;
             int(cx, move |x, y| im::arithmetic_right_shift(x, y, round, bits))
         }
-        TosaOp::LogicalLeftShift => int(cx, move |x, y| im::logical_left_shift(x, y, bits)),
-        TosaOp::LogicalRightShift => int(cx, move |x, y| im::logical_right_shift(x, y, bits)),
-        TosaOp::BitwiseAnd => int(cx, |x, y| Ok(x & y)),
-        TosaOp::BitwiseOr => int(cx, |x, y| Ok(x | y)),
-        TosaOp::BitwiseXor => int(cx, |x, y| Ok(x ^ y)),
-        TosaOp::LogicalAnd => logical(cx, |x, y| x && y),
-        TosaOp::LogicalOr => logical(cx, |x, y| x || y),
-        TosaOp::LogicalXor => logical(cx, |x, y| x != y),
-        TosaOp::Maximum | TosaOp::Minimum => min_max(cx, in_elem),
-        TosaOp::Pow => pow(cx),
-        other => Err(OpError::invalid(format!("{other} is not an element-wise binary operator"))),
+        Binary::LogicalLeftShift => int(cx, move |x, y| im::logical_left_shift(x, y, bits)),
+        Binary::LogicalRightShift => int(cx, move |x, y| im::logical_right_shift(x, y, bits)),
+        Binary::BitwiseAnd => int(cx, |x, y| Ok(x & y)),
+        Binary::BitwiseOr => int(cx, |x, y| Ok(x | y)),
+        Binary::BitwiseXor => int(cx, |x, y| Ok(x ^ y)),
+        Binary::LogicalAnd => logical(cx, |x, y| x && y),
+        Binary::LogicalOr => logical(cx, |x, y| x || y),
+        Binary::LogicalXor => logical(cx, |x, y| x != y),
+        Binary::Maximum | Binary::Minimum => min_max(cx, in_elem, op == Binary::Maximum),
+        Binary::Pow => pow(cx),
     }
 }
 
@@ -89,8 +109,7 @@ fn mul(cx: &Ctx<'_>, in_elem: ElemType) -> Result<TensorData, OpError> {
     }
 }
 
-fn min_max(cx: &Ctx<'_>, in_elem: ElemType) -> Result<TensorData, OpError> {
-    let is_max = cx.op == TosaOp::Maximum;
+fn min_max(cx: &Ctx<'_>, in_elem: ElemType, is_max: bool) -> Result<TensorData, OpError> {
     if !in_elem.is_float() {
         return int(cx, move |x, y| Ok(if is_max { x.max(y) } else { x.min(y) }));
     }

@@ -9,20 +9,25 @@ use super::generic::{map_tensor, map_tensor_pair};
 use super::intmath::Require;
 use ndarray::ArrayD;
 use spvgraph_ir::tensor::TensorData;
-use spvgraph_ir::tosa::TosaOp;
+
+/// The operators of this group, each named by [`super::dispatch`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Indexed {
+    Gather,
+    Scatter,
+}
 
 /// Runs GATHER or SCATTER.
-pub(crate) fn run(cx: &Ctx<'_>) -> Result<TensorData, OpError> {
+pub(crate) fn run(cx: &Ctx<'_>, op: Indexed) -> Result<TensorData, OpError> {
     let indices = match cx.tensor("indices")? {
         TensorData::I32(a) => a,
         other => return Err(OpError::invalid(format!("{}: indices must be i32, found {}", cx.op, other.elem()))),
     };
-    match cx.op {
-        TosaOp::Gather => map_tensor!(cx.tensor("values")?, v => gather(v, indices)),
-        TosaOp::Scatter => {
+    match op {
+        Indexed::Gather => map_tensor!(cx.tensor("values")?, v => gather(v, indices)),
+        Indexed::Scatter => {
             map_tensor_pair!(cx.tensor("values_in")?, cx.tensor("input")?, (v, x) => scatter(v, indices, x))
         }
-        other => Err(OpError::invalid(format!("{other} is not GATHER or SCATTER"))),
     }
 }
 

@@ -7,35 +7,45 @@ use super::error::OpError;
 use super::generic::{map_tensor, map_tensor_pair};
 use ndarray::{concatenate, ArrayD, Axis, IxDyn, Slice};
 use spvgraph_ir::tensor::TensorData;
-use spvgraph_ir::tosa::TosaOp;
+
+/// The operators of this group, each named by [`super::dispatch`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Layout {
+    Concat,
+    Pad,
+    Reshape,
+    Reverse,
+    Slice,
+    Tile,
+    Transpose,
+}
 
 /// Runs one data-layout operator.
-pub(crate) fn run(cx: &Ctx<'_>) -> Result<TensorData, OpError> {
+pub(crate) fn run(cx: &Ctx<'_>, op: Layout) -> Result<TensorData, OpError> {
     let out_shape = cx.out_shape(0)?.to_vec();
-    match cx.op {
-        TosaOp::Concat => concat(cx, &out_shape),
-        TosaOp::Pad => {
+    match op {
+        Layout::Concat => concat(cx, &out_shape),
+        Layout::Pad => {
             let padding = cx.ints("padding")?.to_vec();
             map_tensor_pair!(cx.tensor("input1")?, cx.tensor("pad_const")?, (a, p) => pad(a, p, &padding, &out_shape))
         }
-        TosaOp::Reshape => map_tensor!(cx.tensor("input1")?, a => reshape(a, &out_shape)),
-        TosaOp::Reverse => {
+        Layout::Reshape => map_tensor!(cx.tensor("input1")?, a => reshape(a, &out_shape)),
+        Layout::Reverse => {
             let axis = axis(cx)?;
             map_tensor!(cx.tensor("input1")?, a => reverse(a, axis))
         }
-        TosaOp::Slice => {
+        Layout::Slice => {
             let start = cx.ints("start")?.to_vec();
             map_tensor!(cx.tensor("input1")?, a => slice(a, &start, &out_shape))
         }
-        TosaOp::Tile => {
+        Layout::Tile => {
             let multiples = cx.ints("multiples")?.to_vec();
             map_tensor!(cx.tensor("input1")?, a => tile(a, &multiples))
         }
-        TosaOp::Transpose => {
+        Layout::Transpose => {
             let perms = cx.ints("perms")?.iter().map(|&p| p as usize).collect::<Vec<_>>();
             map_tensor!(cx.tensor("input1")?, a => transpose(a, &perms))
         }
-        other => Err(OpError::invalid(format!("{other} is not a data-layout operator"))),
     }
 }
 

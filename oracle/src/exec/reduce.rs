@@ -11,7 +11,7 @@ use super::error::{unflatten, OpError};
 use super::intmath::{self as im, Require};
 use super::layout::axis;
 use spvgraph_ir::tensor::TensorData;
-use spvgraph_ir::tosa::{NanMode, TosaOp};
+use spvgraph_ir::tosa::NanMode;
 
 /// `[outer, len, inner]` of `shape` around `axis`.
 fn split(shape: &[usize], axis: usize) -> Result<(usize, usize, usize), OpError> {
@@ -40,24 +40,35 @@ fn fold<T: Copy, A>(
     Ok(out)
 }
 
+/// The operators of this group, each named by [`super::dispatch`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Reduction {
+    All,
+    Any,
+    Max,
+    Min,
+    Product,
+    Sum,
+}
+
 /// Runs one REDUCE_* operator.
-pub(crate) fn run(cx: &Ctx<'_>) -> Result<TensorData, OpError> {
+pub(crate) fn run(cx: &Ctx<'_>, op: Reduction) -> Result<TensorData, OpError> {
     let input = cx.tensor("input")?;
     let axis = axis(cx)?;
     let shape = input.shape().to_vec();
     let out_shape = cx.out_shape(0)?.to_vec();
     let elem = cx.out_elem()?;
-    match cx.op {
-        TosaOp::ReduceAll | TosaOp::ReduceAny => {
-            let all = cx.op == TosaOp::ReduceAll;
+    match op {
+        Reduction::All | Reduction::Any => {
+            let all = op == Reduction::All;
             let a = bools(input)?;
             let r = fold(&flat(a), &shape, axis, |_, mut lane| {
                 Ok(if all { Iterator::all(&mut lane, |v| v) } else { Iterator::any(&mut lane, |v| v) })
             })?;
             Ok(TensorData::Bool(shaped(&out_shape, r)?))
         }
-        TosaOp::ReduceMax | TosaOp::ReduceMin if elem.is_float() => {
-            let is_max = cx.op == TosaOp::ReduceMax;
+        Reduction::Max | Reduction::Min if elem.is_float() => {
+            let is_max = op == Reduction::Max;
             let mode = nan_mode(cx)?;
             let init = match (mode, is_max) {
                 (NanMode::Ignore, _) => f32::NAN,
@@ -70,25 +81,25 @@ pub(crate) fn run(cx: &Ctx<'_>) -> Result<TensorData, OpError> {
             })?;
             from_f64(elem, shaped(&out_shape, r)?)
         }
-        TosaOp::ReduceMax | TosaOp::ReduceMin => {
-            let is_max = cx.op == TosaOp::ReduceMax;
+        Reduction::Max | Reduction::Min => {
+            let is_max = op == Reduction::Max;
             let a = to_i64(input)?;
             let r = fold(&flat(&a), &shape, axis, |_, lane| {
                 Ok(if is_max { lane.max().unwrap_or(i64::MIN) } else { lane.min().unwrap_or(i64::MAX) })
             })?;
             from_i64(elem, shaped(&out_shape, r)?)
         }
-        TosaOp::ReduceProduct => {
+        Reduction::Product => {
             let a = to_f64(input)?;
             let r = fold(&flat(&a), &shape, axis, |_, lane| Ok(lane.product::<f64>()))?;
             from_f64(elem, shaped(&out_shape, r)?)
         }
-        TosaOp::ReduceSum if elem.is_float() => {
+        Reduction::Sum if elem.is_float() => {
             let a = to_f64(input)?;
             let r = fold(&flat(&a), &shape, axis, |_, lane| Ok(lane.sum::<f64>()))?;
             from_f64(elem, shaped(&out_shape, r)?)
         }
-        TosaOp::ReduceSum => {
+        Reduction::Sum => {
             let a = to_i64(input)?;
             let r = fold(&flat(&a), &shape, axis, |pos, mut lane| {
                 Iterator::try_fold(&mut lane, 0i64, |acc, v| im::add_s(acc, v, 32))
@@ -96,7 +107,6 @@ pub(crate) fn run(cx: &Ctx<'_>) -> Result<TensorData, OpError> {
             })?;
             from_i64(elem, shaped(&out_shape, r)?)
         }
-        other => Err(OpError::invalid(format!("{other} is not a reduction"))),
     }
 }
 

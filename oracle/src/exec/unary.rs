@@ -15,31 +15,52 @@ use super::intmath::{self as im, Require};
 use super::zipmap::{checked, map1};
 use spvgraph_ir::elem::ElemType;
 use spvgraph_ir::tensor::TensorData;
-use spvgraph_ir::tosa::{NanMode, TosaOp};
+use spvgraph_ir::tosa::NanMode;
+
+/// The operators of this group, each named by [`super::dispatch`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Unary {
+    Abs,
+    BitwiseNot,
+    Ceil,
+    Clz,
+    Cos,
+    Exp,
+    Floor,
+    Log,
+    LogicalNot,
+    Negate,
+    Reciprocal,
+    Rsqrt,
+    Sin,
+    Clamp,
+    Erf,
+    Sigmoid,
+    Tanh,
+}
 
 /// Runs one element-wise unary operator or activation function.
-pub(crate) fn run(cx: &Ctx<'_>) -> Result<TensorData, OpError> {
+pub(crate) fn run(cx: &Ctx<'_>, op: Unary) -> Result<TensorData, OpError> {
     let elem = cx.types.first().copied().ok_or_else(|| OpError::invalid("no type row"))?;
-    match cx.op {
-        TosaOp::Abs if elem.is_float() => float32(cx, "input1", f32::abs),
-        TosaOp::Abs => int(cx, |x| if x == i64::from(i32::MIN) { Err(Require::NegateOverflow) } else { Ok(x.abs()) }),
-        TosaOp::BitwiseNot => int(cx, |x| Ok(!x)),
-        TosaOp::Ceil => float32(cx, "input1", f32::ceil),
-        TosaOp::Floor => float32(cx, "input1", f32::floor),
-        TosaOp::Clz => int(cx, |x| Ok(i64::from(im::clz32(x as i32)))),
-        TosaOp::Cos => float64(cx, "input1", f64::cos),
-        TosaOp::Sin => float64(cx, "input1", f64::sin),
-        TosaOp::Exp => float64(cx, "input1", f64::exp),
-        TosaOp::Log => float64(cx, "input1", f64::ln),
-        TosaOp::Reciprocal => float32(cx, "input1", f32::recip),
-        TosaOp::Rsqrt => float64(cx, "input1", |x| 1.0 / x.sqrt()),
-        TosaOp::LogicalNot => Ok(TensorData::Bool(map1(bools(cx.tensor("input1")?)?, |x: bool| !x))),
-        TosaOp::Negate => negate(cx, elem),
-        TosaOp::Erf => float64(cx, "input", erf),
-        TosaOp::Sigmoid => float64(cx, "input", |x| 1.0 / (1.0 + (-x).exp())),
-        TosaOp::Tanh => float64(cx, "input", f64::tanh),
-        TosaOp::Clamp => clamp(cx, elem),
-        other => Err(OpError::invalid(format!("{other} is not an element-wise unary operator"))),
+    match op {
+        Unary::Abs if elem.is_float() => float32(cx, "input1", f32::abs),
+        Unary::Abs => int(cx, |x| if x == i64::from(i32::MIN) { Err(Require::NegateOverflow) } else { Ok(x.abs()) }),
+        Unary::BitwiseNot => int(cx, |x| Ok(!x)),
+        Unary::Ceil => float32(cx, "input1", f32::ceil),
+        Unary::Floor => float32(cx, "input1", f32::floor),
+        Unary::Clz => int(cx, |x| Ok(i64::from(im::clz32(x as i32)))),
+        Unary::Cos => float64(cx, "input1", f64::cos),
+        Unary::Sin => float64(cx, "input1", f64::sin),
+        Unary::Exp => float64(cx, "input1", f64::exp),
+        Unary::Log => float64(cx, "input1", f64::ln),
+        Unary::Reciprocal => float32(cx, "input1", f32::recip),
+        Unary::Rsqrt => float64(cx, "input1", |x| 1.0 / x.sqrt()),
+        Unary::LogicalNot => Ok(TensorData::Bool(map1(bools(cx.tensor("input1")?)?, |x: bool| !x))),
+        Unary::Negate => negate(cx, elem),
+        Unary::Erf => float64(cx, "input", erf),
+        Unary::Sigmoid => float64(cx, "input", |x| 1.0 / (1.0 + (-x).exp())),
+        Unary::Tanh => float64(cx, "input", f64::tanh),
+        Unary::Clamp => clamp(cx, elem),
     }
 }
 

@@ -3,7 +3,6 @@
 pub mod consumer;
 pub mod emulation_layer;
 pub mod iree;
-pub mod known;
 pub mod model_converter;
 pub mod model_explorer;
 pub mod process;

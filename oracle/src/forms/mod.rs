@@ -39,116 +39,90 @@ use crate::validate::Validator;
 use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::Module;
 
-/// A semantics-preserving rewrite of a case.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Form {
-    /// Every tensor constant an operator reads spelled out as nested
-    /// `OpConstantComposite`s of scalar constants (no `OpConstantNull`, no
-    /// null rows or constituents, no replicated composites), and every
-    /// `OpConstantNull` scalar operand as `OpConstant 0` / `OpConstantFalse`.
-    ExplicitConstants,
-    /// Tensor constants (and rows of them) whose elements are all equal as
-    /// `OpConstantCompositeReplicateEXT`.
-    ReplicatedConstants,
-    /// All-zero tensor constants as `OpConstantNull`.
-    NullConstants,
-    /// All-zero rows of tensor constants (rank 2 and more) as `OpConstantNull` rows.
-    NullRows,
-    /// Zero elements of tensor constants as `OpConstantNull` constituents.
-    NullElements,
-    /// Zero or false scalar attribute operands as `OpConstantNull`.
-    NullScalars,
-    /// Tensor constants that are ordinary (not compile-time-constant)
-    /// operands as `OpGraphConstantARM`s, their data bound with the request.
-    GraphConstants,
-    /// Graph constants as tensor constants in the module.
-    PlainConstants,
-    /// Tensor constants and graph constants that are ordinary operands as
-    /// graph inputs (their data an input of the request).
-    ConstantsAsInputs,
-    /// Every id renumbered (the order of definition reversed).
-    Renumbered,
-    /// The declarations, names and decorations, and the graph body, in
-    /// another valid order.
-    Reordered,
-    /// Only the requested graph entry point.
-    SingleEntryPoint,
-    /// A second graph entry point for the same graph, with interface
-    /// variables of its own, declared before the requested one.
-    ExtraEntryPoint,
-    /// No debug information (NonSemantic instructions and their imports,
-    /// `OpName`, `OpString`, `OpLine`).
-    Stripped,
-    /// `NonSemantic.Graph.DebugInfo` (DebugGraph, a DebugTensor per input,
-    /// a DebugOperation per operator) and `OpName`s for the graph's values.
-    DebugInfo,
-    /// A value set as several graph outputs set once; the other outputs
-    /// are taken from that one.
-    DistinctOutputs,
-    /// Every tensor-array input or output as one interface per element;
-    /// input elements the graph does not read are left out.
-    ArrayElements,
-    /// The graph split in two through its intermediate values: two graph
-    /// entry points in one module, the second fed with the first's outputs.
-    SplitEntryPoints,
-    /// The same split as two modules.
-    SplitModules,
-    /// Identity RESHAPE operators inserted on operand edges.
-    IdentityReshape,
-    /// Identity TRANSPOSE operators inserted on operand edges.
-    IdentityTranspose,
-    /// Identity SLICE operators inserted on operand edges.
-    IdentitySlice,
-    /// Identity PAD operators inserted on operand edges.
-    IdentityPad,
-    /// RESCALE with INEXACT_ROUND computed with SINGLE_ROUND, whose result
-    /// INEXACT_ROUND allows: a narrower form of the case, judged on its
-    /// own (for backends without EXT-INEXACTROUND).
-    SingleRound,
-    /// fp8 to and from fp16 through fp32: CASTs split in two, fp8 operands
-    /// of dot-product operators with fp16 results cast to fp16, MAX_POOL2D
-    /// on fp8 run on fp32 values (the same values; for backends that cannot
-    /// convert fp8 to fp16 directly or pool fp8 values).
-    Fp8ThroughFp32,
-    /// AVG_POOL2D on fp8 (fp16 accumulator) run on fp32 values with an fp32
-    /// accumulator, its result cast back: a narrower form, judged on its
-    /// own (TOSA lets an operator run in higher-precision types; for
-    /// backends that cannot convert fp8 to fp16).
-    Fp8AvgPoolInFp32,
+spvgraph_ir::enum_with_all! {
+    /// A semantics-preserving rewrite of a case.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
+    #[serde(rename_all = "kebab-case")]
+    pub enum Form {
+        /// Every tensor constant an operator reads spelled out as nested
+        /// `OpConstantComposite`s of scalar constants (no `OpConstantNull`, no
+        /// null rows or constituents, no replicated composites), and every
+        /// `OpConstantNull` scalar operand as `OpConstant 0` / `OpConstantFalse`.
+        ExplicitConstants,
+        /// Tensor constants (and rows of them) whose elements are all equal as
+        /// `OpConstantCompositeReplicateEXT`.
+        ReplicatedConstants,
+        /// All-zero tensor constants as `OpConstantNull`.
+        NullConstants,
+        /// All-zero rows of tensor constants (rank 2 and more) as `OpConstantNull` rows.
+        NullRows,
+        /// Zero elements of tensor constants as `OpConstantNull` constituents.
+        NullElements,
+        /// Zero or false scalar attribute operands as `OpConstantNull`.
+        NullScalars,
+        /// Tensor constants that are ordinary (not compile-time-constant)
+        /// operands as `OpGraphConstantARM`s, their data bound with the request.
+        GraphConstants,
+        /// Graph constants as tensor constants in the module.
+        PlainConstants,
+        /// Tensor constants and graph constants that are ordinary operands as
+        /// graph inputs (their data an input of the request).
+        ConstantsAsInputs,
+        /// Every id renumbered (the order of definition reversed).
+        Renumbered,
+        /// The declarations, names and decorations, and the graph body, in
+        /// another valid order.
+        Reordered,
+        /// Only the requested graph entry point.
+        SingleEntryPoint,
+        /// A second graph entry point for the same graph, with interface
+        /// variables of its own, declared before the requested one.
+        ExtraEntryPoint,
+        /// No debug information (NonSemantic instructions and their imports,
+        /// `OpName`, `OpString`, `OpLine`).
+        Stripped,
+        /// `NonSemantic.Graph.DebugInfo` (DebugGraph, a DebugTensor per input,
+        /// a DebugOperation per operator) and `OpName`s for the graph's values.
+        DebugInfo,
+        /// A value set as several graph outputs set once; the other outputs
+        /// are taken from that one.
+        DistinctOutputs,
+        /// Every tensor-array input or output as one interface per element;
+        /// input elements the graph does not read are left out.
+        ArrayElements,
+        /// Identity RESHAPE operators inserted on operand edges.
+        IdentityReshape,
+        /// Identity TRANSPOSE operators inserted on operand edges.
+        IdentityTranspose,
+        /// Identity SLICE operators inserted on operand edges.
+        IdentitySlice,
+        /// Identity PAD operators inserted on operand edges.
+        IdentityPad,
+        /// RESCALE with INEXACT_ROUND computed with SINGLE_ROUND, whose result
+        /// INEXACT_ROUND allows: a narrower form of the case, judged on its
+        /// own (for backends without EXT-INEXACTROUND).
+        SingleRound,
+        /// fp8 to and from fp16 through fp32: CASTs split in two, fp8 operands
+        /// of dot-product operators with fp16 results cast to fp16, MAX_POOL2D
+        /// on fp8 run on fp32 values (the same values; for backends that cannot
+        /// convert fp8 to fp16 directly or pool fp8 values).
+        Fp8ThroughFp32,
+        /// AVG_POOL2D on fp8 (fp16 accumulator) run on fp32 values with an fp32
+        /// accumulator, its result cast back: a narrower form, judged on its
+        /// own (TOSA lets an operator run in higher-precision types; for
+        /// backends that cannot convert fp8 to fp16).
+        Fp8AvgPoolInFp32,
+        /// The graph split in two through its intermediate values: two graph
+        /// entry points in one module, the second fed with the first's outputs.
+        SplitEntryPoints,
+        /// The same split as two modules.
+        SplitModules,
+    }
+    /// Every form, the cheap ones (one run, the operators kept) first.
+    pub const ALL;
 }
 
 impl Form {
-    /// Every form, the cheap ones (one run, the operators kept) first.
-    pub const ALL: [Form; 26] = [
-        Form::ExplicitConstants,
-        Form::ReplicatedConstants,
-        Form::NullConstants,
-        Form::NullRows,
-        Form::NullElements,
-        Form::NullScalars,
-        Form::GraphConstants,
-        Form::PlainConstants,
-        Form::ConstantsAsInputs,
-        Form::Renumbered,
-        Form::Reordered,
-        Form::SingleEntryPoint,
-        Form::ExtraEntryPoint,
-        Form::Stripped,
-        Form::DebugInfo,
-        Form::DistinctOutputs,
-        Form::ArrayElements,
-        Form::IdentityReshape,
-        Form::IdentityTranspose,
-        Form::IdentitySlice,
-        Form::IdentityPad,
-        Form::SingleRound,
-        Form::Fp8ThroughFp32,
-        Form::Fp8AvgPoolInFp32,
-        Form::SplitEntryPoints,
-        Form::SplitModules,
-    ];
-
     /// Its stable name (as in JSON and finding signatures).
     pub fn name(self) -> &'static str {
         match self {
@@ -463,6 +437,41 @@ pub fn stage_request(stage: &Stage) -> ExecRequest<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `ALL` is derived from the declaration: it must still be the list
+    /// that was written by hand, in the same order.
+    #[test]
+    fn all_forms_are_the_hand_written_list() {
+        let hand_written = [
+            Form::ExplicitConstants,
+            Form::ReplicatedConstants,
+            Form::NullConstants,
+            Form::NullRows,
+            Form::NullElements,
+            Form::NullScalars,
+            Form::GraphConstants,
+            Form::PlainConstants,
+            Form::ConstantsAsInputs,
+            Form::Renumbered,
+            Form::Reordered,
+            Form::SingleEntryPoint,
+            Form::ExtraEntryPoint,
+            Form::Stripped,
+            Form::DebugInfo,
+            Form::DistinctOutputs,
+            Form::ArrayElements,
+            Form::IdentityReshape,
+            Form::IdentityTranspose,
+            Form::IdentitySlice,
+            Form::IdentityPad,
+            Form::SingleRound,
+            Form::Fp8ThroughFp32,
+            Form::Fp8AvgPoolInFp32,
+            Form::SplitEntryPoints,
+            Form::SplitModules,
+        ];
+        assert_eq!(Form::ALL, hand_written);
+    }
 
     #[test]
     fn names_round_trip_and_are_unique() {

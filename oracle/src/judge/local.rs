@@ -29,87 +29,69 @@ use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::{Id, Module};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// Why an operator of a case a backend was sent is not judged. Each
-/// operator result is an output of the observed form, so these count
-/// unjudged outputs of the observed form, one per operator.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum UnjudgedReason {
-    /// The backend cannot express the case (it says so: a construct,
-    /// interface or type it does not support).
-    BackendUnsupported,
-    /// The backend refused the case (a finding, or a documented refusal).
-    BackendRefused,
-    /// The run would exceed the backend's resource budget.
-    BackendOverBudget,
-    /// The backend found a REQUIRE failing at run time: no defined result.
-    BackendUnpredictable,
-    /// The backend crashed, hung or ran out of memory.
-    BackendAbnormal,
-    /// The backend could not answer at all (an oracle error).
-    BackendError,
-    /// The in-tree executor has no outputs for the case: a REQUIRE fails at
-    /// run time, so no result is defined.
-    Unpredictable,
-    /// The in-tree executor has no outputs for the case: over its memory budget.
-    ReferenceOverBudget,
-    /// The in-tree executor has no outputs for the case: it refuses it.
-    ReferenceRefused,
-    /// Fallback: the module has no observed form (it cannot be rewritten,
-    /// or it was not asked for), so only graph outputs are judged and the
-    /// operators whose results are not outputs are not.
-    ObservedFormUnavailable,
-    /// Fallback: the backend's run of the observed form gave no outputs
-    /// (or not as many as the form has), so only graph outputs are judged
-    /// and the operators whose results are not outputs are not.
-    ObservedFormNotRun,
-    /// The observed form does not show the operator's result (it is not a
-    /// shaped tensor, so it cannot be a graph output).
-    NotObserved,
-    /// Fallback: a graph output computed from approximations (an inexact
-    /// operator upstream): two compliant backends may differ there by more
-    /// than the last operator's rule allows.
-    InexactUpstream,
-    /// An operand of the operator is a value the backend's run of the
-    /// observed form did not show.
-    OperandNotObserved,
-    /// On the backend's values of its operands, a REQUIRE of the operator
-    /// fails: no result is defined for it.
-    OperatorUnpredictable,
-    /// The in-tree executor could not run the operators on their own (over
-    /// its budget, or the cut graph could not be made).
-    LocalFormFailed,
-    /// The result differs from the in-tree executor's beyond what a direct
-    /// comparison can settle, and no referee could run.
-    NoReferee,
-    /// The operator's accuracy rule needs a fact nothing could give, or the
-    /// referee condemns both results without a direct difference.
-    Incomparable,
+spvgraph_ir::enum_with_all! {
+    /// Why an operator of a case a backend was sent is not judged. Each
+    /// operator result is an output of the observed form, so these count
+    /// unjudged outputs of the observed form, one per operator.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
+    #[serde(rename_all = "kebab-case")]
+    pub enum UnjudgedReason {
+        /// The backend cannot express the case (it says so: a construct,
+        /// interface or type it does not support).
+        BackendUnsupported,
+        /// The backend refused the case (a finding, or a documented refusal).
+        BackendRefused,
+        /// The run would exceed the backend's resource budget.
+        BackendOverBudget,
+        /// The backend found a REQUIRE failing at run time: no defined result.
+        BackendUnpredictable,
+        /// The backend crashed, hung or ran out of memory.
+        BackendAbnormal,
+        /// The backend could not answer at all (an oracle error).
+        BackendError,
+        /// The in-tree executor has no outputs for the case: a REQUIRE fails at
+        /// run time, so no result is defined.
+        Unpredictable,
+        /// The in-tree executor has no outputs for the case: over its memory budget.
+        ReferenceOverBudget,
+        /// The in-tree executor has no outputs for the case: it refuses it.
+        ReferenceRefused,
+        /// Fallback: the module has no observed form (it cannot be rewritten,
+        /// or it was not asked for), so only graph outputs are judged and the
+        /// operators whose results are not outputs are not.
+        ObservedFormUnavailable,
+        /// Fallback: the backend's run of the observed form gave no outputs
+        /// (or not as many as the form has), so only graph outputs are judged
+        /// and the operators whose results are not outputs are not.
+        ObservedFormNotRun,
+        /// The observed form does not show the operator's result (it is not a
+        /// shaped tensor, so it cannot be a graph output).
+        NotObserved,
+        /// Fallback: a graph output computed from approximations (an inexact
+        /// operator upstream): two compliant backends may differ there by more
+        /// than the last operator's rule allows.
+        InexactUpstream,
+        /// An operand of the operator is a value the backend's run of the
+        /// observed form did not show.
+        OperandNotObserved,
+        /// On the backend's values of its operands, a REQUIRE of the operator
+        /// fails: no result is defined for it.
+        OperatorUnpredictable,
+        /// The in-tree executor could not run the operators on their own (over
+        /// its budget, or the cut graph could not be made).
+        LocalFormFailed,
+        /// The result differs from the in-tree executor's beyond what a direct
+        /// comparison can settle, and no referee could run.
+        NoReferee,
+        /// The operator's accuracy rule needs a fact nothing could give, or the
+        /// referee condemns both results without a direct difference.
+        Incomparable,
+    }
+    /// Every reason, in report order.
+    pub const ALL;
 }
 
 impl UnjudgedReason {
-    /// Every reason, in report order.
-    pub const ALL: [UnjudgedReason; 18] = [
-        UnjudgedReason::BackendUnsupported,
-        UnjudgedReason::BackendRefused,
-        UnjudgedReason::BackendOverBudget,
-        UnjudgedReason::BackendUnpredictable,
-        UnjudgedReason::BackendAbnormal,
-        UnjudgedReason::BackendError,
-        UnjudgedReason::Unpredictable,
-        UnjudgedReason::ReferenceOverBudget,
-        UnjudgedReason::ReferenceRefused,
-        UnjudgedReason::ObservedFormUnavailable,
-        UnjudgedReason::ObservedFormNotRun,
-        UnjudgedReason::NotObserved,
-        UnjudgedReason::InexactUpstream,
-        UnjudgedReason::OperandNotObserved,
-        UnjudgedReason::OperatorUnpredictable,
-        UnjudgedReason::LocalFormFailed,
-        UnjudgedReason::NoReferee,
-        UnjudgedReason::Incomparable,
-    ];
-
     /// Its stable kebab-case name (as in `summary.json`).
     pub fn name(self) -> &'static str {
         match self {
@@ -872,6 +854,33 @@ impl<'a> LocalJudge<'a> {
 mod tests {
     use super::*;
     use crate::oracle::{Abnormal, Refusal};
+
+    /// `ALL` is derived from the declaration: it must still be the list
+    /// that was written by hand, in the same order.
+    #[test]
+    fn all_unjudged_reasons_are_the_hand_written_list() {
+        let hand_written = [
+            UnjudgedReason::BackendUnsupported,
+            UnjudgedReason::BackendRefused,
+            UnjudgedReason::BackendOverBudget,
+            UnjudgedReason::BackendUnpredictable,
+            UnjudgedReason::BackendAbnormal,
+            UnjudgedReason::BackendError,
+            UnjudgedReason::Unpredictable,
+            UnjudgedReason::ReferenceOverBudget,
+            UnjudgedReason::ReferenceRefused,
+            UnjudgedReason::ObservedFormUnavailable,
+            UnjudgedReason::ObservedFormNotRun,
+            UnjudgedReason::NotObserved,
+            UnjudgedReason::InexactUpstream,
+            UnjudgedReason::OperandNotObserved,
+            UnjudgedReason::OperatorUnpredictable,
+            UnjudgedReason::LocalFormFailed,
+            UnjudgedReason::NoReferee,
+            UnjudgedReason::Incomparable,
+        ];
+        assert_eq!(UnjudgedReason::ALL, hand_written);
+    }
 
     #[test]
     fn a_case_not_run_is_named_by_the_first_words_of_why() {

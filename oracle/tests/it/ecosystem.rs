@@ -4,7 +4,7 @@
 //! accepted (a relaxed rule) and one that must be rejected (a new or kept
 //! rule), checked with the in-tree validator; with the pinned spirv-val
 //! (2025.5) wherever its verdict is known (it agrees, or the disagreement is
-//! documented in `external::known`); and, when `SPVGRAPH_SPIRV_VAL_MAIN`
+//! documented in `external::spirv_val::known`); and, when `SPVGRAPH_SPIRV_VAL_MAIN`
 //! names a spirv-val of SPIRV-Tools main, with that too (it must agree with
 //! the in-tree validator on every case here).
 //!
@@ -30,7 +30,7 @@ use spvgraph_ir::inst::{GraphDebugInst, Id, Inst};
 use spvgraph_ir::rules::{RuleId, Severity};
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::Module;
-use spvgraph_oracle::external::known::{SPIRV_VAL_MAIN_KNOWN, SPIRV_VAL_REJECTS_VALID};
+use spvgraph_oracle::external::spirv_val::known::{SPIRV_VAL_MAIN_KNOWN, SPIRV_VAL_REJECTS_VALID};
 use spvgraph_oracle::external::spirv_val::SpirvVal;
 use spvgraph_oracle::oracle::{Oracle, ValidateOptions};
 use spvgraph_oracle::tools::Tool;
@@ -481,7 +481,7 @@ fn documented_valid_modules_rejected_by_2025_5_still_are() {
             let verdict = main.validate(&words, &ValidateOptions::default()).expect("spirv-val main runs");
             assert_eq!(
                 verdict.is_valid(),
-                spvgraph_oracle::external::known::spirv_val_accepts(k),
+                spvgraph_oracle::external::spirv_val::known::spirv_val_accepts(k),
                 "{}: SPIRV-Tools main no longer behaves as documented",
                 k.finding
             );

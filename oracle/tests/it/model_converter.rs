@@ -108,7 +108,7 @@ fn with_debug_info_the_module_is_deterministic_and_only_spirv_val_2025_5_rejects
     let Some(mc) = converter() else { return };
     let sv = spirv_val();
     // The first generated case without FFT2D/RFFT2D, whose extracts model-converter
-    // precedes with OpLine (its documented bug, checked in external_findings.rs).
+    // precedes with OpLine (its documented bug, checked in external_findings/model_converter.rs).
     let case = (2..)
         .map(|seed| generate_from_seed(seed, &Config::default()))
         .find(|c| {

@@ -19,7 +19,7 @@
 use spvgraph_generator::near_valid::{covered_rules, near_valid_from_seed};
 use spvgraph_generator::{generate_from_seed, Config};
 use spvgraph_ir::rules::RuleId;
-use spvgraph_oracle::external::known::{self, spirv_val_accepts};
+use spvgraph_oracle::external::spirv_val::known::{self, spirv_val_accepts};
 use spvgraph_oracle::external::spirv_val::Release;
 use spvgraph_oracle::judge::{judge, Disagreement, Expectation, Observations, ValidityAnswer};
 use spvgraph_oracle::oracle::{Oracle, RuleClaim, ValidateOptions};

@@ -218,7 +218,7 @@ fn spirv_val_agrees_except_where_documented() {
         let ours = v.check_words(&words);
         let theirs = sv.validate(&words, &opts).expect("spirv-val runs");
         // model-converter's debug variants put their debug information after
-        // OpGraphEndARM: valid, rejected by 2025.5 (external::known::
+        // OpGraphEndARM: valid, rejected by 2025.5 (external::spirv_val::known::
         // SPIRV_VAL_REJECTS_VALID), unless OpLine in a graph body (those with
         // OpCompositeExtract) makes both reject them.
         let debug_after_graph = sub == "mlir"

@@ -71,7 +71,7 @@ fn debug_info_after_graph_end_is_valid() {
     assert!(r.is_valid() && r.findings.is_empty(), "{}", show(&r));
     let info = RuleId::LayoutGraphSectionOutsideGraph.info();
     assert!(info.spec.contains("model-converter") && info.spec.contains("Non-semantic"));
-    // spirv-val 2025.5 rejects it (documented in external::known::SPIRV_VAL_REJECTS_VALID).
+    // spirv-val 2025.5 rejects it (documented in external::spirv_val::known::SPIRV_VAL_REJECTS_VALID).
     let sv = SpirvVal::discover();
     if let Err(e) = sv.available() {
         assert!(!spvgraph_oracle::tools::Tools::required(), "CI=true and {e}");
@@ -83,6 +83,8 @@ fn debug_info_after_graph_end_is_valid() {
             let first_after = m.word_offsets()[graph_end + 1];
             assert_eq!(d[0].word_offset, Some(first_after), "{d:?}");
         }
-        Verdict::Valid => panic!("spirv-val 2025.5 now accepts debug info after OpGraphEndARM: update external::known"),
+        Verdict::Valid => {
+            panic!("spirv-val 2025.5 now accepts debug info after OpGraphEndARM: update external::spirv_val::known")
+        }
     }
 }

@@ -778,7 +778,7 @@ fn write(path: &Path, bytes: &[u8]) -> Result<(), OracleError> {
 }
 
 /// A documented IREE 3.13.0 bug of IREE's own passes, open, with its minimal
-/// case under `corpus/findings/` (`oracle/tests/it/external_findings.rs` checks
+/// case under `corpus/findings/` (`oracle/tests/it/external_findings/iree.rs` checks
 /// that each still reproduces).
 const fn known(
     kind: &'static str,

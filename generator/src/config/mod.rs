@@ -6,11 +6,14 @@
 //! testing) and serde (config files, manifests). Every field can also be set
 //! from the command line with `--set path=value` ([`Config::set`]).
 
+mod table;
+
 use crate::network::Network;
 use arbitrary::{Arbitrary, Unstructured};
 use serde::{Deserialize, Serialize};
 use spvgraph_ir::elem::Profile;
 use spvgraph_ir::tosa::{LevelLimits, TosaOp, MAX_RANK};
+use table::define_config;
 
 /// A tensor is long and thin when its element count divided by its largest
 /// dimension is at most this (see [`Config::max_long_elements`]).
@@ -21,298 +24,245 @@ pub const THIN_FACTOR: u64 = 8;
 /// drawn near the level limits.
 pub const LEVEL_8K: u32 = LevelLimits::EIGHT_K.max_kernel as u32;
 
-/// Generation parameters.
-#[derive(Clone, Debug, PartialEq, Arbitrary, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct Config {
-    /// Operators that may be used; empty means all 66.
-    #[arbitrary(with = arbitrary_ops)]
-    pub allow_ops: Vec<TosaOp>,
-    /// Operators never used (applied after `allow_ops`).
-    #[arbitrary(with = arbitrary_ops)]
-    pub deny_ops: Vec<TosaOp>,
-    /// Enabled TOSA profiles and extensions (`"PRO-INT"`, `"EXT-BF16"`, ...):
-    /// a type row is used only if it is available with these.
-    #[serde(with = "profile_names")]
-    #[arbitrary(with = arbitrary_profiles)]
-    pub profiles: Vec<Profile>,
-    /// Fewest graphs per module (at least 1).
-    #[arbitrary(with = |u: &mut Unstructured| u.int_in_range(1..=2))]
-    pub min_graphs: u32,
-    /// Most graphs per module.
-    #[arbitrary(with = |u: &mut Unstructured| u.int_in_range(1..=4))]
-    pub max_graphs: u32,
-    /// Fewest TOSA operations per graph (0 allows pass-through graphs).
-    #[arbitrary(with = |u: &mut Unstructured| u.int_in_range(0..=4))]
-    pub min_nodes: u32,
-    /// Most TOSA operations per graph.
-    #[arbitrary(with = |u: &mut Unstructured| u.int_in_range(1..=24))]
-    pub max_nodes: u32,
-    /// Largest rank of a free-rank tensor (1..=6, TOSA level 8K's MAX_RANK).
-    /// Operators whose operands have a fixed larger rank (CONV3D: 5) are not
-    /// used when it is smaller.
-    #[arbitrary(with = |u: &mut Unstructured| u.int_in_range(1..=MAX_RANK))]
-    pub max_rank: u32,
-    /// Largest dimension of a freshly chosen shape (results may grow past it,
-    /// e.g. TILE, CONCAT, PAD, RESIZE, within `max_tensor_elements`).
-    #[arbitrary(with = |u: &mut Unstructured| u.int_in_range(1..=32))]
-    pub max_dim: u32,
-    /// Most elements in any one tensor.
-    #[arbitrary(with = |u: &mut Unstructured| u.int_in_range(16..=1 << 14))]
-    pub max_tensor_elements: u64,
-    /// Most elements over all tensors of one graph; no operation is added
-    /// once it is reached.
-    #[arbitrary(with = |u: &mut Unstructured| u.int_in_range(64..=1 << 17))]
-    pub max_graph_elements: u64,
-    /// Most graph inputs (interface tensors) per graph; further leaves
-    /// become constants.
-    #[arbitrary(with = |u: &mut Unstructured| u.int_in_range(1..=12))]
-    pub max_graph_inputs: u32,
-    /// Most graph outputs per graph.
-    #[arbitrary(with = |u: &mut Unstructured| u.int_in_range(1..=12))]
-    pub max_graph_outputs: u32,
-    /// Largest tensor written as an inline `OpConstantComposite`; larger
-    /// constants become `OpGraphConstantARM` (or null/replicated).
-    #[arbitrary(with = |u: &mut Unstructured| u.int_in_range(1..=600))]
-    pub max_inline_elements: u64,
-    /// Most inputs of one CONCAT (TOSA 8K allows 64); an operation drawn
-    /// with wide attributes may use up to 64 regardless.
-    #[arbitrary(with = |u: &mut Unstructured| u.int_in_range(1..=8))]
-    pub max_concat_inputs: u32,
-    /// Most elements of a long, thin tensor: one whose elements, divided by
-    /// its largest dimension, number at most [`THIN_FACTOR`]. Such tensors
-    /// (dimensions near the TOSA 8K level limits, see
-    /// [`Probabilities::level_shape`]) may exceed `max_tensor_elements`.
-    #[arbitrary(with = |u: &mut Unstructured| u.int_in_range(16..=1 << 16))]
-    pub max_long_elements: u64,
-    /// Probabilities of the optional constructs.
-    pub probs: Probabilities,
-    /// Graphs shaped like real networks instead of grown operator by
-    /// operator (`None`, the default); see [`Config::network`]. A fuzzer's
-    /// configuration never sets it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[arbitrary(default)]
-    pub network: Option<Network>,
-}
-
-/// The probability (0..=1) of each optional construct.
-#[derive(Clone, Debug, PartialEq, Arbitrary, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct Probabilities {
-    /// A tensor operand reuses an existing value (fan-out, DAGs) instead of a fresh leaf.
-    #[arbitrary(with = arbitrary_prob)]
-    pub reuse_value: f64,
-    /// A fresh data leaf is a constant rather than a graph input.
-    #[arbitrary(with = arbitrary_prob)]
-    pub constant_leaf: f64,
-    /// A fresh weight or bias leaf (convolutions, MATMUL B) is a constant.
-    #[arbitrary(with = arbitrary_prob)]
-    pub weight_constant: f64,
-    /// A constant tensor (leaf or CTC input) is an `OpGraphConstantARM`.
-    #[arbitrary(with = arbitrary_prob)]
-    pub graph_constant: f64,
-    /// A constant whose data may be all zero is, and is written `OpConstantNull`.
-    #[arbitrary(with = arbitrary_prob)]
-    pub null_constant: f64,
-    /// A constant whose data may be uniform is, and is written
-    /// `OpConstantCompositeReplicateEXT`.
-    #[arbitrary(with = arbitrary_prob)]
-    pub replicate_constant: f64,
-    /// An attribute tensor (kernel, stride, pad, perms, shape_t inputs) is an
-    /// `OpGraphConstantARM`. Legal (it is a constant instruction) but
-    /// consumers read these only from inline constants; 0 by default.
-    #[arbitrary(with = arbitrary_prob)]
-    pub attribute_graph_constant: f64,
-    /// An i8 zero point (or RESCALE zero point) is non-zero.
-    #[arbitrary(with = arbitrary_prob)]
-    pub nonzero_zero_point: f64,
-    /// Graph inputs of one tensor type are grouped into a tensor-array input
-    /// read with ElementIndex.
-    #[arbitrary(with = arbitrary_prob)]
-    pub tensor_array_input: f64,
-    /// Graph outputs of one tensor type are grouped into a tensor-array output.
-    #[arbitrary(with = arbitrary_prob)]
-    pub tensor_array_output: f64,
-    /// A tensor-array input has one more element that the graph never reads.
-    #[arbitrary(with = arbitrary_prob)]
-    pub unread_array_element: f64,
-    /// A graph input's interface type is ranked-only or unranked. spirv-val
-    /// 2025.5 accepts it, but Vulkan (VUID-StandaloneSpirv-OpTypeGraphARM-09919/09920,
-    /// added after 2025.5) requires shaped graph interfaces and TOSA needs
-    /// static shapes, so it is 0 by default.
-    #[arbitrary(with = arbitrary_prob)]
-    pub unshaped_input: f64,
-    /// Given an unshaped input, it is ranked (else unranked).
-    #[arbitrary(with = arbitrary_prob)]
-    pub ranked_unshaped: f64,
-    /// A graph is exported a second time under another entry-point name.
-    #[arbitrary(with = arbitrary_prob)]
-    pub alias_entry_point: f64,
-    /// An alias entry point shares the interface variables of the first.
-    #[arbitrary(with = arbitrary_prob)]
-    pub shared_interface: f64,
-    /// An alias entry point reuses the name of another entry point. Accepted
-    /// by spirv-val 2025.5 but invalid under SPV_ARM_graph revision 3, so 0
-    /// by default.
-    #[arbitrary(with = arbitrary_prob)]
-    pub duplicate_entry_point_name: f64,
-    /// A graph input is also written straight to an output.
-    #[arbitrary(with = arbitrary_prob)]
-    pub output_from_input: f64,
-    /// A constant is written straight to an output.
-    #[arbitrary(with = arbitrary_prob)]
-    pub output_from_constant: f64,
-    /// A value that other operations consume is also a graph output.
-    #[arbitrary(with = arbitrary_prob)]
-    pub output_inner_value: f64,
-    /// A graph carries NonSemantic.Graph.DebugInfo (inside its body, the
-    /// placement spirv-val 2025.5 accepts).
-    #[arbitrary(with = arbitrary_prob)]
-    pub debug_info: f64,
-    /// Given debug info, an operation gets a DebugOperation.
-    #[arbitrary(with = arbitrary_prob)]
-    pub debug_operation: f64,
-    /// Given debug info, a value gets a DebugTensor.
-    #[arbitrary(with = arbitrary_prob)]
-    pub debug_tensor: f64,
-    /// An id (graph, variable, value, constant) gets an `OpName`.
-    #[arbitrary(with = arbitrary_prob)]
-    pub op_name: f64,
-    /// Descriptor bindings are permuted instead of numbered in interface order.
-    #[arbitrary(with = arbitrary_prob)]
-    pub shuffle_bindings: f64,
-    /// `OpGraphInputARM`s appear in a permuted order.
-    #[arbitrary(with = arbitrary_prob)]
-    pub shuffle_inputs: f64,
-    /// Both results of FFT2D/RFFT2D are extracted (else one of the two).
-    #[arbitrary(with = arbitrary_prob)]
-    pub fft_both_results: f64,
-    /// Per element of a leaf whose domain admits them: a special value (NaN,
-    /// ±Inf, ±0, subnormals, extremes). 0 by default ("on request"); see
-    /// also `special_leaf`. Never put into the input of RESIZE, whose
-    /// compliance bound grows with the largest input magnitude.
-    #[arbitrary(with = arbitrary_prob)]
-    pub special_values: f64,
-    /// A fresh floating-point leaf (graph input or constant) mixes special
-    /// values into its data (a quarter of its elements, or `special_values`
-    /// if larger), where its domain admits them and its consumer defines
-    /// the result for them.
-    #[arbitrary(with = arbitrary_prob)]
-    pub special_leaf: f64,
-    /// A narrowing CAST (float to int, to a narrower float, i32 to fp16)
-    /// gets a fresh input drawn over the whole input type, mostly beyond the
-    /// output's range (saturation, infinities, fp8 NaN).
-    #[arbitrary(with = arbitrary_prob)]
-    pub cast_out_of_range: f64,
-    /// A result nothing consumes is left out of the graph outputs (a dead
-    /// value; the graph writes another output, a pass-through input if need be).
-    #[arbitrary(with = arbitrary_prob)]
-    pub unused_result: f64,
-    /// Given both FFT2D/RFFT2D results extracted, one of the two is never
-    /// read (extracted, then dead).
-    #[arbitrary(with = arbitrary_prob)]
-    pub unused_extracted_member: f64,
-    /// A value already written to a graph output is written to another
-    /// output too (the same value as several outputs).
-    #[arbitrary(with = arbitrary_prob)]
-    pub duplicate_output: f64,
-    /// A graph has no operation at all: its outputs are its inputs and
-    /// constants (regardless of `min_nodes`).
-    #[arbitrary(with = arbitrary_prob)]
-    pub pass_through_graph: f64,
-    /// Given an alias entry point, the graph is exported once more (up to
-    /// four entry points per graph).
-    #[arbitrary(with = arbitrary_prob)]
-    pub more_entry_points: f64,
-    /// A rank > 1 constant leaf gets whole rows of zeros or of one value,
-    /// written (when inline) as `OpConstantNull` /
-    /// `OpConstantCompositeReplicateEXT` constituents of an `OpConstantComposite`.
-    #[arbitrary(with = arbitrary_prob)]
-    pub constant_rows: f64,
-    /// A zero scalar constant (a zero element of an inline tensor constant,
-    /// axis 0, a false flag, a 0.0 CLAMP bound) is written `OpConstantNull`.
-    #[arbitrary(with = arbitrary_prob)]
-    pub null_scalar: f64,
-    /// A fresh shape is long and thin: one dimension in 4096..=8192 (the
-    /// TOSA 8K MAX_KERNEL scale), the others 1 (at most one of them 2).
-    #[arbitrary(with = arbitrary_prob)]
-    pub level_shape: f64,
-    /// An operation draws its attributes over their whole legal range, up to
-    /// the level limits (kernels, strides, dilations, pads up to 8192, FFT
-    /// sizes 4096 or 8192, RESIZE scales up to 2048, ratios up to 256 and
-    /// extents up to 16383, CONCAT up to 64 inputs, MUL and RESCALE shifts up
-    /// to 63/62, degenerate or infinite CLAMP bounds), instead of small values.
-    #[arbitrary(with = arbitrary_prob)]
-    pub wide_attributes: f64,
-}
-
-impl Default for Config {
-    fn default() -> Config {
-        Config {
-            allow_ops: Vec::new(),
-            deny_ops: Vec::new(),
-            profiles: Profile::ALL.to_vec(),
-            min_graphs: 1,
-            max_graphs: 3,
-            min_nodes: 1,
-            max_nodes: 12,
-            max_rank: MAX_RANK,
-            max_dim: 8,
-            max_tensor_elements: 2048,
-            max_graph_elements: 32768,
-            max_graph_inputs: 8,
-            max_graph_outputs: 8,
-            max_inline_elements: 64,
-            max_concat_inputs: 4,
-            max_long_elements: 16384,
-            probs: Probabilities::default(),
-            network: None,
-        }
+define_config! {
+    /// Generation parameters.
+    #[derive(Clone, Debug, PartialEq, Arbitrary, Serialize, Deserialize)]
+    #[serde(default, deny_unknown_fields)]
+    pub struct Config / ConfigFlags {
+        /// Operators that may be used; empty means all 66.
+        #[arbitrary(with = arbitrary_ops)]
+        pub allow_ops: Vec<TosaOp> = Vec::new(),
+            flag(long = "ops", value_delimiter = ',', value_name = "LIST") "Operators to use (grammar names, comma-separated; default all)." : Vec<String> => |names| parse_ops("--ops", names);
+        /// Operators never used (applied after `allow_ops`).
+        #[arbitrary(with = arbitrary_ops)]
+        pub deny_ops: Vec<TosaOp> = Vec::new(),
+            flag(long, value_delimiter = ',', value_name = "LIST") "Operators never to use." : Vec<String> => |names| parse_ops("--deny-ops", names);
+        /// Enabled TOSA profiles and extensions (`"PRO-INT"`, `"EXT-BF16"`, ...):
+        /// a type row is used only if it is available with these.
+        #[serde(with = "profile_names")]
+        #[arbitrary(with = arbitrary_profiles)]
+        pub profiles: Vec<Profile> = Profile::ALL.to_vec(),
+            flag(long, value_delimiter = ',', value_name = "LIST") "Enabled profiles/extensions, comma-separated (PRO-INT,PRO-FP,EXT-INT16,EXT-BF16,EXT-FP8E4M3,EXT-FP8E5M2,EXT-FFT,EXT-DOUBLEROUND,EXT-INEXACTROUND)." : Vec<String> => |names| parse_profiles(names);
+        /// Fewest graphs per module (at least 1).
+        #[arbitrary(with = |u: &mut Unstructured| u.int_in_range(1..=2))]
+        pub min_graphs: u32 = 1,
+            flag(long) "Fewest graphs per module." : u32 => same;
+        /// Most graphs per module.
+        #[arbitrary(with = |u: &mut Unstructured| u.int_in_range(1..=4))]
+        pub max_graphs: u32 = 3,
+            flag(long) "Most graphs per module." : u32 => same;
+        /// Fewest TOSA operations per graph (0 allows pass-through graphs).
+        #[arbitrary(with = |u: &mut Unstructured| u.int_in_range(0..=4))]
+        pub min_nodes: u32 = 1,
+            flag(long) "Fewest TOSA operations per graph." : u32 => same;
+        /// Most TOSA operations per graph.
+        #[arbitrary(with = |u: &mut Unstructured| u.int_in_range(1..=24))]
+        pub max_nodes: u32 = 12,
+            flag(long) "Most TOSA operations per graph." : u32 => same;
+        /// Largest rank of a free-rank tensor (1..=6, TOSA level 8K's MAX_RANK).
+        /// Operators whose operands have a fixed larger rank (CONV3D: 5) are not
+        /// used when it is smaller.
+        #[arbitrary(with = |u: &mut Unstructured| u.int_in_range(1..=MAX_RANK))]
+        pub max_rank: u32 = MAX_RANK,
+            flag(long) "Largest tensor rank (1..=6)." : u32 => same;
+        /// Largest dimension of a freshly chosen shape (results may grow past it,
+        /// e.g. TILE, CONCAT, PAD, RESIZE, within `max_tensor_elements`).
+        #[arbitrary(with = |u: &mut Unstructured| u.int_in_range(1..=32))]
+        pub max_dim: u32 = 8,
+            flag(long) "Largest dimension of a freshly chosen shape." : u32 => same;
+        /// Most elements in any one tensor.
+        #[arbitrary(with = |u: &mut Unstructured| u.int_in_range(16..=1 << 14))]
+        pub max_tensor_elements: u64 = 2048,
+            flag(long) "Most elements per tensor." : u64 => same;
+        /// Most elements over all tensors of one graph; no operation is added
+        /// once it is reached.
+        #[arbitrary(with = |u: &mut Unstructured| u.int_in_range(64..=1 << 17))]
+        pub max_graph_elements: u64 = 32768,
+            flag(long) "Most elements over the tensors of one graph." : u64 => same;
+        /// Most graph inputs (interface tensors) per graph; further leaves
+        /// become constants.
+        #[arbitrary(with = |u: &mut Unstructured| u.int_in_range(1..=12))]
+        pub max_graph_inputs: u32 = 8;
+        /// Most graph outputs per graph.
+        #[arbitrary(with = |u: &mut Unstructured| u.int_in_range(1..=12))]
+        pub max_graph_outputs: u32 = 8;
+        /// Largest tensor written as an inline `OpConstantComposite`; larger
+        /// constants become `OpGraphConstantARM` (or null/replicated).
+        #[arbitrary(with = |u: &mut Unstructured| u.int_in_range(1..=600))]
+        pub max_inline_elements: u64 = 64;
+        /// Most inputs of one CONCAT (TOSA 8K allows 64); an operation drawn
+        /// with wide attributes may use up to 64 regardless.
+        #[arbitrary(with = |u: &mut Unstructured| u.int_in_range(1..=8))]
+        pub max_concat_inputs: u32 = 4;
+        /// Most elements of a long, thin tensor: one whose elements, divided by
+        /// its largest dimension, number at most [`THIN_FACTOR`]. Such tensors
+        /// (dimensions near the TOSA 8K level limits, see
+        /// [`Probabilities::level_shape`]) may exceed `max_tensor_elements`.
+        #[arbitrary(with = |u: &mut Unstructured| u.int_in_range(16..=1 << 16))]
+        pub max_long_elements: u64 = 16384;
+        /// Probabilities of the optional constructs.
+        pub probs: Probabilities = Probabilities::default();
+        /// Graphs shaped like real networks instead of grown operator by
+        /// operator (`None`, the default); see [`Config::network`]. A fuzzer's
+        /// configuration never sets it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[arbitrary(default)]
+        pub network: Option<Network> = None;
     }
+    nested { probs: ProbabilityFlags }
 }
 
-impl Default for Probabilities {
-    fn default() -> Probabilities {
-        Probabilities {
-            reuse_value: 0.7,
-            constant_leaf: 0.2,
-            weight_constant: 0.7,
-            graph_constant: 0.3,
-            null_constant: 0.15,
-            replicate_constant: 0.15,
-            attribute_graph_constant: 0.0,
-            nonzero_zero_point: 0.5,
-            tensor_array_input: 0.15,
-            tensor_array_output: 0.15,
-            unread_array_element: 0.3,
-            unshaped_input: 0.0,
-            ranked_unshaped: 0.5,
-            alias_entry_point: 0.1,
-            shared_interface: 0.5,
-            duplicate_entry_point_name: 0.0,
-            output_from_input: 0.05,
-            output_from_constant: 0.05,
-            output_inner_value: 0.1,
-            debug_info: 0.2,
-            debug_operation: 0.6,
-            debug_tensor: 0.3,
-            op_name: 0.3,
-            shuffle_bindings: 0.1,
-            shuffle_inputs: 0.1,
-            fft_both_results: 0.8,
-            special_values: 0.0,
-            special_leaf: 0.05,
-            cast_out_of_range: 0.3,
-            unused_result: 0.15,
-            unused_extracted_member: 0.3,
-            duplicate_output: 0.1,
-            pass_through_graph: 0.02,
-            more_entry_points: 0.3,
-            constant_rows: 0.3,
-            null_scalar: 0.3,
-            level_shape: 0.01,
-            wide_attributes: 0.15,
-        }
+define_config! {
+    /// The probability (0..=1) of each optional construct.
+    #[derive(Clone, Debug, PartialEq, Arbitrary, Serialize, Deserialize)]
+    #[serde(default, deny_unknown_fields)]
+    pub struct Probabilities / ProbabilityFlags: each f64 {
+        /// A tensor operand reuses an existing value (fan-out, DAGs) instead of a fresh leaf.
+        #[arbitrary(with = arbitrary_prob)]
+        pub reuse_value: f64 = 0.7;
+        /// A fresh data leaf is a constant rather than a graph input.
+        #[arbitrary(with = arbitrary_prob)]
+        pub constant_leaf: f64 = 0.2;
+        /// A fresh weight or bias leaf (convolutions, MATMUL B) is a constant.
+        #[arbitrary(with = arbitrary_prob)]
+        pub weight_constant: f64 = 0.7;
+        /// A constant tensor (leaf or CTC input) is an `OpGraphConstantARM`.
+        #[arbitrary(with = arbitrary_prob)]
+        pub graph_constant: f64 = 0.3;
+        /// A constant whose data may be all zero is, and is written `OpConstantNull`.
+        #[arbitrary(with = arbitrary_prob)]
+        pub null_constant: f64 = 0.15;
+        /// A constant whose data may be uniform is, and is written
+        /// `OpConstantCompositeReplicateEXT`.
+        #[arbitrary(with = arbitrary_prob)]
+        pub replicate_constant: f64 = 0.15;
+        /// An attribute tensor (kernel, stride, pad, perms, shape_t inputs) is an
+        /// `OpGraphConstantARM`. Legal (it is a constant instruction) but
+        /// consumers read these only from inline constants; 0 by default.
+        #[arbitrary(with = arbitrary_prob)]
+        pub attribute_graph_constant: f64 = 0.0;
+        /// An i8 zero point (or RESCALE zero point) is non-zero.
+        #[arbitrary(with = arbitrary_prob)]
+        pub nonzero_zero_point: f64 = 0.5;
+        /// Graph inputs of one tensor type are grouped into a tensor-array input
+        /// read with ElementIndex.
+        #[arbitrary(with = arbitrary_prob)]
+        pub tensor_array_input: f64 = 0.15;
+        /// Graph outputs of one tensor type are grouped into a tensor-array output.
+        #[arbitrary(with = arbitrary_prob)]
+        pub tensor_array_output: f64 = 0.15;
+        /// A tensor-array input has one more element that the graph never reads.
+        #[arbitrary(with = arbitrary_prob)]
+        pub unread_array_element: f64 = 0.3;
+        /// A graph input's interface type is ranked-only or unranked. spirv-val
+        /// 2025.5 accepts it, but Vulkan (VUID-StandaloneSpirv-OpTypeGraphARM-09919/09920,
+        /// added after 2025.5) requires shaped graph interfaces and TOSA needs
+        /// static shapes, so it is 0 by default.
+        #[arbitrary(with = arbitrary_prob)]
+        pub unshaped_input: f64 = 0.0;
+        /// Given an unshaped input, it is ranked (else unranked).
+        #[arbitrary(with = arbitrary_prob)]
+        pub ranked_unshaped: f64 = 0.5;
+        /// A graph is exported a second time under another entry-point name.
+        #[arbitrary(with = arbitrary_prob)]
+        pub alias_entry_point: f64 = 0.1;
+        /// An alias entry point shares the interface variables of the first.
+        #[arbitrary(with = arbitrary_prob)]
+        pub shared_interface: f64 = 0.5;
+        /// An alias entry point reuses the name of another entry point. Accepted
+        /// by spirv-val 2025.5 but invalid under SPV_ARM_graph revision 3, so 0
+        /// by default.
+        #[arbitrary(with = arbitrary_prob)]
+        pub duplicate_entry_point_name: f64 = 0.0;
+        /// A graph input is also written straight to an output.
+        #[arbitrary(with = arbitrary_prob)]
+        pub output_from_input: f64 = 0.05;
+        /// A constant is written straight to an output.
+        #[arbitrary(with = arbitrary_prob)]
+        pub output_from_constant: f64 = 0.05;
+        /// A value that other operations consume is also a graph output.
+        #[arbitrary(with = arbitrary_prob)]
+        pub output_inner_value: f64 = 0.1;
+        /// A graph carries NonSemantic.Graph.DebugInfo (inside its body, the
+        /// placement spirv-val 2025.5 accepts).
+        #[arbitrary(with = arbitrary_prob)]
+        pub debug_info: f64 = 0.2;
+        /// Given debug info, an operation gets a DebugOperation.
+        #[arbitrary(with = arbitrary_prob)]
+        pub debug_operation: f64 = 0.6;
+        /// Given debug info, a value gets a DebugTensor.
+        #[arbitrary(with = arbitrary_prob)]
+        pub debug_tensor: f64 = 0.3;
+        /// An id (graph, variable, value, constant) gets an `OpName`.
+        #[arbitrary(with = arbitrary_prob)]
+        pub op_name: f64 = 0.3;
+        /// Descriptor bindings are permuted instead of numbered in interface order.
+        #[arbitrary(with = arbitrary_prob)]
+        pub shuffle_bindings: f64 = 0.1;
+        /// `OpGraphInputARM`s appear in a permuted order.
+        #[arbitrary(with = arbitrary_prob)]
+        pub shuffle_inputs: f64 = 0.1;
+        /// Both results of FFT2D/RFFT2D are extracted (else one of the two).
+        #[arbitrary(with = arbitrary_prob)]
+        pub fft_both_results: f64 = 0.8;
+        /// Per element of a leaf whose domain admits them: a special value (NaN,
+        /// ±Inf, ±0, subnormals, extremes). 0 by default ("on request"); see
+        /// also `special_leaf`. Never put into the input of RESIZE, whose
+        /// compliance bound grows with the largest input magnitude.
+        #[arbitrary(with = arbitrary_prob)]
+        pub special_values: f64 = 0.0,
+            flag(long, value_name = "P") "Per-element probability of special values (NaN, ±Inf, ±0, subnormals, extremes) where defined." : f64 => same;
+        /// A fresh floating-point leaf (graph input or constant) mixes special
+        /// values into its data (a quarter of its elements, or `special_values`
+        /// if larger), where its domain admits them and its consumer defines
+        /// the result for them.
+        #[arbitrary(with = arbitrary_prob)]
+        pub special_leaf: f64 = 0.05;
+        /// A narrowing CAST (float to int, to a narrower float, i32 to fp16)
+        /// gets a fresh input drawn over the whole input type, mostly beyond the
+        /// output's range (saturation, infinities, fp8 NaN).
+        #[arbitrary(with = arbitrary_prob)]
+        pub cast_out_of_range: f64 = 0.3;
+        /// A result nothing consumes is left out of the graph outputs (a dead
+        /// value; the graph writes another output, a pass-through input if need be).
+        #[arbitrary(with = arbitrary_prob)]
+        pub unused_result: f64 = 0.15;
+        /// Given both FFT2D/RFFT2D results extracted, one of the two is never
+        /// read (extracted, then dead).
+        #[arbitrary(with = arbitrary_prob)]
+        pub unused_extracted_member: f64 = 0.3;
+        /// A value already written to a graph output is written to another
+        /// output too (the same value as several outputs).
+        #[arbitrary(with = arbitrary_prob)]
+        pub duplicate_output: f64 = 0.1;
+        /// A graph has no operation at all: its outputs are its inputs and
+        /// constants (regardless of `min_nodes`).
+        #[arbitrary(with = arbitrary_prob)]
+        pub pass_through_graph: f64 = 0.02;
+        /// Given an alias entry point, the graph is exported once more (up to
+        /// four entry points per graph).
+        #[arbitrary(with = arbitrary_prob)]
+        pub more_entry_points: f64 = 0.3;
+        /// A rank > 1 constant leaf gets whole rows of zeros or of one value,
+        /// written (when inline) as `OpConstantNull` /
+        /// `OpConstantCompositeReplicateEXT` constituents of an `OpConstantComposite`.
+        #[arbitrary(with = arbitrary_prob)]
+        pub constant_rows: f64 = 0.3;
+        /// A zero scalar constant (a zero element of an inline tensor constant,
+        /// axis 0, a false flag, a 0.0 CLAMP bound) is written `OpConstantNull`.
+        #[arbitrary(with = arbitrary_prob)]
+        pub null_scalar: f64 = 0.3;
+        /// A fresh shape is long and thin: one dimension in 4096..=8192 (the
+        /// TOSA 8K MAX_KERNEL scale), the others 1 (at most one of them 2).
+        #[arbitrary(with = arbitrary_prob)]
+        pub level_shape: f64 = 0.01;
+        /// An operation draws its attributes over their whole legal range, up to
+        /// the level limits (kernels, strides, dilations, pads up to 8192, FFT
+        /// sizes 4096 or 8192, RESIZE scales up to 2048, ratios up to 256 and
+        /// extents up to 16383, CONCAT up to 64 inputs, MUL and RESCALE shifts up
+        /// to 63/62, degenerate or infinite CLAMP bounds), instead of small values.
+        #[arbitrary(with = arbitrary_prob)]
+        pub wide_attributes: f64 = 0.15;
     }
 }
 
@@ -343,6 +293,44 @@ pub enum ConfigError {
         /// Why.
         reason: String,
     },
+    /// A command-line flag's value names no operator or profile.
+    #[error("{flag}: {reason}")]
+    Flag {
+        /// The flag (`--ops`).
+        flag: &'static str,
+        /// Why.
+        reason: String,
+    },
+}
+
+/// A flag's value taken as it is.
+fn same<T: Clone>(value: &T) -> Result<T, ConfigError> {
+    Ok(value.clone())
+}
+
+/// The operators named by `flag` (grammar names in any case, or MLIR names).
+fn parse_ops(flag: &'static str, names: &[String]) -> Result<Vec<TosaOp>, ConfigError> {
+    names
+        .iter()
+        .filter(|n| !n.trim().is_empty())
+        .map(|n| {
+            let n = n.trim();
+            TosaOp::from_name(&n.to_ascii_uppercase()).or_else(|| TosaOp::from_mlir_name(n)).ok_or_else(|| {
+                ConfigError::Flag { flag, reason: format!("unknown operator {n:?} (use grammar names such as CONV2D)") }
+            })
+        })
+        .collect()
+}
+
+/// The profiles named by `--profiles`.
+fn parse_profiles(names: &[String]) -> Result<Vec<Profile>, ConfigError> {
+    names
+        .iter()
+        .map(|n| {
+            Profile::from_name(n.trim())
+                .ok_or_else(|| ConfigError::Flag { flag: "--profiles", reason: format!("unknown profile {n:?}") })
+        })
+        .collect()
 }
 
 impl Config {
@@ -584,100 +572,6 @@ fn fixed_rank_needed(op: TosaOp) -> u32 {
         .unwrap_or(1)
 }
 
-impl Probabilities {
-    /// Every probability with its field name.
-    pub fn entries(&self) -> Vec<(&'static str, f64)> {
-        let p = self;
-        vec![
-            ("reuse_value", p.reuse_value),
-            ("constant_leaf", p.constant_leaf),
-            ("weight_constant", p.weight_constant),
-            ("graph_constant", p.graph_constant),
-            ("null_constant", p.null_constant),
-            ("replicate_constant", p.replicate_constant),
-            ("attribute_graph_constant", p.attribute_graph_constant),
-            ("nonzero_zero_point", p.nonzero_zero_point),
-            ("tensor_array_input", p.tensor_array_input),
-            ("tensor_array_output", p.tensor_array_output),
-            ("unread_array_element", p.unread_array_element),
-            ("unshaped_input", p.unshaped_input),
-            ("ranked_unshaped", p.ranked_unshaped),
-            ("alias_entry_point", p.alias_entry_point),
-            ("shared_interface", p.shared_interface),
-            ("duplicate_entry_point_name", p.duplicate_entry_point_name),
-            ("output_from_input", p.output_from_input),
-            ("output_from_constant", p.output_from_constant),
-            ("output_inner_value", p.output_inner_value),
-            ("debug_info", p.debug_info),
-            ("debug_operation", p.debug_operation),
-            ("debug_tensor", p.debug_tensor),
-            ("op_name", p.op_name),
-            ("shuffle_bindings", p.shuffle_bindings),
-            ("shuffle_inputs", p.shuffle_inputs),
-            ("fft_both_results", p.fft_both_results),
-            ("special_values", p.special_values),
-            ("special_leaf", p.special_leaf),
-            ("cast_out_of_range", p.cast_out_of_range),
-            ("unused_result", p.unused_result),
-            ("unused_extracted_member", p.unused_extracted_member),
-            ("duplicate_output", p.duplicate_output),
-            ("pass_through_graph", p.pass_through_graph),
-            ("more_entry_points", p.more_entry_points),
-            ("constant_rows", p.constant_rows),
-            ("null_scalar", p.null_scalar),
-            ("level_shape", p.level_shape),
-            ("wide_attributes", p.wide_attributes),
-        ]
-    }
-}
-
-impl Probabilities {
-    /// Every probability, mutably (for normalization).
-    pub(crate) fn as_mut_slice(&mut self) -> Vec<&mut f64> {
-        let p = self;
-        vec![
-            &mut p.reuse_value,
-            &mut p.constant_leaf,
-            &mut p.weight_constant,
-            &mut p.graph_constant,
-            &mut p.null_constant,
-            &mut p.replicate_constant,
-            &mut p.attribute_graph_constant,
-            &mut p.nonzero_zero_point,
-            &mut p.tensor_array_input,
-            &mut p.tensor_array_output,
-            &mut p.unread_array_element,
-            &mut p.unshaped_input,
-            &mut p.ranked_unshaped,
-            &mut p.alias_entry_point,
-            &mut p.shared_interface,
-            &mut p.duplicate_entry_point_name,
-            &mut p.output_from_input,
-            &mut p.output_from_constant,
-            &mut p.output_inner_value,
-            &mut p.debug_info,
-            &mut p.debug_operation,
-            &mut p.debug_tensor,
-            &mut p.op_name,
-            &mut p.shuffle_bindings,
-            &mut p.shuffle_inputs,
-            &mut p.fft_both_results,
-            &mut p.special_values,
-            &mut p.special_leaf,
-            &mut p.cast_out_of_range,
-            &mut p.unused_result,
-            &mut p.unused_extracted_member,
-            &mut p.duplicate_output,
-            &mut p.pass_through_graph,
-            &mut p.more_entry_points,
-            &mut p.constant_rows,
-            &mut p.null_scalar,
-            &mut p.level_shape,
-            &mut p.wide_attributes,
-        ]
-    }
-}
-
 fn arbitrary_prob(u: &mut Unstructured) -> arbitrary::Result<f64> {
     Ok(f64::from(u.int_in_range(0u8..=100)?) / 100.0)
 }
@@ -801,6 +695,48 @@ mod profile_names {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The flags from the config table set their fields (nested ones too),
+    /// convert names, name the flag in an error, and leave the rest alone.
+    #[test]
+    fn flags_set_their_fields_only() {
+        let mut c = Config::default();
+        ConfigFlags::default().apply(&mut c).expect("no flags");
+        assert_eq!(c, Config::default());
+        let flags = ConfigFlags {
+            allow_ops: Some(vec!["add".into(), "tosa.sub".into(), " ".into()]),
+            profiles: Some(vec!["PRO-INT".into()]),
+            max_nodes: Some(5),
+            probs: ProbabilityFlags { special_values: Some(0.5) },
+            ..ConfigFlags::default()
+        };
+        flags.apply(&mut c).expect("flags");
+        assert_eq!(c.allow_ops, [TosaOp::Add, TosaOp::Sub]);
+        assert_eq!(c.profiles, [Profile::ProInt]);
+        assert_eq!(c.max_nodes, 5);
+        assert_eq!(c.probs.special_values, 0.5);
+        assert_eq!(
+            Config { allow_ops: Vec::new(), profiles: Profile::ALL.to_vec(), max_nodes: 12, ..c.clone() },
+            Config { probs: Probabilities { special_values: 0.5, ..Probabilities::default() }, ..Config::default() }
+        );
+        let bad = ConfigFlags { deny_ops: Some(vec!["NOPE".into()]), ..ConfigFlags::default() };
+        let e = bad.apply(&mut c).expect_err("unknown operator");
+        assert_eq!(e.to_string(), "--deny-ops: unknown operator \"NOPE\" (use grammar names such as CONV2D)");
+    }
+
+    /// `entries` lists every probability once, by its serde key.
+    #[test]
+    fn entries_are_the_serialized_probabilities() {
+        let p = Probabilities::default();
+        let json = serde_json::to_value(&p).expect("json");
+        let keys: Vec<&str> = p.entries().iter().map(|(k, _)| *k).collect();
+        let mut serialized: Vec<&str> = json.as_object().expect("object").keys().map(String::as_str).collect();
+        let mut sorted = keys.clone();
+        sorted.sort_unstable();
+        serialized.sort_unstable();
+        assert_eq!(sorted, serialized);
+        assert_eq!(keys.len(), 38);
+    }
 
     #[test]
     fn default_is_valid_and_uses_every_operator() {

