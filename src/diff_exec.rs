@@ -167,8 +167,8 @@ fn run_case(case: &Case, reference: &dyn Oracle, executor: &dyn Oracle) -> Resul
         inputs: &inputs,
         graph_constants: &case.graph_constants,
     };
-    let precise = reference.execute_precise(&request)?;
-    compare_run(&request, &precise, executor.name(), executor.execute(&request))
+    let precise = reference.referee()?.execute_precise(&request)?;
+    compare_run(&request, &precise, executor.name(), executor.executor().and_then(|e| e.execute(&request)))
 }
 
 #[cfg(test)]

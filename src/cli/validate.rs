@@ -22,7 +22,7 @@ use serde_json::{json, Value};
 use spvgraph_ir::elem::Profile;
 use spvgraph_ir::rules::{RuleId, Severity};
 use spvgraph_oracle::external::spirv_val::SpirvVal;
-use spvgraph_oracle::oracle::{Diagnostic, Level, Oracle, ValidateOptions, Verdict};
+use spvgraph_oracle::oracle::{Diagnostic, Level, Oracle, ValidateOptions, Validator as _, Verdict};
 use spvgraph_oracle::validate::{Report, TargetEnv, Validator};
 use std::path::{Path, PathBuf};
 

@@ -24,14 +24,15 @@ use spvgraph_ir::npy::NpyArray;
 use spvgraph_ir::rules::RuleId;
 use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::tosa::TosaOp;
+use spvgraph_oracle::attribution::Owner;
 use spvgraph_oracle::compliance::{Mode, PreciseOutcome, PreciseOutput, ReferenceTensor};
 use spvgraph_oracle::external::process::Limits;
 use spvgraph_oracle::judge::{
     judge, Disagreement, ExecAnswer, Expectation, Kind, Observations, ReadSubject, ReadingAnswer, ValidityAnswer,
 };
 use spvgraph_oracle::oracle::{
-    Capability, ExecOutcome, ExecRequest, Oracle, OracleError, OwnedExecRequest, Refusal, RuleClaim, ValidateOptions,
-    Verdict,
+    ExecOutcome, ExecRequest, Executor, Instance, Oracle, OracleError, OwnedExecRequest, Producer, Reader, Referee,
+    Refusal, RuleClaim, ValidateOptions, Validator, Verdict,
 };
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -263,7 +264,7 @@ fn validate_case(case: &CorpusCase, oracle: &dyn Oracle, profiles: &[Profile]) -
         return result(case, Status::Crash, format!("unknown target environment {}", case.target_env), started);
     };
     let options = ValidateOptions { target_env, profiles: profiles.to_vec(), ..ValidateOptions::default() };
-    let verdict = oracle.validate(&words, &options);
+    let verdict = oracle.validator().and_then(|v| v.validate(&words, &options));
     let accepted = matches!(verdict, Ok(Verdict::Valid));
     let error = verdict.as_ref().err().map(ToString::to_string);
     let expectation = expectation(case);
@@ -306,7 +307,7 @@ fn read_case(case: &CorpusCase, oracle: &dyn Oracle) -> CaseResult {
         Ok(w) => w,
         Err(e) => return result(case, Status::Crash, format!("{e:#}"), started),
     };
-    let outcome = oracle.read(&words);
+    let outcome = oracle.reader().and_then(|r| r.read(&words));
     let observations = Observations {
         readings: vec![ReadingAnswer { oracle, subject: ReadSubject::Module(&words), outcome }],
         module: Some(&words),
@@ -396,7 +397,10 @@ fn run_batches(oracle: &dyn Oracle, requests: &[Result<OwnedExecRequest, String>
             let ready: Vec<usize> = chunk.iter().copied().filter(|&i| requests[i].is_ok()).collect();
             let owned: Vec<&OwnedExecRequest> = ready.iter().filter_map(|&i| requests[i].as_ref().ok()).collect();
             let borrowed: Vec<_> = owned.iter().map(|r| r.request()).collect();
-            let outcomes = oracle.execute_batch(&borrowed);
+            let outcomes = match oracle.executor() {
+                Ok(e) => e.execute_batch(&borrowed),
+                Err(e) => borrowed.iter().map(|_| Err(e.clone())).collect(),
+            };
             let per = t0.elapsed().as_secs_f64() / chunk.len().max(1) as f64;
             let mut by_index = ready.iter().copied().zip(outcomes).collect::<std::collections::BTreeMap<_, _>>();
             chunk.iter().map(|i| (by_index.remove(i), per)).collect()
@@ -510,24 +514,53 @@ impl StoredReference {
     }
 }
 
-impl Oracle for StoredReference {
-    fn name(&self) -> &str {
-        "the corpus's expected outputs"
-    }
+/// Who [`StoredReference`] is as an oracle.
+static STORED: Instance = Instance::release("the corpus's expected outputs");
 
-    fn capabilities(&self) -> &'static [Capability] {
-        &[Capability::Reference]
+impl Oracle for StoredReference {
+    fn instance(&self) -> &Instance {
+        &STORED
     }
 
     fn available(&self) -> Result<(), OracleError> {
         Ok(())
     }
 
+    fn version(&self) -> Option<String> {
+        None
+    }
+
+    fn components(&self) -> &'static [Owner] {
+        &[]
+    }
+
+    fn as_validator(&self) -> Option<&dyn Validator> {
+        None
+    }
+
+    fn as_executor(&self) -> Option<&dyn Executor> {
+        None
+    }
+
+    fn as_producer(&self) -> Option<&dyn Producer> {
+        None
+    }
+
+    fn as_reader(&self) -> Option<&dyn Reader> {
+        None
+    }
+
+    fn as_referee(&self) -> Option<&dyn Referee> {
+        Some(self)
+    }
+}
+
+impl Referee for StoredReference {
     fn execute_precise(&self, request: &ExecRequest<'_>) -> Result<PreciseOutcome, OracleError> {
         // Stored for these inputs only (not, say, with subnormals flushed).
         if request.inputs != self.inputs.as_slice() {
             return Err(OracleError::Unsupported {
-                oracle: self.name().to_string(),
+                oracle: STORED.name().to_string(),
                 what: "the corpus stores the precise run of the case's own inputs only",
             });
         }

@@ -4,26 +4,53 @@
 //! reader whose answers are fixed (what is tested is the decision).
 
 use spvgraph_ir::rules::RuleId;
+use spvgraph_oracle::attribution::Owner;
 use spvgraph_oracle::judge::{judge, Expectation, Kind, Observations, ReadSubject, ReadingAnswer, Severity};
-use spvgraph_oracle::oracle::{
-    Abnormal, Capability, Oracle, OracleError, ReadGraph, ReadNode, ReadOperand, ReadOutcome, ReadSource, Reading,
-};
+use spvgraph_oracle::oracle::{Abnormal, Executor, Instance, Oracle, OracleError, Producer, ReadGraph, ReadNode};
+use spvgraph_oracle::oracle::{ReadOperand, ReadOutcome, ReadSource, Reader, Reading, Referee, Validator};
 
 /// A reader that answers what it is told to.
 struct Fixed(ReadOutcome);
 
+/// The stand-in's name.
+static READER: Instance = Instance::release("reader");
+
 impl Oracle for Fixed {
-    fn name(&self) -> &str {
-        "reader"
-    }
-    fn capabilities(&self) -> &'static [Capability] {
-        &[Capability::Describe]
+    fn instance(&self) -> &Instance {
+        &READER
     }
     fn available(&self) -> Result<(), OracleError> {
         Ok(())
     }
+    fn version(&self) -> Option<String> {
+        None
+    }
+    fn components(&self) -> &'static [Owner] {
+        &[]
+    }
+    fn as_validator(&self) -> Option<&dyn Validator> {
+        None
+    }
+    fn as_executor(&self) -> Option<&dyn Executor> {
+        None
+    }
+    fn as_producer(&self) -> Option<&dyn Producer> {
+        None
+    }
+    fn as_reader(&self) -> Option<&dyn Reader> {
+        Some(self)
+    }
+    fn as_referee(&self) -> Option<&dyn Referee> {
+        None
+    }
+}
+
+impl Reader for Fixed {
     fn read(&self, _: &[u32]) -> Result<ReadOutcome, OracleError> {
         Ok(self.0.clone())
+    }
+    fn read_container(&self, _: &[u8]) -> Result<ReadOutcome, OracleError> {
+        Err(OracleError::Unsupported { oracle: READER.name().into(), what: "reading containers" })
     }
 }
 

@@ -59,7 +59,8 @@ use crate::external::consumer::{prepare, Preparation, Prepared, RequestError, Te
 use crate::external::process::{self, Ended, Limits};
 use crate::external::raw;
 use crate::features::Feature;
-use crate::oracle::{Capability, ExecOutcome, ExecRequest, KnownDiscrepancy, Oracle, OracleError, PhaseTimes, Refusal};
+use crate::oracle::{ExecOutcome, ExecRequest, Executor, Instance, KnownDiscrepancy, Oracle, OracleError, PhaseTimes};
+use crate::oracle::{Producer, Reader, Referee, Refusal, Validator};
 use crate::tools::{Tool, Tools};
 use client::{Exchange, Launch, Pool, StartError};
 use protocol::{ConstantHeader, FromWorker, RunHeader, RunTimes, ToWorker};
@@ -76,6 +77,7 @@ pub const DEVICE_VARIABLE: &str = "SPVGRAPH_VULKAN_DEVICE";
 
 /// The Vulkan oracle behind the [`Oracle`] interface.
 pub struct Vulkan {
+    instance: Instance,
     env: Result<VulkanEnv, Vec<String>>,
     worker: Result<WorkerCommand, String>,
     device: Option<String>,
@@ -126,6 +128,7 @@ impl Vulkan {
             _ => None,
         };
         Vulkan {
+            instance: Instance::of(NAME, tools),
             env,
             worker: WorkerCommand::discover(),
             device: std::env::var(DEVICE_VARIABLE).ok().filter(|s| !s.trim().is_empty()),
@@ -435,12 +438,8 @@ fn refusal(f: &protocol::Failure, stderr: &str, notes: &str) -> Result<ExecOutco
 }
 
 impl Oracle for Vulkan {
-    fn name(&self) -> &str {
-        NAME
-    }
-
-    fn capabilities(&self) -> &'static [Capability] {
-        &[Capability::Execute]
+    fn instance(&self) -> &Instance {
+        &self.instance
     }
 
     /// A graph costs its pipeline creation and little else: a larger share
@@ -450,7 +449,7 @@ impl Oracle for Vulkan {
     }
 
     fn available(&self) -> Result<(), OracleError> {
-        self.device_report().map(|_| ())
+        self.instance.own(self.device_report().map(|_| ()))
     }
 
     /// The device, driver and layers, and whether the layers' glslang is
@@ -477,6 +476,15 @@ impl Oracle for Vulkan {
         ))
     }
 
+    /// The emulation layer's documented discrepancies, when the layers are
+    /// in use; none for a driver without them.
+    fn known_discrepancies(&self) -> &'static [KnownDiscrepancy] {
+        match &self.env {
+            Ok(VulkanEnv { layers: Some(_), .. }) => &KNOWN_WITH_LAYERS,
+            _ => &[],
+        }
+    }
+
     /// Worker start-ups (spares' included, on their own thread) under
     /// `start`; preparing the module and pipeline creation (shader module,
     /// layouts, `vkCreateDataGraphPipelinesARM`) under `compile`; tensors,
@@ -488,17 +496,36 @@ impl Oracle for Vulkan {
         self.pool.stats().phases
     }
 
-    /// The emulation layer's documented discrepancies, when the layers are
-    /// in use; none for a driver without them.
-    fn known_discrepancies(&self) -> &'static [KnownDiscrepancy] {
-        match &self.env {
-            Ok(VulkanEnv { layers: Some(_), .. }) => &KNOWN_WITH_LAYERS,
-            _ => &[],
-        }
+    /// None named: a bug it shows is attributed by its documented rows
+    /// (the emulation layer's, when the layers are in use).
+    fn components(&self) -> &'static [Owner] {
+        &[]
     }
 
+    fn as_validator(&self) -> Option<&dyn Validator> {
+        None
+    }
+
+    fn as_executor(&self) -> Option<&dyn Executor> {
+        Some(self)
+    }
+
+    fn as_producer(&self) -> Option<&dyn Producer> {
+        None
+    }
+
+    fn as_reader(&self) -> Option<&dyn Reader> {
+        None
+    }
+
+    fn as_referee(&self) -> Option<&dyn Referee> {
+        None
+    }
+}
+
+impl Executor for Vulkan {
     fn execute(&self, request: &ExecRequest<'_>) -> Result<ExecOutcome, OracleError> {
-        self.run(request, None)
+        self.instance.own(self.run(request, None))
     }
 }
 
