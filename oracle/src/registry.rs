@@ -19,9 +19,13 @@
 //! refused ([`RegistryError::NoChannel`]) only when the channel changes none
 //! of its tools (its version is the release's, as for `in-tree@dev`).
 //! `--oracle-path NAME@LABEL=DIR` makes a channel instance of a user's build
-//! too, beside the release one. The instance answers as its oracle does,
-//! under its own name; [`Oracle::tool`] and [`Oracle::channel`] tell the
-//! judgement that two instances are versions of one tool.
+//! too, beside the release one (on the release's tools under that label,
+//! [`Tools::labelled`]). The channel is data of the oracle, not a wrapper
+//! around it: the oracle is built on the channel's [`Tools`], which carry
+//! the channel's name, and takes its [`Instance`] from them, so it answers
+//! as the release does under its own name; [`Instance::tool`] and
+//! [`Instance::channel`] tell the judgement that two instances are versions
+//! of one tool.
 //!
 //! **Variants.** A few instances run the release's own tools configured
 //! otherwise ([`VARIANTS`]): `iree@host` compiles for the host CPU where

@@ -7,7 +7,7 @@
 //! with its section, the expected and actual values on the reduced case,
 //! and a reproducer that needs only that project's own tools, written into
 //! `upstream/` by the culprit oracle's adapter
-//! ([`spvgraph_oracle::oracle::Oracle::standalone_execute`] and its
+//! ([`spvgraph_oracle::oracle::Executor::standalone_execute`] and its
 //! siblings). `graph.svg` is a picture of the reduced graph with the culprit
 //! operator marked, which `spvgraph report` shows.
 

@@ -252,7 +252,7 @@ impl TosaReferenceModel {
         }
     }
 
-    /// [`Oracle::execute`], with what each of the model's tools cost.
+    /// [`crate::oracle::Executor::execute`], with what each of the model's tools cost.
     pub fn execute_measured(&self, request: &ExecRequest<'_>) -> Result<(ExecOutcome, ReferenceCosts), OracleError> {
         self.paths()?;
         let mut costs = ReferenceCosts::default();

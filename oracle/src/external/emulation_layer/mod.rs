@@ -6,7 +6,7 @@
 //! shader resource, a tensor per interface variable at its
 //! DescriptorSet/Binding, a graph constant per GraphConstantID and a
 //! `dispatch_spirv_graph` command. Start-up (instance, device, process) is
-//! shared by batching: [`Oracle::execute_batch`] puts up to
+//! shared by batching: [`crate::oracle::Executor::execute_batch`] puts up to
 //! [`EmulationLayer::batch_size`] graphs in one scenario, and a failed batch
 //! is split until every graph has its own outcome (the runner's log names
 //! the graph whose pipeline failed; otherwise the batch is halved). Pipeline

@@ -16,7 +16,7 @@
 //!   per element either way); bool is one byte per element.
 //! * Compilation dominates: 0.16 to 1.9 s per small graph, of which about
 //!   0.3 s is a fixed cost per `iree-compile` run; a run of
-//!   `iree-run-module` takes about 3 ms. So [`Oracle::execute_batch`]
+//!   `iree-run-module` takes about 3 ms. So [`crate::oracle::Executor::execute_batch`]
 //!   compiles the graphs of a batch as the functions of one module
 //!   ([`batch`]), and compiled modules are cached by the MLIR's hash for
 //!   the life of the oracle, and compile failures with them.
@@ -256,9 +256,9 @@ impl Iree {
         self
     }
 
-    /// Whether [`Oracle::execute_batch`] compiles a batch's graphs as one
+    /// Whether [`crate::oracle::Executor::execute_batch`] compiles a batch's graphs as one
     /// module (the default) or each graph by itself (what
-    /// [`Oracle::execute`] does): the answers are the same, only the time
+    /// [`crate::oracle::Executor::execute`] does): the answers are the same, only the time
     /// differs.
     pub fn with_batching(mut self, batching: bool) -> Iree {
         self.batching = batching;
@@ -457,7 +457,7 @@ impl Iree {
 
     /// Compiles `group` as one module. When it does not compile, the
     /// functions the diagnostics name are compiled alone (by the path
-    /// [`Oracle::execute`] takes, so each gets its own classification,
+    /// [`crate::oracle::Executor::execute`] takes, so each gets its own classification,
     /// cache entry and message) and the rest together again; when they
     /// name none, each half is compiled as a group; when `iree-compile`
     /// crashes, times out or runs out of memory, each graph alone (the
@@ -1089,7 +1089,7 @@ impl Executor for Iree {
     }
 
     /// The batch's graphs compiled as one module (see [`batch`]), then each
-    /// run; the answers are those [`Executor::execute`] gives each request.
+    /// run; the answers are those [`crate::oracle::Executor::execute`] gives each request.
     fn execute_batch(&self, requests: &[ExecRequest<'_>]) -> Vec<Result<ExecOutcome, OracleError>> {
         self.answer(requests).into_iter().map(|r| self.instance.own(r)).collect()
     }

@@ -1,5 +1,5 @@
 //! Arm's adapters for Google's Model Explorer as a reader oracle
-//! (`model-explorer`, [`Capability::Describe`]): spirv-adapter-model-explorer
+//! (`model-explorer`, [`crate::oracle::Capability::Describe`]): spirv-adapter-model-explorer
 //! draws a SPIR-V module's graphs (operators, edges, typed and shaped
 //! values, constants and their values), vgf-adapter-model-explorer a VGF
 //! file's (model-converter's output). Both run in one persistent Python
