@@ -118,7 +118,7 @@ mod tests {
     use super::*;
     use spvgraph_ir::rules::RuleId;
     use spvgraph_oracle::attribution::Owner;
-    use spvgraph_oracle::oracle::{Diagnostic, Executor, Instance, OracleError, Producer, Reader, Referee};
+    use spvgraph_oracle::oracle::{Diagnostic, Instance, OracleError};
     use spvgraph_oracle::oracle::{RuleClaim, Validator};
     use spvgraph_oracle::registry::{self, OracleConfig};
 
@@ -142,21 +142,7 @@ mod tests {
         fn components(&self) -> &'static [Owner] {
             &[]
         }
-        fn as_validator(&self) -> Option<&dyn Validator> {
-            Some(self)
-        }
-        fn as_executor(&self) -> Option<&dyn Executor> {
-            None
-        }
-        fn as_producer(&self) -> Option<&dyn Producer> {
-            None
-        }
-        fn as_reader(&self) -> Option<&dyn Reader> {
-            None
-        }
-        fn as_referee(&self) -> Option<&dyn Referee> {
-            None
-        }
+        spvgraph_oracle::capabilities! { validator: yes, executor: no, producer: no, reader: no, referee: no }
     }
 
     impl Validator for RejectAll {

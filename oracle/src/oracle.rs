@@ -740,8 +740,9 @@ impl Instance {
 /// start-up, batching) and its documented discrepancies to itself.
 ///
 /// The capability accessors have no default: a new capability makes every
-/// oracle say whether it has it, and the list of its capabilities (`dyn
-/// Oracle`'s `capabilities`) is derived from them.
+/// oracle say whether it has it ([`capabilities!`] writes the five in one
+/// line), and the list of its capabilities (`dyn Oracle`'s `capabilities`)
+/// is derived from them.
 pub trait Oracle: Send + Sync {
     /// Its name, tool and channel.
     fn instance(&self) -> &Instance;
@@ -891,6 +892,33 @@ pub trait Referee: Send + Sync {
     /// The precise answer (fp64 results and bounds tensors) that the TOSA
     /// compliance rules judge other answers against.
     fn execute_precise(&self, request: &ExecRequest<'_>) -> Result<PreciseOutcome, OracleError>;
+}
+
+/// Writes an oracle's five capability accessors ([`Oracle::as_validator`],
+/// ...) inside its `impl Oracle` from one line that says `yes` or `no` to
+/// each capability, in the trait's order:
+/// `capabilities! { validator: no, executor: yes, producer: no, reader: no, referee: no }`.
+/// Every key is required, so a new capability is one every oracle must
+/// decide; `yes` needs the oracle to implement that capability's trait.
+#[macro_export]
+macro_rules! capabilities {
+    (validator: $v:ident, executor: $e:ident, producer: $p:ident, reader: $r:ident, referee: $f:ident $(,)?) => {
+        $crate::capabilities!(@accessor as_validator, $crate::oracle::Validator, $v);
+        $crate::capabilities!(@accessor as_executor, $crate::oracle::Executor, $e);
+        $crate::capabilities!(@accessor as_producer, $crate::oracle::Producer, $p);
+        $crate::capabilities!(@accessor as_reader, $crate::oracle::Reader, $r);
+        $crate::capabilities!(@accessor as_referee, $crate::oracle::Referee, $f);
+    };
+    (@accessor $name:ident, $capability:path, yes) => {
+        fn $name(&self) -> Option<&dyn $capability> {
+            Some(self)
+        }
+    };
+    (@accessor $name:ident, $capability:path, no) => {
+        fn $name(&self) -> Option<&dyn $capability> {
+            None
+        }
+    };
 }
 
 /// What every oracle answers the same way, derived from [`Oracle::instance`]

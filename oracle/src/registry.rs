@@ -451,25 +451,7 @@ impl Oracle for InTree {
         &[crate::attribution::Owner::Spvgraph]
     }
 
-    fn as_validator(&self) -> Option<&dyn Validator> {
-        Some(self)
-    }
-
-    fn as_executor(&self) -> Option<&dyn Executor> {
-        Some(self)
-    }
-
-    fn as_producer(&self) -> Option<&dyn crate::oracle::Producer> {
-        None
-    }
-
-    fn as_reader(&self) -> Option<&dyn crate::oracle::Reader> {
-        None
-    }
-
-    fn as_referee(&self) -> Option<&dyn crate::oracle::Referee> {
-        None
-    }
+    crate::capabilities! { validator: yes, executor: yes, producer: no, reader: no, referee: no }
 }
 
 impl Validator for InTree {

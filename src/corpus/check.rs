@@ -31,8 +31,8 @@ use spvgraph_oracle::judge::{
     judge, Disagreement, ExecAnswer, Expectation, Kind, Observations, ReadSubject, ReadingAnswer, ValidityAnswer,
 };
 use spvgraph_oracle::oracle::{
-    ExecOutcome, ExecRequest, Executor, Instance, Oracle, OracleError, OwnedExecRequest, Producer, Reader, Referee,
-    Refusal, RuleClaim, ValidateOptions, Validator, Verdict,
+    ExecOutcome, ExecRequest, Instance, Oracle, OracleError, OwnedExecRequest, Referee, Refusal, RuleClaim,
+    ValidateOptions, Verdict,
 };
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -534,25 +534,7 @@ impl Oracle for StoredReference {
         &[]
     }
 
-    fn as_validator(&self) -> Option<&dyn Validator> {
-        None
-    }
-
-    fn as_executor(&self) -> Option<&dyn Executor> {
-        None
-    }
-
-    fn as_producer(&self) -> Option<&dyn Producer> {
-        None
-    }
-
-    fn as_reader(&self) -> Option<&dyn Reader> {
-        None
-    }
-
-    fn as_referee(&self) -> Option<&dyn Referee> {
-        Some(self)
-    }
+    spvgraph_oracle::capabilities! { validator: no, executor: no, producer: no, reader: no, referee: yes }
 }
 
 impl Referee for StoredReference {

@@ -27,7 +27,6 @@ use spvgraph_oracle::exec::Executor;
 use spvgraph_oracle::external::tosa_reference::TosaReferenceModel;
 use spvgraph_oracle::judge::{Disagreement, Kind};
 use spvgraph_oracle::oracle::{self, ExecOutcome, ExecRequest, Instance, Oracle, OracleError};
-use spvgraph_oracle::oracle::{Producer, Reader, Referee, Validator};
 use spvgraph_oracle::registry::InTree;
 use spvgraph_reducer::{Candidate, InputKey};
 use std::collections::BTreeMap;
@@ -86,21 +85,7 @@ impl Oracle for PlantedFault {
     fn components(&self) -> &'static [Owner] {
         &[]
     }
-    fn as_validator(&self) -> Option<&dyn Validator> {
-        None
-    }
-    fn as_executor(&self) -> Option<&dyn oracle::Executor> {
-        Some(self)
-    }
-    fn as_producer(&self) -> Option<&dyn Producer> {
-        None
-    }
-    fn as_reader(&self) -> Option<&dyn Reader> {
-        None
-    }
-    fn as_referee(&self) -> Option<&dyn Referee> {
-        None
-    }
+    spvgraph_oracle::capabilities! { validator: no, executor: yes, producer: no, reader: no, referee: no }
 }
 
 impl oracle::Executor for PlantedFault {

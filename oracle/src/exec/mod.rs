@@ -59,9 +59,7 @@ pub use intmath::{LevelLimit, Require};
 pub use unary::erf;
 
 use crate::attribution::Owner;
-use crate::oracle::{
-    ExecOutcome, ExecRequest, Instance, Level, Oracle, OracleError, Producer, Reader, Referee, Refusal,
-};
+use crate::oracle::{ExecOutcome, ExecRequest, Instance, Level, Oracle, OracleError, Refusal};
 use spvgraph_ir::analysis::Analysis;
 use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::Module;
@@ -238,25 +236,7 @@ impl Oracle for Executor {
         &[]
     }
 
-    fn as_validator(&self) -> Option<&dyn crate::oracle::Validator> {
-        None
-    }
-
-    fn as_executor(&self) -> Option<&dyn crate::oracle::Executor> {
-        Some(self)
-    }
-
-    fn as_producer(&self) -> Option<&dyn Producer> {
-        None
-    }
-
-    fn as_reader(&self) -> Option<&dyn Reader> {
-        None
-    }
-
-    fn as_referee(&self) -> Option<&dyn Referee> {
-        None
-    }
+    crate::capabilities! { validator: no, executor: yes, producer: no, reader: no, referee: no }
 }
 
 impl crate::oracle::Executor for Executor {

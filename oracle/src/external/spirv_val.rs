@@ -11,8 +11,8 @@
 //! freed with `spvDiagnosticDestroy` on every path.
 
 use super::process::{self, Limits};
-use crate::oracle::{Diagnostic, Executor, Instance, KnownDiscrepancy, Oracle, OracleError, Producer, Reader};
-use crate::oracle::{Referee, RuleClaim, Standalone, ValidateOptions, Validator, Verdict};
+use crate::oracle::{Diagnostic, Instance, KnownDiscrepancy, Oracle, OracleError};
+use crate::oracle::{RuleClaim, Standalone, ValidateOptions, Validator, Verdict};
 use crate::tools::{Tool, Tools};
 use crate::validate::TargetEnv;
 use spvgraph_ir::rules::RuleId;
@@ -458,25 +458,7 @@ impl Oracle for SpirvVal {
         self.release_or_pinned().known_discrepancies()
     }
 
-    fn as_validator(&self) -> Option<&dyn Validator> {
-        Some(self)
-    }
-
-    fn as_executor(&self) -> Option<&dyn Executor> {
-        None
-    }
-
-    fn as_producer(&self) -> Option<&dyn Producer> {
-        None
-    }
-
-    fn as_reader(&self) -> Option<&dyn Reader> {
-        None
-    }
-
-    fn as_referee(&self) -> Option<&dyn Referee> {
-        None
-    }
+    crate::capabilities! { validator: yes, executor: no, producer: no, reader: no, referee: no }
 }
 
 impl Validator for SpirvVal {

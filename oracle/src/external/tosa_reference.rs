@@ -31,7 +31,7 @@ use crate::attribution::{Owner, Status};
 use crate::compliance::{compare_run, ReferenceTensor};
 pub use crate::compliance::{Agreement, PreciseOutcome, PreciseOutput, RowTally, SweepTally};
 use crate::oracle::{Abnormal, ExecOutcome, ExecRequest, Executor, Instance, KnownDiscrepancy, Oracle, OracleError};
-use crate::oracle::{PhaseTimes, Producer, Reader, Referee, Refusal, Standalone, Validator};
+use crate::oracle::{PhaseTimes, Referee, Refusal, Standalone};
 use crate::tools::{Tool, Tools};
 use spvgraph_ir::analysis::{Analysis, Type};
 use spvgraph_ir::elem::ElemType;
@@ -520,25 +520,7 @@ impl Oracle for TosaReferenceModel {
         *self.times.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    fn as_validator(&self) -> Option<&dyn Validator> {
-        None
-    }
-
-    fn as_executor(&self) -> Option<&dyn Executor> {
-        Some(self)
-    }
-
-    fn as_producer(&self) -> Option<&dyn Producer> {
-        None
-    }
-
-    fn as_reader(&self) -> Option<&dyn Reader> {
-        None
-    }
-
-    fn as_referee(&self) -> Option<&dyn Referee> {
-        Some(self)
-    }
+    crate::capabilities! { validator: no, executor: yes, producer: no, reader: no, referee: yes }
 }
 
 impl Executor for TosaReferenceModel {

@@ -76,7 +76,7 @@ mod tensor_ops;
 mod tosa;
 mod types;
 
-use crate::oracle::{Diagnostic, Executor, Instance, Oracle, OracleError, Producer, Reader, Referee, RuleClaim};
+use crate::oracle::{Diagnostic, Instance, Oracle, OracleError, RuleClaim};
 use crate::oracle::{ValidateOptions, Verdict};
 use context::{Cx, Issue, Scratch};
 use spvgraph_ir::binary::DecodeErrorKind;
@@ -613,25 +613,7 @@ impl Oracle for InTreeValidator {
         &[]
     }
 
-    fn as_validator(&self) -> Option<&dyn crate::oracle::Validator> {
-        Some(self)
-    }
-
-    fn as_executor(&self) -> Option<&dyn Executor> {
-        None
-    }
-
-    fn as_producer(&self) -> Option<&dyn Producer> {
-        None
-    }
-
-    fn as_reader(&self) -> Option<&dyn Reader> {
-        None
-    }
-
-    fn as_referee(&self) -> Option<&dyn Referee> {
-        None
-    }
+    crate::capabilities! { validator: yes, executor: no, producer: no, reader: no, referee: no }
 }
 
 impl crate::oracle::Validator for InTreeValidator {

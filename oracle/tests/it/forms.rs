@@ -16,9 +16,7 @@ use spvgraph_oracle::forms::run::run_form;
 use spvgraph_oracle::forms::{apply, rescue, Form, FormError};
 use spvgraph_oracle::judge::{judge, ExecAnswer, Expectation, FormAnswer, Kind, Observations, AS_GIVEN};
 use spvgraph_oracle::oracle::{self, ExecOutcome, ExecRequest, Instance, Oracle, OracleError, OwnedExecRequest};
-use spvgraph_oracle::oracle::{
-    Executor as _, Producer, Reader, Referee, Refusal, ValidateOptions, Validator as _, Verdict,
-};
+use spvgraph_oracle::oracle::{Executor as _, Refusal, ValidateOptions, Validator as _, Verdict};
 use std::collections::BTreeMap;
 
 fn seeds() -> u64 {
@@ -207,21 +205,7 @@ impl Oracle for Planted {
     fn components(&self) -> &'static [Owner] {
         &[]
     }
-    fn as_validator(&self) -> Option<&dyn oracle::Validator> {
-        None
-    }
-    fn as_executor(&self) -> Option<&dyn oracle::Executor> {
-        Some(self)
-    }
-    fn as_producer(&self) -> Option<&dyn Producer> {
-        None
-    }
-    fn as_reader(&self) -> Option<&dyn Reader> {
-        None
-    }
-    fn as_referee(&self) -> Option<&dyn Referee> {
-        None
-    }
+    spvgraph_oracle::capabilities! { validator: no, executor: yes, producer: no, reader: no, referee: no }
 }
 
 impl oracle::Executor for Planted {

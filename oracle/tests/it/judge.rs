@@ -14,7 +14,7 @@ use spvgraph_oracle::judge::{
     judge, Disagreement, ExecAnswer, Expectation, Kind, Observations, Severity, ValidityAnswer,
 };
 use spvgraph_oracle::oracle::{self, Abnormal, Diagnostic, ExecOutcome, ExecRequest, Instance, Oracle};
-use spvgraph_oracle::oracle::{Executor as _, OracleError, Producer, Reader, Referee, Refusal, RuleClaim};
+use spvgraph_oracle::oracle::{Executor as _, OracleError, Refusal, RuleClaim};
 use spvgraph_oracle::oracle::{ValidateOptions, Validator, Verdict};
 use spvgraph_oracle::registry::InTree;
 use std::collections::BTreeMap;
@@ -55,21 +55,7 @@ impl Oracle for Fixed {
     fn components(&self) -> &'static [Owner] {
         &[]
     }
-    fn as_validator(&self) -> Option<&dyn Validator> {
-        Some(self)
-    }
-    fn as_executor(&self) -> Option<&dyn oracle::Executor> {
-        Some(self)
-    }
-    fn as_producer(&self) -> Option<&dyn Producer> {
-        None
-    }
-    fn as_reader(&self) -> Option<&dyn Reader> {
-        None
-    }
-    fn as_referee(&self) -> Option<&dyn Referee> {
-        None
-    }
+    spvgraph_oracle::capabilities! { validator: yes, executor: yes, producer: no, reader: no, referee: no }
 }
 
 impl Validator for Fixed {
@@ -376,21 +362,7 @@ fn documented_discrepancies_are_marked() {
         fn known_discrepancies(&self) -> &'static [spvgraph_oracle::oracle::KnownDiscrepancy] {
             self.0.known_discrepancies()
         }
-        fn as_validator(&self) -> Option<&dyn Validator> {
-            Some(self)
-        }
-        fn as_executor(&self) -> Option<&dyn oracle::Executor> {
-            None
-        }
-        fn as_producer(&self) -> Option<&dyn Producer> {
-            None
-        }
-        fn as_reader(&self) -> Option<&dyn Reader> {
-            None
-        }
-        fn as_referee(&self) -> Option<&dyn Referee> {
-            None
-        }
+        spvgraph_oracle::capabilities! { validator: yes, executor: no, producer: no, reader: no, referee: no }
     }
     impl Validator for Named<'_> {
         fn validate(&self, _: &[u32], _: &ValidateOptions) -> Result<Verdict, OracleError> {
@@ -717,21 +689,7 @@ impl Oracle for Version {
     fn components(&self) -> &'static [Owner] {
         &[]
     }
-    fn as_validator(&self) -> Option<&dyn Validator> {
-        self.inner.as_validator()
-    }
-    fn as_executor(&self) -> Option<&dyn oracle::Executor> {
-        Some(self)
-    }
-    fn as_producer(&self) -> Option<&dyn Producer> {
-        None
-    }
-    fn as_reader(&self) -> Option<&dyn Reader> {
-        None
-    }
-    fn as_referee(&self) -> Option<&dyn Referee> {
-        None
-    }
+    spvgraph_oracle::capabilities! { validator: no, executor: yes, producer: no, reader: no, referee: no }
 }
 
 impl oracle::Executor for Version {

@@ -25,8 +25,8 @@ use spvgraph_oracle::judge::{
     judge_counted, judge_operators, Disagreement, ExecAnswer, Expectation, Judgement, Kind, Observations,
     ObservedAnswer, OperatorOutcome, UnjudgedReason,
 };
+use spvgraph_oracle::oracle::Executor as _;
 use spvgraph_oracle::oracle::{self, ExecOutcome, ExecRequest, Instance, Oracle, OracleError};
-use spvgraph_oracle::oracle::{Executor as _, Producer, Reader, Referee, Validator};
 use std::collections::BTreeMap;
 
 /// A backend known by name only: its answers are given to the judgement.
@@ -51,21 +51,7 @@ impl Oracle for Named {
     fn components(&self) -> &'static [Owner] {
         &[]
     }
-    fn as_validator(&self) -> Option<&dyn Validator> {
-        None
-    }
-    fn as_executor(&self) -> Option<&dyn oracle::Executor> {
-        Some(self)
-    }
-    fn as_producer(&self) -> Option<&dyn Producer> {
-        None
-    }
-    fn as_reader(&self) -> Option<&dyn Reader> {
-        None
-    }
-    fn as_referee(&self) -> Option<&dyn Referee> {
-        None
-    }
+    spvgraph_oracle::capabilities! { validator: no, executor: yes, producer: no, reader: no, referee: no }
 }
 
 impl oracle::Executor for Named {

@@ -6,8 +6,8 @@
 use spvgraph_ir::rules::RuleId;
 use spvgraph_oracle::attribution::Owner;
 use spvgraph_oracle::judge::{judge, Expectation, Kind, Observations, ReadSubject, ReadingAnswer, Severity};
-use spvgraph_oracle::oracle::{Abnormal, Executor, Instance, Oracle, OracleError, Producer, ReadGraph, ReadNode};
-use spvgraph_oracle::oracle::{ReadOperand, ReadOutcome, ReadSource, Reader, Reading, Referee, Validator};
+use spvgraph_oracle::oracle::{Abnormal, Instance, Oracle, OracleError, ReadGraph, ReadNode};
+use spvgraph_oracle::oracle::{ReadOperand, ReadOutcome, ReadSource, Reader, Reading};
 
 /// A reader that answers what it is told to.
 struct Fixed(ReadOutcome);
@@ -28,21 +28,7 @@ impl Oracle for Fixed {
     fn components(&self) -> &'static [Owner] {
         &[]
     }
-    fn as_validator(&self) -> Option<&dyn Validator> {
-        None
-    }
-    fn as_executor(&self) -> Option<&dyn Executor> {
-        None
-    }
-    fn as_producer(&self) -> Option<&dyn Producer> {
-        None
-    }
-    fn as_reader(&self) -> Option<&dyn Reader> {
-        Some(self)
-    }
-    fn as_referee(&self) -> Option<&dyn Referee> {
-        None
-    }
+    spvgraph_oracle::capabilities! { validator: no, executor: no, producer: no, reader: yes, referee: no }
 }
 
 impl Reader for Fixed {

@@ -65,7 +65,7 @@ use crate::external::consumer::glslang::{self, Preload};
 use crate::external::consumer::TensorArrays;
 use crate::features::Feature;
 use crate::oracle::{ExecOutcome, ExecRequest, Executor, Instance, KnownDiscrepancy, Oracle, OracleError};
-use crate::oracle::{PhaseTimes, Producer, Reader, Referee, Standalone, Validator};
+use crate::oracle::{PhaseTimes, Standalone};
 use crate::tools::{Tool, Tools};
 use run::{Job, Runner};
 use spvgraph_ir::tosa::TosaOp;
@@ -338,25 +338,7 @@ impl Oracle for EmulationLayer {
         self.stats().phases
     }
 
-    fn as_validator(&self) -> Option<&dyn Validator> {
-        None
-    }
-
-    fn as_executor(&self) -> Option<&dyn Executor> {
-        Some(self)
-    }
-
-    fn as_producer(&self) -> Option<&dyn Producer> {
-        None
-    }
-
-    fn as_reader(&self) -> Option<&dyn Reader> {
-        None
-    }
-
-    fn as_referee(&self) -> Option<&dyn Referee> {
-        None
-    }
+    crate::capabilities! { validator: no, executor: yes, producer: no, reader: no, referee: no }
 }
 
 impl Executor for EmulationLayer {

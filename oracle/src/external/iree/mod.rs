@@ -41,7 +41,7 @@ use crate::attribution::Owner;
 use crate::exec::{self, Port};
 use crate::features::Feature;
 use crate::oracle::{Abnormal, ExecOutcome, ExecRequest, Executor, Instance, KnownDiscrepancy, Oracle, OracleError};
-use crate::oracle::{PhaseTimes, Producer, Reader, Referee, Refusal, Standalone, Validator};
+use crate::oracle::{PhaseTimes, Refusal, Standalone};
 use crate::tools::{Tool, Tools};
 use batch::BatchModule;
 use spvgraph_ir::elem::ElemType;
@@ -1061,25 +1061,7 @@ impl Oracle for Iree {
         *self.times.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    fn as_validator(&self) -> Option<&dyn Validator> {
-        None
-    }
-
-    fn as_executor(&self) -> Option<&dyn Executor> {
-        Some(self)
-    }
-
-    fn as_producer(&self) -> Option<&dyn Producer> {
-        None
-    }
-
-    fn as_reader(&self) -> Option<&dyn Reader> {
-        None
-    }
-
-    fn as_referee(&self) -> Option<&dyn Referee> {
-        None
-    }
+    crate::capabilities! { validator: no, executor: yes, producer: no, reader: no, referee: no }
 }
 
 impl Executor for Iree {

@@ -33,8 +33,8 @@ use super::raw;
 use crate::attribution::{Owner, Status};
 use crate::exec;
 use crate::features::Feature;
-use crate::oracle::{Executor, Instance, KnownDiscrepancy, Oracle, OracleError, ProduceOutcome, ProduceRequest};
-use crate::oracle::{Producer, Reader, Referee, Standalone, Validator};
+use crate::oracle::{Instance, KnownDiscrepancy, Oracle, OracleError, ProduceOutcome, ProduceRequest};
+use crate::oracle::{Producer, Standalone};
 use crate::produced::{InterfaceMap, OutputSource, ProducerNote, Side};
 use crate::tools::{Tool, Tools};
 use spvgraph_ir::rules::RuleId;
@@ -483,25 +483,7 @@ impl Oracle for ModelConverter {
         &[Owner::ModelConverter, Owner::LlvmMlir]
     }
 
-    fn as_validator(&self) -> Option<&dyn Validator> {
-        None
-    }
-
-    fn as_executor(&self) -> Option<&dyn Executor> {
-        None
-    }
-
-    fn as_producer(&self) -> Option<&dyn Producer> {
-        Some(self)
-    }
-
-    fn as_reader(&self) -> Option<&dyn Reader> {
-        None
-    }
-
-    fn as_referee(&self) -> Option<&dyn Referee> {
-        None
-    }
+    crate::capabilities! { validator: no, executor: no, producer: yes, reader: no, referee: no }
 }
 
 impl Producer for ModelConverter {

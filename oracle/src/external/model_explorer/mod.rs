@@ -18,8 +18,8 @@ pub mod display;
 
 use crate::attribution::Owner;
 use crate::external::process::{Ended, Limits};
-use crate::oracle::{Abnormal, Executor, Instance, KnownDiscrepancy, Oracle, OracleError, PhaseTimes, Producer};
-use crate::oracle::{ReadOutcome, Reader, Referee, Standalone, Validator};
+use crate::oracle::{Abnormal, Instance, KnownDiscrepancy, Oracle, OracleError, PhaseTimes};
+use crate::oracle::{ReadOutcome, Reader, Standalone};
 use crate::tools::{Tool, Tools};
 use client::{Exchange, Pool};
 use std::path::{Path, PathBuf};
@@ -251,25 +251,7 @@ impl Oracle for ModelExplorer {
         PhaseTimes { start: s.starting, run: s.busy, ..PhaseTimes::default() }
     }
 
-    fn as_validator(&self) -> Option<&dyn Validator> {
-        None
-    }
-
-    fn as_executor(&self) -> Option<&dyn Executor> {
-        None
-    }
-
-    fn as_producer(&self) -> Option<&dyn Producer> {
-        None
-    }
-
-    fn as_reader(&self) -> Option<&dyn Reader> {
-        Some(self)
-    }
-
-    fn as_referee(&self) -> Option<&dyn Referee> {
-        None
-    }
+    crate::capabilities! { validator: no, executor: no, producer: no, reader: yes, referee: no }
 }
 
 impl Reader for ModelExplorer {

@@ -59,8 +59,8 @@ use crate::external::consumer::{prepare, Preparation, Prepared, RequestError, Te
 use crate::external::process::{self, Ended, Limits};
 use crate::external::raw;
 use crate::features::Feature;
+use crate::oracle::Refusal;
 use crate::oracle::{ExecOutcome, ExecRequest, Executor, Instance, KnownDiscrepancy, Oracle, OracleError, PhaseTimes};
-use crate::oracle::{Producer, Reader, Referee, Refusal, Validator};
 use crate::tools::{Tool, Tools};
 use client::{Exchange, Launch, Pool, StartError};
 use protocol::{ConstantHeader, FromWorker, RunHeader, RunTimes, ToWorker};
@@ -496,31 +496,14 @@ impl Oracle for Vulkan {
         self.pool.stats().phases
     }
 
-    /// None named: a bug it shows is attributed by its documented rows
-    /// (the emulation layer's, when the layers are in use).
+    /// None: it runs whatever driver and layers it finds, so a new finding
+    /// of it is left for a person to attribute (a documented one names its
+    /// owner in its row).
     fn components(&self) -> &'static [Owner] {
         &[]
     }
 
-    fn as_validator(&self) -> Option<&dyn Validator> {
-        None
-    }
-
-    fn as_executor(&self) -> Option<&dyn Executor> {
-        Some(self)
-    }
-
-    fn as_producer(&self) -> Option<&dyn Producer> {
-        None
-    }
-
-    fn as_reader(&self) -> Option<&dyn Reader> {
-        None
-    }
-
-    fn as_referee(&self) -> Option<&dyn Referee> {
-        None
-    }
+    crate::capabilities! { validator: no, executor: yes, producer: no, reader: no, referee: no }
 }
 
 impl Executor for Vulkan {
