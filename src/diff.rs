@@ -468,7 +468,7 @@ fn produce_from(file: &Path, oracles: &[Arc<dyn Oracle>]) -> anyhow::Result<Resu
     })?;
     let mlir = networks::mlir_of(file, networks::tosa_opt().as_deref())?;
     let name = producer.name().to_string();
-    let outcome = producer.produce(&ProduceRequest { mlir: &mlir, debug_info: false });
+    let outcome = producer.producer().and_then(|p| p.produce(&ProduceRequest { mlir: &mlir, debug_info: false }));
     match &outcome {
         Ok(ProduceOutcome::Module { words, graph_constants, interface, container, .. }) => {
             let bytes = words.iter().flat_map(|w| w.to_le_bytes()).collect();
@@ -594,7 +594,7 @@ pub fn diff_module(file: &Path, oracles: &[Arc<dyn Oracle>], given: &DiffInputs)
         Observations { module: Some(&words), strict_consumers: given.strict_consumers, ..Observations::default() };
     for o in oracles.iter().filter(|o| o.capabilities().contains(&Capability::Validate)) {
         let t0 = Instant::now();
-        let verdict = o.validate(&words, &options);
+        let verdict = o.validator().and_then(|v| v.validate(&words, &options));
         add_time(&mut report.seconds, o.name(), t0);
         report.answers.push((o.name().to_string(), Answer::of_verdict(&verdict)));
         observations.validity.push(ValidityAnswer { oracle: o.as_ref(), verdict });
@@ -602,7 +602,7 @@ pub fn diff_module(file: &Path, oracles: &[Arc<dyn Oracle>], given: &DiffInputs)
     // Readers read the module; of a `.mlir` file, the producer's module and
     // the container it came in.
     for o in oracles.iter().filter(|o| o.capabilities().contains(&Capability::Describe)) {
-        let outcome = o.read(&words);
+        let outcome = o.reader().and_then(|r| r.read(&words));
         report.answers.push((o.name().to_string(), Answer::of_reading(&outcome)));
         let subject = match &produced {
             None => ReadSubject::Module(&words),
@@ -616,7 +616,7 @@ pub fn diff_module(file: &Path, oracles: &[Arc<dyn Oracle>], given: &DiffInputs)
         observations.readings.push(ReadingAnswer { oracle: o.as_ref(), subject, outcome });
         if let Some(p) = &produced {
             if let Some(bytes) = &p.container {
-                let outcome = o.read_container(bytes);
+                let outcome = o.reader().and_then(|r| r.read_container(bytes));
                 report.answers.push((format!("{} ({} container)", o.name(), p.producer), Answer::of_reading(&outcome)));
                 let subject = ReadSubject::Produced {
                     producer: p.producer.clone(),
@@ -736,7 +736,8 @@ pub fn diff_module(file: &Path, oracles: &[Arc<dyn Oracle>], given: &DiffInputs)
             let observed_request = form.map(|f| OwnedExecRequest { module: f.words.clone(), ..req.clone() });
             let case = FormCase { request: req, forms: forms.clone(), rescue, observed: observed_request };
             let t0 = Instant::now();
-            let runs = run_cases(&[case], &mut |requests| o.execute_batch(requests))
+            let executor = o.executor()?;
+            let runs = run_cases(&[case], &mut |requests| executor.execute_batch(requests))
                 .pop()
                 .ok_or_else(|| anyhow!("{} gave no answer", o.name()))?;
             add_time(&mut report.seconds, o.name(), t0);
@@ -792,7 +793,7 @@ pub fn diff_module(file: &Path, oracles: &[Arc<dyn Oracle>], given: &DiffInputs)
             };
             for debug_info in [false, true] {
                 let t0 = Instant::now();
-                let outcome = p.produce(&ProduceRequest { mlir, debug_info });
+                let outcome = p.producer().and_then(|x| x.produce(&ProduceRequest { mlir, debug_info }));
                 add_time(&mut report.seconds, p.name(), t0);
                 let label = if debug_info { format!("{} (debug info)", p.name()) } else { p.name().to_string() };
                 report.answers.push((label, Answer::of_production(&outcome)));

@@ -22,10 +22,13 @@ use rayon::prelude::*;
 use spvgraph_generator::files::{self, Extras};
 use spvgraph_generator::{generate_from_seed, single_op_seed, Case, Config};
 use spvgraph_ir::tosa::TosaOp;
+use spvgraph_oracle::attribution::Owner;
 use spvgraph_oracle::compliance::{compare_run, Agreement, PreciseOutcome, SweepTally};
 use spvgraph_oracle::exec::Executor;
 use spvgraph_oracle::judge::{can, judge, Disagreement, DocumentedPolicy, ExecAnswer, Expectation, Observations};
-use spvgraph_oracle::oracle::{Capability, ExecOutcome, ExecRequest, Oracle, OracleError};
+use spvgraph_oracle::oracle::{
+    self, Capability, ExecRequest, Instance, Oracle, OracleError, Producer, Reader, Referee, Validator,
+};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -191,8 +194,8 @@ fn run_case(case: &Case, op: TosaOp, reference: &dyn Oracle, executor: &dyn Orac
         inputs: &inputs,
         graph_constants: &case.graph_constants,
     };
-    let precise = reference.execute_precise(&request)?;
-    let outcome = executor.execute(&request);
+    let precise = reference.referee()?.execute_precise(&request)?;
+    let outcome = executor.executor().and_then(|e| e.execute(&request));
     // The measure: modes and how close each output came to its bound, for the table.
     let measured = compare_run(&request, &precise, executor.name(), outcome.clone())?;
     if !matches!(precise, PreciseOutcome::Outputs(_)) {
@@ -248,27 +251,49 @@ impl Answered<'_> {
 }
 
 impl Oracle for Answered<'_> {
-    fn name(&self) -> &str {
-        self.oracle.name()
-    }
-
-    fn capabilities(&self) -> &'static [Capability] {
-        self.oracle.capabilities()
+    fn instance(&self) -> &Instance {
+        self.oracle.instance()
     }
 
     fn available(&self) -> Result<(), OracleError> {
         self.oracle.available()
     }
 
-    fn execute(&self, request: &ExecRequest<'_>) -> Result<ExecOutcome, OracleError> {
-        self.oracle.execute(request)
+    fn version(&self) -> Option<String> {
+        self.oracle.version()
     }
 
+    fn components(&self) -> &'static [Owner] {
+        self.oracle.components()
+    }
+
+    fn as_validator(&self) -> Option<&dyn Validator> {
+        None
+    }
+
+    fn as_executor(&self) -> Option<&dyn oracle::Executor> {
+        self.oracle.as_executor()
+    }
+
+    fn as_producer(&self) -> Option<&dyn Producer> {
+        None
+    }
+
+    fn as_reader(&self) -> Option<&dyn Reader> {
+        None
+    }
+
+    fn as_referee(&self) -> Option<&dyn Referee> {
+        Some(self)
+    }
+}
+
+impl Referee for Answered<'_> {
     fn execute_precise(&self, request: &ExecRequest<'_>) -> Result<PreciseOutcome, OracleError> {
         if self.is_the_case(request) {
             return Ok(self.precise.clone());
         }
-        self.oracle.execute_precise(request)
+        self.oracle.referee()?.execute_precise(request)
     }
 }
 

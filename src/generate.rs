@@ -102,7 +102,7 @@ fn one_case(batch: &Batch<'_>, seed: u64) -> Tally {
         let options = ValidateOptions { target_env: TargetEnv::VULKAN_1_3, ..ValidateOptions::default() };
         match case.module.encode_words() {
             Err(e) => t.io.push(format!("seed {seed}: the generated module does not encode: {e}")),
-            Ok(words) => match validator.validate(&words, &options) {
+            Ok(words) => match validator.validator().and_then(|v| v.validate(&words, &options)) {
                 Ok(Verdict::Valid) => {}
                 Ok(Verdict::Invalid(diagnostics)) => {
                     let messages: Vec<&str> = diagnostics.iter().map(|d| d.message.trim()).collect();
@@ -118,24 +118,40 @@ fn one_case(batch: &Batch<'_>, seed: u64) -> Tally {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use spvgraph_oracle::oracle::Diagnostic;
+    use spvgraph_ir::rules::RuleId;
+    use spvgraph_oracle::attribution::Owner;
+    use spvgraph_oracle::oracle::{Diagnostic, Instance, OracleError};
+    use spvgraph_oracle::oracle::{RuleClaim, Validator};
     use spvgraph_oracle::registry::{self, OracleConfig};
 
     /// A validator that rejects every module with a two-line message, to see
     /// rejections collected, sorted and put on one line.
     struct RejectAll;
 
+    /// The stand-in's name.
+    static REJECT_ALL: Instance = Instance::release("reject-all");
+
     impl Oracle for RejectAll {
-        fn name(&self) -> &str {
-            "reject-all"
+        fn instance(&self) -> &Instance {
+            &REJECT_ALL
         }
-        fn capabilities(&self) -> &'static [spvgraph_oracle::oracle::Capability] {
-            &[spvgraph_oracle::oracle::Capability::Validate]
-        }
-        fn available(&self) -> Result<(), spvgraph_oracle::oracle::OracleError> {
+        fn available(&self) -> Result<(), OracleError> {
             Ok(())
         }
-        fn validate(&self, _: &[u32], _: &ValidateOptions) -> Result<Verdict, spvgraph_oracle::oracle::OracleError> {
+        fn version(&self) -> Option<String> {
+            None
+        }
+        fn components(&self) -> &'static [Owner] {
+            &[]
+        }
+        spvgraph_oracle::capabilities! { validator: yes, executor: no, producer: no, reader: no, referee: no }
+    }
+
+    impl Validator for RejectAll {
+        fn rule_claim(&self, _: RuleId) -> RuleClaim {
+            RuleClaim::Unknown
+        }
+        fn validate(&self, _: &[u32], _: &ValidateOptions) -> Result<Verdict, OracleError> {
             Ok(Verdict::Invalid(vec![Diagnostic {
                 rule: None,
                 operator: None,

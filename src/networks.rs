@@ -281,7 +281,7 @@ pub struct Produced {
 /// (a refusal of a committed network is then reported by `spvgraph diff`,
 /// which judges it).
 pub fn produce(file: &Path, mlir: &str, producer: &dyn Oracle) -> anyhow::Result<Produced> {
-    match producer.produce(&ProduceRequest { mlir, debug_info: false }) {
+    match producer.producer().and_then(|p| p.produce(&ProduceRequest { mlir, debug_info: false })) {
         Ok(ProduceOutcome::Module { words, graph_constants, interface, .. }) => {
             Ok(Produced { words, graph_constants, interface })
         }

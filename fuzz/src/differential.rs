@@ -21,7 +21,7 @@ use spvgraph_ir::env::TargetEnv;
 use spvgraph_ir::Module;
 use spvgraph_oracle::exec::ExecConfig;
 use spvgraph_oracle::judge::{judge, Disagreement, DocumentedPolicy, Expectation, Observations, ValidityAnswer};
-use spvgraph_oracle::oracle::{Oracle, OwnedExecRequest, ValidateOptions};
+use spvgraph_oracle::oracle::{Executor as _, OwnedExecRequest, ValidateOptions, Validator as _};
 use spvgraph_oracle::registry::InTree;
 
 /// Small graphs: thousands of cases a second rather than tens.

@@ -33,7 +33,7 @@ use spvgraph_generator::near_valid::{generate_near_valid, NearValid};
 use spvgraph_generator::{generate, Config};
 use spvgraph_oracle::external::spirv_val::{Backend, SpirvVal};
 use spvgraph_oracle::judge::{judge, DocumentedPolicy, Expectation, Observations, ValidityAnswer};
-use spvgraph_oracle::oracle::{Oracle, OracleError, ValidateOptions, Verdict};
+use spvgraph_oracle::oracle::{OracleError, ValidateOptions, Validator as _, Verdict};
 use spvgraph_oracle::validate::{Report, Validator};
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;

@@ -13,7 +13,7 @@ use spvgraph_ir::edit::shapes;
 use spvgraph_ir::inst::Inst;
 use spvgraph_ir::Module;
 use spvgraph_oracle::external::spirv_val::SpirvVal;
-use spvgraph_oracle::oracle::{Oracle, ValidateOptions};
+use spvgraph_oracle::oracle::{ValidateOptions, Validator as _};
 use spvgraph_oracle::tools::{locate, Tool};
 use spvgraph_oracle::validate::Validator;
 use std::collections::BTreeMap;

@@ -24,6 +24,7 @@ use spvgraph_ir::tensor::TensorData;
 use spvgraph_oracle::external::iree::Iree;
 use spvgraph_oracle::external::model_converter::ModelConverter;
 use spvgraph_oracle::oracle::{ExecRequest, Oracle, ProduceRequest};
+use spvgraph_oracle::oracle::{Executor as _, Producer as _};
 use std::time::Instant;
 
 fn main() {

@@ -45,6 +45,7 @@ use spvgraph_oracle::compliance::{compare_run, Agreement, PreciseOutcome, Precis
 use spvgraph_oracle::exec::Executor;
 use spvgraph_oracle::external::emulation_layer::EmulationLayer;
 use spvgraph_oracle::external::tosa_reference::TosaReferenceModel;
+use spvgraph_oracle::oracle::Executor as _;
 use spvgraph_oracle::oracle::{Abnormal, ExecOutcome, ExecRequest, Oracle, OracleError, Refusal};
 use std::collections::BTreeMap;
 use std::path::PathBuf;

@@ -19,6 +19,7 @@
 use spvgraph_generator::{generate_from_seed, Config};
 use spvgraph_ir::tensor::TensorData;
 use spvgraph_oracle::external::emulation_layer::EmulationLayer;
+use spvgraph_oracle::oracle::Executor as _;
 use spvgraph_oracle::oracle::{ExecOutcome, ExecRequest, Oracle};
 use std::collections::BTreeMap;
 use std::time::Instant;

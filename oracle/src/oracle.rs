@@ -12,6 +12,7 @@ use spvgraph_ir::env::TargetEnv;
 use spvgraph_ir::rules::RuleId;
 use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::tosa::TosaOp;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 /// One problem an oracle reports about a module.
@@ -247,7 +248,7 @@ pub enum ProduceOutcome {
         /// interfaces, pass-through outputs, reshapes, partitions, ...).
         notes: Vec<ProducerNote>,
         /// The container file the module came in (model-converter's VGF),
-        /// for readers of that format ([`Oracle::read_container`]).
+        /// for readers of that format ([`Reader::read_container`]).
         container: Option<Vec<u8>>,
     },
     /// It refused the input, with its message.
@@ -516,12 +517,18 @@ pub enum Capability {
     /// What module do you produce from this TOSA MLIR?
     Produce,
     /// What are the exact (fp64) results and error bounds for these inputs?
-    /// The referee of output disagreements ([`Oracle::execute_precise`]).
+    /// The referee of output disagreements ([`Referee::execute_precise`]).
     Reference,
     /// What graphs do you read in this module (its operators, their edges,
     /// types and shapes, the constants and their values)? A reader: a
-    /// viewer or an importer ([`Oracle::read`], [`Oracle::read_container`]).
+    /// viewer or an importer ([`Reader::read`], [`Reader::read_container`]).
     Describe,
+}
+
+impl Capability {
+    /// Every capability, in the order reports list them.
+    pub const ALL: [Capability; 5] =
+        [Capability::Validate, Capability::Execute, Capability::Produce, Capability::Reference, Capability::Describe];
 }
 
 /// What a validator says about one must-reject rule.
@@ -651,50 +658,112 @@ pub enum OracleError {
     },
 }
 
-/// An oracle: validates modules, executes graphs, produces modules from
-/// TOSA MLIR, or several of these. Implemented by the in-tree oracles and by
-/// one adapter per external tool; found by name in [`crate::registry`]. Each
-/// adapter keeps its tool's quirks (file formats, start-up, batching) and its
-/// documented discrepancies to itself.
-pub trait Oracle: Send + Sync {
-    /// Short stable name (`in-tree`, `spirv-val`, `tosa-ref`, ...; a channel
-    /// instance adds its channel: `emulation-layer@dev`).
-    fn name(&self) -> &str;
+/// Who an oracle is: the tool it runs and the channel of that tool, and
+/// the instance name made of both (`emulation-layer@dev`). The registry
+/// gives it to the oracle with the tools it is built on
+/// ([`Instance::of`]), so that a channel instance is an oracle of its own,
+/// not a wrapper around one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Instance {
+    tool: Cow<'static, str>,
+    name: Cow<'static, str>,
+    channel: Option<String>,
+}
+
+impl Instance {
+    /// The release of `tool`: named as the tool.
+    pub const fn release(tool: &'static str) -> Instance {
+        Instance { tool: Cow::Borrowed(tool), name: Cow::Borrowed(tool), channel: None }
+    }
+
+    /// The release of a tool named at run time (a user's command line).
+    pub fn named(tool: String) -> Instance {
+        Instance { tool: Cow::Owned(tool.clone()), name: Cow::Owned(tool), channel: None }
+    }
+
+    /// `tool` on `channel` (`None`: the release).
+    pub fn on(tool: &'static str, channel: Option<&str>) -> Instance {
+        match channel {
+            None => Instance::release(tool),
+            Some(c) => Instance {
+                tool: Cow::Borrowed(tool),
+                name: Cow::Owned(format!("{tool}{}{c}", crate::registry::CHANNEL_SEPARATOR)),
+                channel: Some(c.to_string()),
+            },
+        }
+    }
+
+    /// `tool` on the channel `tools` belong to ([`crate::tools::Tools::channel_name`]).
+    pub fn of(tool: &'static str, tools: &crate::tools::Tools) -> Instance {
+        Instance::on(tool, tools.channel_name())
+    }
+
+    /// The instance name (`in-tree`, `spirv-val`, `emulation-layer@dev`).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
 
     /// The tool it runs, the same for every version of it: the name without
     /// the channel. Two oracles with one tool and different channels are two
     /// versions of that tool (the release differential compares them).
-    fn tool(&self) -> &str {
-        self.name()
+    pub fn tool(&self) -> &str {
+        &self.tool
     }
 
-    /// The channel of the tool it runs (`dev`: a pre-release, or a label for
-    /// a user's build); `None` for the release. A channel is taken as newer
+    /// The channel of the tool (`dev`: a pre-release, or a label for a
+    /// user's build); `None` for the release. A channel is taken as newer
     /// than the release.
-    fn channel(&self) -> Option<&str> {
-        None
+    pub fn channel(&self) -> Option<&str> {
+        self.channel.as_deref()
     }
 
-    /// The questions it answers.
-    fn capabilities(&self) -> &'static [Capability];
+    /// `result` with its error under the instance's name: an adapter's
+    /// helpers name their errors after the tool, and the instance answers
+    /// under its own name.
+    pub fn own<T>(&self, result: Result<T, OracleError>) -> Result<T, OracleError> {
+        result.map_err(|e| self.own_error(e))
+    }
+
+    /// `e` under the instance's name when it names the tool (an error of
+    /// another oracle the adapter asked keeps its name).
+    pub fn own_error(&self, e: OracleError) -> OracleError {
+        let own = |oracle: String| if oracle == self.tool() { self.name.to_string() } else { oracle };
+        match e {
+            OracleError::Unavailable { oracle, reason } => OracleError::Unavailable { oracle: own(oracle), reason },
+            OracleError::Unsupported { oracle, what } => OracleError::Unsupported { oracle: own(oracle), what },
+            OracleError::Failed { oracle, reason } => OracleError::Failed { oracle: own(oracle), reason },
+        }
+    }
+}
+
+/// An oracle: who it is, whether it can run here, and the questions it
+/// answers, one capability trait each ([`Validator`], [`Executor`],
+/// [`Producer`], [`Reader`], [`Referee`]). Implemented by the in-tree
+/// oracles and by one adapter per external tool; found by name in
+/// [`crate::registry`]. Each adapter keeps its tool's quirks (file formats,
+/// start-up, batching) and its documented discrepancies to itself.
+///
+/// The capability accessors have no default: a new capability makes every
+/// oracle say whether it has it ([`capabilities!`] writes the five in one
+/// line), and the list of its capabilities (`dyn Oracle`'s `capabilities`)
+/// is derived from them.
+pub trait Oracle: Send + Sync {
+    /// Its name, tool and channel.
+    fn instance(&self) -> &Instance;
 
     /// Whether the oracle can run here; [`OracleError::Unavailable`] says why not.
     fn available(&self) -> Result<(), OracleError>;
 
     /// The version of the tool it runs, as the tool reports it, when known.
-    fn version(&self) -> Option<String> {
-        None
-    }
-
-    /// Its documented discrepancies.
-    fn known_discrepancies(&self) -> &'static [KnownDiscrepancy] {
-        &[]
-    }
+    fn version(&self) -> Option<String>;
 
     /// The projects its answers are built from, most specific first (the
     /// tool's own project, then what it embeds or runs on): a bug this
     /// oracle shows belongs to one of them (see [`crate::attribution`]).
-    fn components(&self) -> &'static [Owner] {
+    fn components(&self) -> &'static [Owner];
+
+    /// Its documented discrepancies.
+    fn known_discrepancies(&self) -> &'static [KnownDiscrepancy] {
         &[]
     }
 
@@ -704,9 +773,15 @@ pub trait Oracle: Send + Sync {
         1.0
     }
 
-    /// How many requests it prefers per [`Oracle::execute_batch`] call.
+    /// How many requests it prefers per [`Executor::execute_batch`] call.
     fn preferred_batch(&self) -> usize {
         1
+    }
+
+    /// Where its backend's time went so far, by phase ([`PhaseTimes`]); all
+    /// zero for an oracle that does not count.
+    fn phase_times(&self) -> PhaseTimes {
+        PhaseTimes::default()
     }
 
     /// Whether the oracle runs the SPIR-V module itself. An oracle that runs
@@ -717,17 +792,49 @@ pub trait Oracle: Send + Sync {
         true
     }
 
-    /// The validity verdict for a module.
-    fn validate(&self, module: &[u32], options: &ValidateOptions) -> Result<Verdict, OracleError> {
-        let _ = (module, options);
-        Err(OracleError::Unsupported { oracle: self.name().to_string(), what: "validation" })
-    }
+    /// Its validity verdicts ([`Capability::Validate`]), if it gives any.
+    fn as_validator(&self) -> Option<&dyn Validator>;
 
-    /// Runs a graph.
-    fn execute(&self, request: &ExecRequest<'_>) -> Result<ExecOutcome, OracleError> {
-        let _ = request;
-        Err(OracleError::Unsupported { oracle: self.name().to_string(), what: "execution" })
+    /// Its runs of graphs ([`Capability::Execute`]), if it runs any.
+    fn as_executor(&self) -> Option<&dyn Executor>;
+
+    /// Its modules made from TOSA MLIR ([`Capability::Produce`]), if it makes any.
+    fn as_producer(&self) -> Option<&dyn Producer>;
+
+    /// Its readings of modules ([`Capability::Describe`]), if it reads any.
+    fn as_reader(&self) -> Option<&dyn Reader>;
+
+    /// Its precise answers ([`Capability::Reference`]), if it gives any.
+    fn as_referee(&self) -> Option<&dyn Referee>;
+}
+
+/// Answers "is this module valid?".
+pub trait Validator: Send + Sync {
+    /// The validity verdict for a module.
+    fn validate(&self, module: &[u32], options: &ValidateOptions) -> Result<Verdict, OracleError>;
+
+    /// What this validator claims about modules breaking `rule`
+    /// ([`RuleClaim::Unknown`] when nothing is known).
+    fn rule_claim(&self, rule: RuleId) -> RuleClaim;
+
+    /// Writes into `dir` a reproducer of [`Validator::validate`] on `module`
+    /// that needs only this tool's own project ([`Standalone`]); `None` when
+    /// the adapter has none.
+    fn standalone_validate(
+        &self,
+        module: &[u32],
+        options: &ValidateOptions,
+        dir: &std::path::Path,
+    ) -> Result<Option<Standalone>, OracleError> {
+        let _ = (module, options, dir);
+        Ok(None)
     }
+}
+
+/// Answers "what are the outputs of this graph for these inputs?".
+pub trait Executor: Send + Sync {
+    /// Runs a graph.
+    fn execute(&self, request: &ExecRequest<'_>) -> Result<ExecOutcome, OracleError>;
 
     /// Runs several graphs; adapters with a high start-up cost override this
     /// to share one process or scenario between them. One result per request,
@@ -736,19 +843,7 @@ pub trait Oracle: Send + Sync {
         requests.iter().map(|r| self.execute(r)).collect()
     }
 
-    /// Produces a module from TOSA MLIR.
-    fn produce(&self, request: &ProduceRequest<'_>) -> Result<ProduceOutcome, OracleError> {
-        let _ = request;
-        Err(OracleError::Unsupported { oracle: self.name().to_string(), what: "production" })
-    }
-
-    /// What this validator claims about modules breaking `rule`.
-    fn rule_claim(&self, rule: RuleId) -> RuleClaim {
-        let _ = rule;
-        RuleClaim::Unknown
-    }
-
-    /// Writes into `dir` a reproducer of [`Oracle::execute`] on `request`
+    /// Writes into `dir` a reproducer of [`Executor::execute`] on `request`
     /// that needs only this tool's own project ([`Standalone`]); `None` when
     /// the adapter has none.
     fn standalone_execute(
@@ -759,19 +854,15 @@ pub trait Oracle: Send + Sync {
         let _ = (request, dir);
         Ok(None)
     }
+}
 
-    /// The same for [`Oracle::validate`].
-    fn standalone_validate(
-        &self,
-        module: &[u32],
-        options: &ValidateOptions,
-        dir: &std::path::Path,
-    ) -> Result<Option<Standalone>, OracleError> {
-        let _ = (module, options, dir);
-        Ok(None)
-    }
+/// Answers "what module do you produce from this TOSA MLIR?".
+pub trait Producer: Send + Sync {
+    /// Produces a module from TOSA MLIR.
+    fn produce(&self, request: &ProduceRequest<'_>) -> Result<ProduceOutcome, OracleError>;
 
-    /// The same for [`Oracle::produce`].
+    /// A reproducer of [`Producer::produce`] on `request` that needs only
+    /// this tool's own project ([`Standalone`]); `None` when the adapter has none.
     fn standalone_produce(
         &self,
         request: &ProduceRequest<'_>,
@@ -780,38 +871,128 @@ pub trait Oracle: Send + Sync {
         let _ = (request, dir);
         Ok(None)
     }
+}
 
-    /// Where its time went so far, by phase ([`PhaseTimes`]); all zero for
-    /// an oracle that does not count.
-    fn phase_times(&self) -> PhaseTimes {
-        PhaseTimes::default()
-    }
+/// Answers "what graphs do you read in this module?" (a viewer or an importer).
+pub trait Reader: Send + Sync {
+    /// The graphs it reads in a module.
+    fn read(&self, module: &[u32]) -> Result<ReadOutcome, OracleError>;
 
-    /// The graphs a reader reads in a module ([`Capability::Describe`]).
-    fn read(&self, module: &[u32]) -> Result<ReadOutcome, OracleError> {
-        let _ = module;
-        Err(OracleError::Unsupported { oracle: self.name().to_string(), what: "reading modules" })
-    }
+    /// The graphs it reads in a container of another format (a VGF file's
+    /// bytes); [`OracleError::Unsupported`] when it reads none.
+    fn read_container(&self, bytes: &[u8]) -> Result<ReadOutcome, OracleError>;
 
-    /// The graphs a reader reads in a container of another format (a VGF
-    /// file's bytes), when it reads one ([`Capability::Describe`]).
-    fn read_container(&self, bytes: &[u8]) -> Result<ReadOutcome, OracleError> {
-        let _ = bytes;
-        Err(OracleError::Unsupported { oracle: self.name().to_string(), what: "reading containers" })
-    }
-
-    /// A reproducer of [`Oracle::read`] on `module` that needs only the
-    /// reader's own project ([`Standalone`]).
+    /// A reproducer of [`Reader::read`] on `module` that needs only the
+    /// reader's own project ([`Standalone`]); `None` when the adapter has none.
     fn standalone_read(&self, module: &[u32], dir: &std::path::Path) -> Result<Option<Standalone>, OracleError> {
         let _ = (module, dir);
         Ok(None)
     }
+}
 
+/// Answers "what are the exact results and error bounds?": the referee of
+/// output disagreements.
+pub trait Referee: Send + Sync {
     /// The precise answer (fp64 results and bounds tensors) that the TOSA
     /// compliance rules judge other answers against.
-    fn execute_precise(&self, request: &ExecRequest<'_>) -> Result<PreciseOutcome, OracleError> {
-        let _ = request;
-        Err(OracleError::Unsupported { oracle: self.name().to_string(), what: "precise execution" })
+    fn execute_precise(&self, request: &ExecRequest<'_>) -> Result<PreciseOutcome, OracleError>;
+}
+
+/// Writes an oracle's five capability accessors ([`Oracle::as_validator`],
+/// ...) inside its `impl Oracle` from one line that says `yes` or `no` to
+/// each capability, in the trait's order:
+/// `capabilities! { validator: no, executor: yes, producer: no, reader: no, referee: no }`.
+/// Every key is required, so a new capability is one every oracle must
+/// decide; `yes` needs the oracle to implement that capability's trait.
+#[macro_export]
+macro_rules! capabilities {
+    (validator: $v:ident, executor: $e:ident, producer: $p:ident, reader: $r:ident, referee: $f:ident $(,)?) => {
+        $crate::capabilities!(@accessor as_validator, $crate::oracle::Validator, $v);
+        $crate::capabilities!(@accessor as_executor, $crate::oracle::Executor, $e);
+        $crate::capabilities!(@accessor as_producer, $crate::oracle::Producer, $p);
+        $crate::capabilities!(@accessor as_reader, $crate::oracle::Reader, $r);
+        $crate::capabilities!(@accessor as_referee, $crate::oracle::Referee, $f);
+    };
+    (@accessor $name:ident, $capability:path, yes) => {
+        fn $name(&self) -> Option<&dyn $capability> {
+            Some(self)
+        }
+    };
+    (@accessor $name:ident, $capability:path, no) => {
+        fn $name(&self) -> Option<&dyn $capability> {
+            None
+        }
+    };
+}
+
+/// What every oracle answers the same way, derived from [`Oracle::instance`]
+/// and the capability accessors rather than implemented a second time.
+impl dyn Oracle + '_ {
+    /// Short stable name (`in-tree`, `spirv-val`, `tosa-ref`, ...; a channel
+    /// instance adds its channel: `emulation-layer@dev`).
+    pub fn name(&self) -> &str {
+        self.instance().name()
+    }
+
+    /// The tool it runs ([`Instance::tool`]).
+    pub fn tool(&self) -> &str {
+        self.instance().tool()
+    }
+
+    /// The channel of the tool it runs ([`Instance::channel`]).
+    pub fn channel(&self) -> Option<&str> {
+        self.instance().channel()
+    }
+
+    /// Whether it answers `capability`'s question.
+    pub fn can(&self, capability: Capability) -> bool {
+        match capability {
+            Capability::Validate => self.as_validator().is_some(),
+            Capability::Execute => self.as_executor().is_some(),
+            Capability::Produce => self.as_producer().is_some(),
+            Capability::Reference => self.as_referee().is_some(),
+            Capability::Describe => self.as_reader().is_some(),
+        }
+    }
+
+    /// The questions it answers, in [`Capability::ALL`]'s order.
+    pub fn capabilities(&self) -> Vec<Capability> {
+        Capability::ALL.into_iter().filter(|c| self.can(*c)).collect()
+    }
+
+    /// Its validator, or [`OracleError::Unsupported`] under its name.
+    pub fn validator(&self) -> Result<&dyn Validator, OracleError> {
+        self.as_validator().ok_or_else(|| self.unsupported("validation"))
+    }
+
+    /// Its executor, or [`OracleError::Unsupported`] under its name.
+    pub fn executor(&self) -> Result<&dyn Executor, OracleError> {
+        self.as_executor().ok_or_else(|| self.unsupported("execution"))
+    }
+
+    /// Its producer, or [`OracleError::Unsupported`] under its name.
+    pub fn producer(&self) -> Result<&dyn Producer, OracleError> {
+        self.as_producer().ok_or_else(|| self.unsupported("production"))
+    }
+
+    /// Its reader, or [`OracleError::Unsupported`] under its name.
+    pub fn reader(&self) -> Result<&dyn Reader, OracleError> {
+        self.as_reader().ok_or_else(|| self.unsupported("reading modules"))
+    }
+
+    /// Its referee, or [`OracleError::Unsupported`] under its name.
+    pub fn referee(&self) -> Result<&dyn Referee, OracleError> {
+        self.as_referee().ok_or_else(|| self.unsupported("precise execution"))
+    }
+
+    /// What its validator claims about `rule`; [`RuleClaim::Unknown`] for an
+    /// oracle that validates nothing.
+    pub fn rule_claim(&self, rule: RuleId) -> RuleClaim {
+        self.as_validator().map_or(RuleClaim::Unknown, |v| v.rule_claim(rule))
+    }
+
+    fn unsupported(&self, what: &'static str) -> OracleError {
+        OracleError::Unsupported { oracle: self.name().to_string(), what }
     }
 }
 

@@ -19,9 +19,13 @@
 //! refused ([`RegistryError::NoChannel`]) only when the channel changes none
 //! of its tools (its version is the release's, as for `in-tree@dev`).
 //! `--oracle-path NAME@LABEL=DIR` makes a channel instance of a user's build
-//! too, beside the release one. The instance answers as its oracle does,
-//! under its own name; [`Oracle::tool`] and [`Oracle::channel`] tell the
-//! judgement that two instances are versions of one tool.
+//! too, beside the release one (on the release's tools under that label,
+//! [`Tools::labelled`]). The channel is data of the oracle, not a wrapper
+//! around it: the oracle is built on the channel's [`Tools`], which carry
+//! the channel's name, and takes its [`Instance`] from them, so it answers
+//! as the release does under its own name; [`Instance::tool`] and
+//! [`Instance::channel`] tell the judgement that two instances are versions
+//! of one tool.
 //!
 //! **Variants.** A few instances run the release's own tools configured
 //! otherwise ([`VARIANTS`]): `iree@host` compiles for the host CPU where
@@ -29,8 +33,7 @@
 //! `all` does not name them (`all@host` does). Being a channel instance,
 //! a variant counts as the newer version of its tool.
 
-use crate::compliance::PreciseOutcome;
-use crate::exec::{ExecConfig, Executor};
+use crate::exec::ExecConfig;
 use crate::external::consumer::Workarounds;
 use crate::external::emulation_layer::EmulationLayer;
 use crate::external::iree::Iree;
@@ -39,10 +42,9 @@ use crate::external::model_explorer::ModelExplorer;
 use crate::external::spirv_val::SpirvVal;
 use crate::external::tosa_reference::TosaReferenceModel;
 use crate::external::vulkan::Vulkan;
-use crate::oracle::{Capability, ExecOutcome, ExecRequest, Oracle, OracleError, RuleClaim, ValidateOptions, Verdict};
-use crate::oracle::{KnownDiscrepancy, ProduceOutcome, ProduceRequest};
+use crate::oracle::{ExecOutcome, ExecRequest, Executor, Instance, Oracle, OracleError, RuleClaim};
+use crate::oracle::{ValidateOptions, Validator, Verdict};
 use crate::tools::{ChannelUnavailable, Tools};
-use crate::validate::Validator;
 use spvgraph_ir::rules::RuleId;
 mod conformance;
 pub use conformance::{conformance, Conformance};
@@ -264,43 +266,39 @@ pub fn build(name: &str, config: &OracleConfig) -> Result<Box<dyn Oracle>, Regis
     let Some(channel) = split_name(name).1 else {
         return Ok(build_on(tool, &config.tools, config.path(tool.name()), config));
     };
-    if let Some(inner) = build_variant(name, config) {
-        return Ok(Box::new(OnChannel {
-            inner,
-            name: name.to_string(),
-            tool: tool.name(),
-            channel: channel.to_string(),
-        }));
+    if let Some(variant) = build_variant(name, channel, config) {
+        return Ok(variant);
     }
     let dir = config.path(name);
     let tools = match (config.tools.channel(channel), dir) {
         (Ok(t), _) => t,
         // A user's build under a label of its own: the release's tools for the rest.
-        (Err(_), Some(_)) => config.tools.clone(),
+        (Err(_), Some(_)) => config.tools.labelled(channel),
         (Err(e), None) => return Err(e.into()),
     };
-    let inner = build_on(tool, &tools, dir, config);
+    let on = build_on(tool, &tools, dir, config);
     if dir.is_none() {
         let release = build_on(tool, &config.tools, None, config);
-        if inner.available().is_ok() && release.available().is_ok() && inner.version() == release.version() {
+        if on.available().is_ok() && release.available().is_ok() && on.version() == release.version() {
             return Err(RegistryError::NoChannel {
                 name: tool.name().to_string(),
                 channel: channel.to_string(),
-                version: inner.version().unwrap_or_else(|| "the same tools".into()),
+                version: on.version().unwrap_or_else(|| "the same tools".into()),
             });
         }
     }
-    Ok(Box::new(OnChannel { inner, name: name.to_string(), tool: tool.name(), channel: channel.to_string() }))
+    Ok(on)
 }
 
-/// The variant `name` ([`VARIANTS`]), on the release's tools (or the
-/// user's directory for the variant, else for its oracle); `None` for any
-/// other name.
-fn build_variant(name: &str, config: &OracleConfig) -> Option<Box<dyn Oracle>> {
+/// The variant `name` ([`VARIANTS`]), on the release's tools under the
+/// variant's `label` (or the user's directory for the variant, else for its
+/// oracle); `None` for any other name.
+fn build_variant(name: &str, label: &str, config: &OracleConfig) -> Option<Box<dyn Oracle>> {
     match name {
         IREE_HOST => {
             let dir = config.path(IREE_HOST).or_else(|| config.path(IREE));
-            Some(Box::new(iree(&config.tools, dir, config).with_target_cpu(crate::external::iree::TargetCpu::Host)))
+            let tools = config.tools.labelled(label);
+            Some(Box::new(iree(&tools, dir, config).with_target_cpu(crate::external::iree::TargetCpu::Host)))
         }
         _ => None,
     }
@@ -320,7 +318,7 @@ fn iree(tools: &Tools, dir: Option<&Path>, config: &OracleConfig) -> Iree {
 /// Builds oracle `name` on `tools`, with the user's directory `dir`.
 fn build_on(name: OracleName, tools: &Tools, dir: Option<&Path>, config: &OracleConfig) -> Box<dyn Oracle> {
     match name {
-        OracleName::InTree => Box::new(InTree::default()),
+        OracleName::InTree => Box::new(InTree::from_tools(tools)),
         OracleName::SpirvVal => Box::new(SpirvVal::from_config(tools, dir)),
         OracleName::TosaRef => Box::new(TosaReferenceModel::from_config(tools, dir).with_timeout(config.timeout)),
         OracleName::EmulationLayer => {
@@ -406,142 +404,6 @@ pub fn build_list(list: &str, config: &OracleConfig) -> Result<Vec<Box<dyn Oracl
     expand(&names, config)?.iter().map(|n| build(n, config)).collect()
 }
 
-/// An oracle built on the tools of a channel (or on a user's build under a
-/// label), under the instance's own name; everything else is the oracle's.
-struct OnChannel {
-    inner: Box<dyn Oracle>,
-    name: String,
-    tool: &'static str,
-    channel: String,
-}
-
-impl OnChannel {
-    /// The oracle's errors, under the instance's name.
-    fn rename(&self, e: OracleError) -> OracleError {
-        let own = |oracle: String| if oracle == self.tool { self.name.clone() } else { oracle };
-        match e {
-            OracleError::Unavailable { oracle, reason } => OracleError::Unavailable { oracle: own(oracle), reason },
-            OracleError::Unsupported { oracle, what } => OracleError::Unsupported { oracle: own(oracle), what },
-            OracleError::Failed { oracle, reason } => OracleError::Failed { oracle: own(oracle), reason },
-        }
-    }
-}
-
-impl Oracle for OnChannel {
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn tool(&self) -> &str {
-        self.tool
-    }
-
-    fn channel(&self) -> Option<&str> {
-        Some(&self.channel)
-    }
-
-    fn capabilities(&self) -> &'static [Capability] {
-        self.inner.capabilities()
-    }
-
-    fn available(&self) -> Result<(), OracleError> {
-        self.inner.available().map_err(|e| self.rename(e))
-    }
-
-    fn version(&self) -> Option<String> {
-        self.inner.version()
-    }
-
-    fn known_discrepancies(&self) -> &'static [KnownDiscrepancy] {
-        self.inner.known_discrepancies()
-    }
-
-    fn default_sample(&self) -> f64 {
-        self.inner.default_sample()
-    }
-
-    fn preferred_batch(&self) -> usize {
-        self.inner.preferred_batch()
-    }
-
-    fn reads_spirv(&self) -> bool {
-        self.inner.reads_spirv()
-    }
-
-    fn validate(&self, module: &[u32], options: &ValidateOptions) -> Result<Verdict, OracleError> {
-        self.inner.validate(module, options).map_err(|e| self.rename(e))
-    }
-
-    fn execute(&self, request: &ExecRequest<'_>) -> Result<ExecOutcome, OracleError> {
-        self.inner.execute(request).map_err(|e| self.rename(e))
-    }
-
-    fn execute_batch(&self, requests: &[ExecRequest<'_>]) -> Vec<Result<ExecOutcome, OracleError>> {
-        self.inner.execute_batch(requests).into_iter().map(|r| r.map_err(|e| self.rename(e))).collect()
-    }
-
-    fn produce(&self, request: &ProduceRequest<'_>) -> Result<ProduceOutcome, OracleError> {
-        self.inner.produce(request).map_err(|e| self.rename(e))
-    }
-
-    fn rule_claim(&self, rule: RuleId) -> RuleClaim {
-        self.inner.rule_claim(rule)
-    }
-
-    fn execute_precise(&self, request: &ExecRequest<'_>) -> Result<PreciseOutcome, OracleError> {
-        self.inner.execute_precise(request).map_err(|e| self.rename(e))
-    }
-
-    fn read(&self, module: &[u32]) -> Result<crate::oracle::ReadOutcome, OracleError> {
-        self.inner.read(module).map_err(|e| self.rename(e))
-    }
-
-    fn read_container(&self, bytes: &[u8]) -> Result<crate::oracle::ReadOutcome, OracleError> {
-        self.inner.read_container(bytes).map_err(|e| self.rename(e))
-    }
-
-    fn standalone_read(
-        &self,
-        module: &[u32],
-        dir: &std::path::Path,
-    ) -> Result<Option<crate::oracle::Standalone>, OracleError> {
-        self.inner.standalone_read(module, dir).map_err(|e| self.rename(e))
-    }
-
-    fn components(&self) -> &'static [crate::attribution::Owner] {
-        self.inner.components()
-    }
-
-    fn phase_times(&self) -> crate::oracle::PhaseTimes {
-        self.inner.phase_times()
-    }
-
-    fn standalone_execute(
-        &self,
-        request: &ExecRequest<'_>,
-        dir: &std::path::Path,
-    ) -> Result<Option<crate::oracle::Standalone>, OracleError> {
-        self.inner.standalone_execute(request, dir).map_err(|e| self.rename(e))
-    }
-
-    fn standalone_validate(
-        &self,
-        module: &[u32],
-        options: &ValidateOptions,
-        dir: &std::path::Path,
-    ) -> Result<Option<crate::oracle::Standalone>, OracleError> {
-        self.inner.standalone_validate(module, options, dir).map_err(|e| self.rename(e))
-    }
-
-    fn standalone_produce(
-        &self,
-        request: &ProduceRequest<'_>,
-        dir: &std::path::Path,
-    ) -> Result<Option<crate::oracle::Standalone>, OracleError> {
-        self.inner.standalone_produce(request, dir).map_err(|e| self.rename(e))
-    }
-}
-
 /// Every oracle, available or not, and every [`PINNED_INSTANCES`] whose
 /// channel is installed.
 pub fn build_all(config: &OracleConfig) -> Vec<Box<dyn Oracle>> {
@@ -550,30 +412,34 @@ pub fn build_all(config: &OracleConfig) -> Vec<Box<dyn Oracle>> {
 
 /// The in-tree oracles behind one name: the validator answers validity,
 /// the reference executor runs graphs.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct InTree {
     exec: ExecConfig,
+    instance: Instance,
+}
+
+impl Default for InTree {
+    fn default() -> Self {
+        InTree::new(ExecConfig::default())
+    }
 }
 
 impl InTree {
     /// With these executor settings.
     pub fn new(exec: ExecConfig) -> InTree {
-        InTree { exec }
+        InTree { exec, instance: Instance::release(IN_TREE) }
+    }
+
+    /// The registry's constructor: under the channel of `tools` (the
+    /// in-tree oracles run no tool, so only a user's label gives them one).
+    pub fn from_tools(tools: &Tools) -> InTree {
+        InTree { exec: ExecConfig::default(), instance: Instance::of(IN_TREE, tools) }
     }
 }
 
 impl Oracle for InTree {
-    fn name(&self) -> &str {
-        IN_TREE
-    }
-
-    /// Its answers are this harness's own.
-    fn components(&self) -> &'static [crate::attribution::Owner] {
-        &[crate::attribution::Owner::Spvgraph]
-    }
-
-    fn capabilities(&self) -> &'static [Capability] {
-        &[Capability::Validate, Capability::Execute]
+    fn instance(&self) -> &Instance {
+        &self.instance
     }
 
     fn available(&self) -> Result<(), OracleError> {
@@ -584,8 +450,17 @@ impl Oracle for InTree {
         Some(format!("spvgraph {}", env!("CARGO_PKG_VERSION")))
     }
 
+    /// Its answers are this harness's own.
+    fn components(&self) -> &'static [crate::attribution::Owner] {
+        &[crate::attribution::Owner::Spvgraph]
+    }
+
+    crate::capabilities! { validator: yes, executor: yes, producer: no, reader: no, referee: no }
+}
+
+impl Validator for InTree {
     fn validate(&self, module: &[u32], options: &ValidateOptions) -> Result<Verdict, OracleError> {
-        Ok(Validator::new(options.clone()).check_words(module).verdict())
+        Ok(crate::validate::Validator::new(options.clone()).check_words(module).verdict())
     }
 
     fn rule_claim(&self, rule: RuleId) -> RuleClaim {
@@ -595,15 +470,18 @@ impl Oracle for InTree {
             RuleClaim::Accepts
         }
     }
+}
 
+impl Executor for InTree {
     fn execute(&self, request: &ExecRequest<'_>) -> Result<ExecOutcome, OracleError> {
-        Executor::new(self.exec).execute(request)
+        self.instance.own(crate::exec::Executor::new(self.exec).execute(request))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::oracle::Capability;
 
     /// Every oracle of the registry keeps the contract; one that cannot run
     /// here says why (and fails the test under `CI=true`).
@@ -674,163 +552,103 @@ mod tests {
         assert_eq!(path_variable("emulation-layer"), "SPVGRAPH_ORACLE_PATH_EMULATION_LAYER");
     }
 
-    /// A stand-in whose every answer differs from the trait's default, so
-    /// that an answer the channel wrapper does not forward shows.
-    struct Probe;
-
-    const PROBE_ROWS: &[KnownDiscrepancy] =
-        &[KnownDiscrepancy::open("crash", crate::attribution::Owner::Mesa, "probe", "corpus/findings/x.spv")];
-
-    fn probe_standalone(what: &str) -> Result<Option<crate::oracle::Standalone>, OracleError> {
-        Ok(Some(crate::oracle::Standalone { tools: vec![what.to_string()], ..Default::default() }))
+    /// What an instance answers about itself, whatever its channel: its
+    /// capabilities, owners, documented rows, hints and rule claims.
+    fn identity(o: &dyn Oracle) -> String {
+        let rows: Vec<&str> = o.known_discrepancies().iter().map(|k| k.finding).collect();
+        let claims: Vec<RuleClaim> = RuleId::ALL.iter().map(|r| o.rule_claim(*r)).collect();
+        format!(
+            "{:?} {:?} {rows:?} {} {} {} {claims:?}",
+            o.capabilities(),
+            o.components(),
+            o.default_sample(),
+            o.preferred_batch(),
+            o.reads_spirv()
+        )
     }
 
-    impl Oracle for Probe {
-        fn name(&self) -> &str {
-            "probe"
-        }
-        fn capabilities(&self) -> &'static [Capability] {
-            &[Capability::Validate, Capability::Execute, Capability::Produce]
-        }
-        fn available(&self) -> Result<(), OracleError> {
-            Err(OracleError::Unavailable { oracle: "probe".into(), reason: "a stand-in".into() })
-        }
-        fn version(&self) -> Option<String> {
-            Some("probe 9.9".into())
-        }
-        fn known_discrepancies(&self) -> &'static [KnownDiscrepancy] {
-            PROBE_ROWS
-        }
-        fn components(&self) -> &'static [crate::attribution::Owner] {
-            &[crate::attribution::Owner::Mesa, crate::attribution::Owner::Iree]
-        }
-        fn default_sample(&self) -> f64 {
-            0.125
-        }
-        fn preferred_batch(&self) -> usize {
-            7
-        }
-        fn reads_spirv(&self) -> bool {
-            false
-        }
-        fn validate(&self, _: &[u32], _: &ValidateOptions) -> Result<Verdict, OracleError> {
-            Ok(Verdict::Valid)
-        }
-        fn execute(&self, _: &ExecRequest<'_>) -> Result<ExecOutcome, OracleError> {
-            Ok(ExecOutcome::Outputs(Vec::new()))
-        }
-        fn execute_batch(&self, requests: &[ExecRequest<'_>]) -> Vec<Result<ExecOutcome, OracleError>> {
-            // One tensor per answer, so that a batch differs from the default's.
-            let one = spvgraph_ir::tensor::TensorData::zeros(spvgraph_ir::elem::ElemType::I32, &[1]);
-            requests.iter().map(|_| Ok(ExecOutcome::Outputs(vec![one.clone()]))).collect()
-        }
-        fn produce(&self, _: &ProduceRequest<'_>) -> Result<ProduceOutcome, OracleError> {
-            Err(OracleError::Failed { oracle: "probe".into(), reason: "produced nothing".into() })
-        }
-        fn rule_claim(&self, _: RuleId) -> RuleClaim {
-            RuleClaim::Rejects
-        }
-        fn standalone_execute(
-            &self,
-            _: &ExecRequest<'_>,
-            _: &Path,
-        ) -> Result<Option<crate::oracle::Standalone>, OracleError> {
-            probe_standalone("execute")
-        }
-        fn standalone_validate(
-            &self,
-            _: &[u32],
-            _: &ValidateOptions,
-            _: &Path,
-        ) -> Result<Option<crate::oracle::Standalone>, OracleError> {
-            probe_standalone("validate")
-        }
-        fn standalone_produce(
-            &self,
-            _: &ProduceRequest<'_>,
-            _: &Path,
-        ) -> Result<Option<crate::oracle::Standalone>, OracleError> {
-            probe_standalone("produce")
-        }
-        fn phase_times(&self) -> crate::oracle::PhaseTimes {
-            crate::oracle::PhaseTimes { run: Duration::from_secs(3), ..Default::default() }
-        }
-        fn execute_precise(&self, _: &ExecRequest<'_>) -> Result<PreciseOutcome, OracleError> {
-            Err(OracleError::Failed { oracle: "probe".into(), reason: "precise".into() })
-        }
-    }
-
-    /// A channel instance answers as its oracle does (under its own name):
-    /// every method of [`Oracle`] with a default is forwarded, so that an
-    /// instance keeps its owner (`components`), its documented rows, its
-    /// sampling and its standalone reproducers.
-    #[test]
-    fn a_channel_instance_forwards_every_answer_of_its_oracle() {
-        let on = OnChannel { inner: Box::new(Probe), name: "probe@dev".into(), tool: "probe", channel: "dev".into() };
-        let p = Probe;
-        assert_eq!((on.name(), on.tool(), on.channel()), ("probe@dev", "probe", Some("dev")));
-        assert_eq!(on.capabilities(), p.capabilities());
-        assert!(matches!(on.available(), Err(OracleError::Unavailable { oracle, .. }) if oracle == "probe@dev"));
-        assert_eq!(on.version(), p.version());
-        assert_eq!(on.known_discrepancies().len(), 1);
-        assert_eq!(on.known_discrepancies()[0].why, "probe");
-        assert_eq!(on.components(), p.components());
-        assert_eq!(on.default_sample(), p.default_sample());
-        assert_eq!(on.preferred_batch(), p.preferred_batch());
-        assert_eq!(on.reads_spirv(), p.reads_spirv());
-        assert_eq!(on.phase_times(), p.phase_times());
-        for rule in [RuleId::TosaOperandCount, RuleId::LayoutGraphBodyInstruction] {
-            assert_eq!(on.rule_claim(rule), p.rule_claim(rule));
-        }
-        let words = [0u32; 5];
-        let gc = BTreeMap::new();
-        let request = ExecRequest { module: &words, entry_point: None, inputs: &[], graph_constants: &gc };
-        let produce = ProduceRequest { mlir: "", debug_info: false };
+    /// The errors of every answer of `o` that can fail, on a small case,
+    /// reproducers written into `dir`.
+    fn errors(o: &dyn Oracle, dir: &Path) -> Vec<OracleError> {
+        let words = spvgraph_ir::samples::elementwise_chain(3).encode_words().expect("encodes");
+        let constants = BTreeMap::new();
+        let request = ExecRequest { module: &words, entry_point: None, inputs: &[], graph_constants: &constants };
+        let produce = crate::oracle::ProduceRequest { mlir: "", debug_info: false };
         let options = ValidateOptions::default();
-        assert_eq!(on.validate(&words, &options), p.validate(&words, &options));
-        assert_eq!(on.execute(&request), p.execute(&request));
-        assert_eq!(on.execute_batch(std::slice::from_ref(&request)), p.execute_batch(std::slice::from_ref(&request)));
-        assert!(matches!(on.produce(&produce), Err(OracleError::Failed { oracle, .. }) if oracle == "probe@dev"));
-        assert!(matches!(on.execute_precise(&request), Err(OracleError::Failed { reason, .. }) if reason == "precise"));
-        let dir = Path::new(".");
-        assert_eq!(on.standalone_execute(&request, dir), probe_standalone("execute"));
-        assert_eq!(on.standalone_validate(&words, &options, dir), probe_standalone("validate"));
-        assert_eq!(on.standalone_produce(&produce, dir), probe_standalone("produce"));
-    }
-
-    /// The names of the `fn`s declared in the block of `source` that starts
-    /// with `header` (up to the block's closing brace at column 0).
-    fn fns_in(source: &str, header: &str, with_default: bool) -> Vec<String> {
-        let Some(start) = source.find(header) else { return Vec::new() };
-        let block = &source[start..];
-        let block = &block[..block.find("\n}\n").unwrap_or(block.len())];
-        let mut out = Vec::new();
-        let lines: Vec<&str> = block.lines().collect();
-        for (k, line) in lines.iter().enumerate() {
-            let Some(rest) = line.trim_start().strip_prefix("fn ") else { continue };
-            let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
-            // A default has a body: the signature's lines end in `{`, not `;`.
-            let signature_end = lines[k..].iter().find(|l| l.trim_end().ends_with('{') || l.trim_end().ends_with(';'));
-            let has_body = signature_end.is_some_and(|l| l.trim_end().ends_with('{'));
-            if has_body || !with_default {
-                out.push(name);
+        let mut out: Vec<OracleError> = o.available().err().into_iter().collect();
+        let mut keep = |r: Result<(), OracleError>| out.extend(r.err());
+        for c in o.capabilities() {
+            match c {
+                Capability::Validate => {
+                    let v = o.validator().expect("a validator");
+                    keep(v.validate(&words, &options).map(drop));
+                    keep(v.standalone_validate(&words, &options, dir).map(drop));
+                }
+                Capability::Execute => {
+                    let e = o.executor().expect("an executor");
+                    keep(e.execute(&request).map(drop));
+                    e.execute_batch(&[request]).into_iter().for_each(|r| keep(r.map(drop)));
+                    keep(e.standalone_execute(&request, dir).map(drop));
+                }
+                Capability::Produce => {
+                    let p = o.producer().expect("a producer");
+                    keep(p.produce(&produce).map(drop));
+                    keep(p.standalone_produce(&produce, dir).map(drop));
+                }
+                Capability::Reference => keep(o.referee().expect("a referee").execute_precise(&request).map(drop)),
+                Capability::Describe => {
+                    let r = o.reader().expect("a reader");
+                    keep(r.read(&words).map(drop));
+                    keep(r.read_container(&[]).map(drop));
+                    keep(r.standalone_read(&words, dir).map(drop));
+                }
             }
         }
         out
     }
 
-    /// Adding a default method to [`Oracle`] without forwarding it from
-    /// [`OnChannel`] would make channel instances answer the default (the
-    /// bug that lost their owner and reproducer): every default is
-    /// implemented there, except `tool` and `channel`, which are the
-    /// instance's own.
+    fn named(e: &OracleError) -> &str {
+        match e {
+            OracleError::Unavailable { oracle, .. }
+            | OracleError::Unsupported { oracle, .. }
+            | OracleError::Failed { oracle, .. } => oracle,
+        }
+    }
+
+    /// A channel instance is its oracle built on other tools, not a wrapper
+    /// that forwards answers by hand (one that missed a new answer would
+    /// lose, say, its owner): every oracle, and each variant, built on no
+    /// tools at all as a user's build under a label, answers about itself
+    /// as the release does, under its own name, and names itself in every
+    /// error (all the more as, without tools, every backend fails).
     #[test]
-    fn every_default_method_of_the_trait_is_implemented_by_the_channel_wrapper() {
-        let defaults = fns_in(include_str!("oracle.rs"), "pub trait Oracle: Send + Sync {", true);
-        let forwarded = fns_in(include_str!("registry.rs"), "impl Oracle for OnChannel {", false);
-        assert!(defaults.len() >= 15 && defaults.contains(&"standalone_produce".to_string()), "{defaults:?}");
-        let missing: Vec<&String> = defaults.iter().filter(|d| !forwarded.contains(d)).collect();
-        assert!(missing.is_empty(), "OnChannel does not forward {missing:?}");
+    fn a_channel_instance_answers_as_its_oracle_under_its_own_name() {
+        let empty = std::env::temp_dir().join(format!("spvgraph-registry-empty-{}", std::process::id()));
+        let scratch = empty.join("reproducers");
+        std::fs::create_dir_all(&scratch).expect("scratch dir");
+        let mut config =
+            OracleConfig { tools: Tools::from_dir(&empty), paths: BTreeMap::new(), ..OracleConfig::default() };
+        let mut instances: Vec<String> = VARIANTS.iter().map(|v| v.to_string()).collect();
+        for o in OracleName::ALL {
+            config.set_path(&format!("{}@probe={}", o.name(), empty.display())).expect("a label and a directory");
+            instances.push(format!("{}@probe", o.name()));
+        }
+        for name in &instances {
+            let (tool, channel) = split_name(name);
+            let on = build(name, &config).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let release = build(tool, &config).expect("the release");
+            assert_eq!((on.name(), on.tool(), on.channel()), (name.as_str(), tool, channel));
+            assert_eq!((release.name(), release.tool(), release.channel()), (tool, tool, None));
+            assert_eq!(identity(on.as_ref()), identity(release.as_ref()), "{name}");
+            // Without tools only the in-tree oracles can answer.
+            assert_eq!(on.available().is_ok(), tool == IN_TREE, "{name}");
+            let errors = errors(on.as_ref(), &scratch);
+            assert!(tool == IN_TREE || errors.len() > on.capabilities().len(), "{name}: {errors:?}");
+            for e in &errors {
+                assert_ne!(named(e), tool, "{name} answers an error under its release's name: {e}");
+            }
+        }
+        let _ = std::fs::remove_dir_all(&empty);
     }
 
     /// Every registry oracle and a channel instance of it give the same
@@ -854,19 +672,13 @@ mod tests {
             let what = on.name().to_string();
             assert_eq!(on.tool(), o.name());
             assert_eq!(on.channel(), Some(channel));
-            assert_eq!(on.components(), release.components(), "{what}: components");
-            assert_eq!(on.capabilities(), release.capabilities(), "{what}: capabilities");
             // The `vulkan` oracle's rows are the layers' only when layers are
-            // in use: an unusable build has none, whoever wraps it.
+            // in use: an unusable build has none.
             if on.available().is_ok() == release.available().is_ok() {
-                let rows = |x: &dyn Oracle| x.known_discrepancies().iter().map(|k| k.finding).collect::<Vec<_>>();
-                assert_eq!(rows(on.as_ref()), rows(release.as_ref()), "{what}: documented rows");
-            }
-            assert_eq!(on.default_sample(), release.default_sample(), "{what}: sample");
-            assert_eq!(on.preferred_batch(), release.preferred_batch(), "{what}: batch");
-            assert_eq!(on.reads_spirv(), release.reads_spirv(), "{what}: reads_spirv");
-            for rule in [RuleId::TosaOperandCount, RuleId::LayoutGraphBodyInstruction, RuleId::TosaShapeOutput] {
-                assert_eq!(on.rule_claim(rule), release.rule_claim(rule), "{what}: {rule:?}");
+                assert_eq!(identity(on.as_ref()), identity(release.as_ref()), "{what}");
+            } else {
+                assert_eq!(on.capabilities(), release.capabilities(), "{what}: capabilities");
+                assert_eq!(on.components(), release.components(), "{what}: components");
             }
         }
         let _ = std::fs::remove_dir_all(&dir);
@@ -876,7 +688,7 @@ mod tests {
     fn in_tree_validates_and_executes() {
         let o = InTree::default();
         assert!(o.available().is_ok());
-        assert_eq!(o.capabilities(), &[Capability::Validate, Capability::Execute]);
+        assert_eq!((&o as &dyn Oracle).capabilities(), &[Capability::Validate, Capability::Execute]);
         let words = spvgraph_ir::samples::elementwise_chain(3).encode_words().expect("encodes");
         assert!(o.validate(&words, &ValidateOptions::default()).expect("answers").is_valid());
         let bad = [0x0723_0203u32, 0x0001_0600, 0, 1, 0];

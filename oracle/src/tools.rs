@@ -291,6 +291,15 @@ impl Tools {
         Ok(tools)
     }
 
+    /// The release's tools under a label of the user's (`--oracle-path
+    /// NAME@LABEL=DIR`, where `DIR` holds the user's build) or of a variant
+    /// (`iree@host`): a channel that pins nothing of its own.
+    pub fn labelled(&self, label: &str) -> Tools {
+        let mut tools = self.clone();
+        tools.channel = Some(Channel { name: label.to_string(), paths: BTreeMap::new(), versions: BTreeMap::new() });
+        tools
+    }
+
     /// The channel these tools belong to (`None`: the release channel).
     pub fn channel_name(&self) -> Option<&str> {
         self.channel.as_ref().map(|c| c.name.as_str())

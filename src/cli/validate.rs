@@ -23,7 +23,7 @@ use spvgraph::validate::Judged;
 use spvgraph_ir::elem::Profile;
 use spvgraph_ir::rules::{RuleId, Severity};
 use spvgraph_oracle::external::spirv_val::SpirvVal;
-use spvgraph_oracle::oracle::{Diagnostic, Level, Oracle, ValidateOptions, Verdict};
+use spvgraph_oracle::oracle::{Diagnostic, Level, Oracle, ValidateOptions, Validator as _, Verdict};
 use spvgraph_oracle::validate::{Report, TargetEnv, Validator};
 use std::path::{Path, PathBuf};
 

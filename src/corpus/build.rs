@@ -258,9 +258,9 @@ fn write_expected_case(
         let single = case.meta.nodes <= 1;
         let answer = reference.map(|r| {
             if single {
-                r.execute_precise(&request).map(Answer::Precise)
+                r.referee().and_then(|x| x.execute_precise(&request)).map(Answer::Precise)
             } else {
-                r.execute(&request).map(Answer::Typed)
+                r.executor().and_then(|x| x.execute(&request)).map(Answer::Typed)
             }
         });
         for (j, out) in outputs.iter().enumerate() {

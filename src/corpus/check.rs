@@ -24,6 +24,7 @@ use spvgraph_ir::npy::NpyArray;
 use spvgraph_ir::rules::RuleId;
 use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::tosa::TosaOp;
+use spvgraph_oracle::attribution::Owner;
 use spvgraph_oracle::compliance::{Mode, PreciseOutcome, PreciseOutput, ReferenceTensor};
 use spvgraph_oracle::external::process::Limits;
 use spvgraph_oracle::judge::{
@@ -31,8 +32,8 @@ use spvgraph_oracle::judge::{
     ReadingAnswer, ValidityAnswer,
 };
 use spvgraph_oracle::oracle::{
-    Capability, ExecOutcome, ExecRequest, Oracle, OracleError, OwnedExecRequest, Refusal, RuleClaim, ValidateOptions,
-    Verdict,
+    ExecOutcome, ExecRequest, Instance, Oracle, OracleError, OwnedExecRequest, Referee, Refusal, RuleClaim,
+    ValidateOptions, Verdict,
 };
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -317,7 +318,7 @@ fn validate_case(case: &CorpusCase, oracle: &dyn Oracle, profiles: &[Profile]) -
         return result(case, Status::Crash, format!("unknown target environment {}", case.target_env), started);
     };
     let options = ValidateOptions { target_env, profiles: profiles.to_vec(), ..ValidateOptions::default() };
-    let verdict = oracle.validate(&words, &options);
+    let verdict = oracle.validator().and_then(|v| v.validate(&words, &options));
     let accepted = matches!(verdict, Ok(Verdict::Valid));
     let error = verdict.as_ref().err().map(ToString::to_string);
     let expectation = expectation(case);
@@ -363,7 +364,7 @@ fn read_case(case: &CorpusCase, oracle: &dyn Oracle) -> CaseResult {
         Ok(w) => w,
         Err(e) => return result(case, Status::Crash, format!("{e:#}"), started),
     };
-    let outcome = oracle.read(&words);
+    let outcome = oracle.reader().and_then(|r| r.read(&words));
     let observations = Observations {
         readings: vec![ReadingAnswer { oracle, subject: ReadSubject::Module(&words), outcome }],
         module: Some(&words),
@@ -451,7 +452,10 @@ fn run_batches(oracle: &dyn Oracle, requests: &[Result<OwnedExecRequest, String>
             let ready: Vec<usize> = chunk.iter().copied().filter(|&i| requests[i].is_ok()).collect();
             let owned: Vec<&OwnedExecRequest> = ready.iter().filter_map(|&i| requests[i].as_ref().ok()).collect();
             let borrowed: Vec<_> = owned.iter().map(|r| r.request()).collect();
-            let outcomes = oracle.execute_batch(&borrowed);
+            let outcomes = match oracle.executor() {
+                Ok(e) => e.execute_batch(&borrowed),
+                Err(e) => borrowed.iter().map(|_| Err(e.clone())).collect(),
+            };
             let per = t0.elapsed().as_secs_f64() / chunk.len().max(1) as f64;
             let mut by_index = ready.iter().copied().zip(outcomes).collect::<std::collections::BTreeMap<_, _>>();
             chunk.iter().map(|i| (by_index.remove(i), per)).collect()
@@ -559,24 +563,35 @@ impl StoredReference {
     }
 }
 
-impl Oracle for StoredReference {
-    fn name(&self) -> &str {
-        "the corpus's expected outputs"
-    }
+/// Who [`StoredReference`] is as an oracle.
+static STORED: Instance = Instance::release("the corpus's expected outputs");
 
-    fn capabilities(&self) -> &'static [Capability] {
-        &[Capability::Reference]
+impl Oracle for StoredReference {
+    fn instance(&self) -> &Instance {
+        &STORED
     }
 
     fn available(&self) -> Result<(), OracleError> {
         Ok(())
     }
 
+    fn version(&self) -> Option<String> {
+        None
+    }
+
+    fn components(&self) -> &'static [Owner] {
+        &[]
+    }
+
+    spvgraph_oracle::capabilities! { validator: no, executor: no, producer: no, reader: no, referee: yes }
+}
+
+impl Referee for StoredReference {
     fn execute_precise(&self, request: &ExecRequest<'_>) -> Result<PreciseOutcome, OracleError> {
         // Stored for these inputs only (not, say, with subnormals flushed).
         if request.inputs != self.inputs.as_slice() {
             return Err(OracleError::Unsupported {
-                oracle: self.name().to_string(),
+                oracle: STORED.name().to_string(),
                 what: "the corpus stores the precise run of the case's own inputs only",
             });
         }

@@ -17,13 +17,14 @@
 //! [`TemplateOracle`] makes a template an [`Oracle`], so that its answers go
 //! through the same judgement as the registry's oracles.
 
+use spvgraph_ir::rules::RuleId;
 use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::Module;
+use spvgraph_oracle::attribution::Owner;
 use spvgraph_oracle::exec;
 use spvgraph_oracle::external::process::{self, Ended, Limits, ScratchDir};
-use spvgraph_oracle::oracle::{
-    Capability, Diagnostic, ExecOutcome, ExecRequest, Oracle, OracleError, Refusal, ValidateOptions, Verdict,
-};
+use spvgraph_oracle::oracle::{Diagnostic, ExecOutcome, ExecRequest, Executor, Instance, Oracle, OracleError};
+use spvgraph_oracle::oracle::{Producer, Reader, Referee, Refusal, RuleClaim, ValidateOptions, Validator, Verdict};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -132,6 +133,7 @@ pub fn expand(template: &str, vars: &Vars) -> Result<String, TemplateError> {
 /// given a request's module and data as files in a scratch directory.
 pub struct TemplateOracle {
     template: String,
+    instance: Instance,
     executor: bool,
     limits: Limits,
 }
@@ -139,12 +141,12 @@ pub struct TemplateOracle {
 impl TemplateOracle {
     /// A validator template.
     pub fn validator(template: &str, limits: Limits) -> TemplateOracle {
-        TemplateOracle { template: template.to_string(), executor: false, limits }
+        TemplateOracle { template: template.to_string(), instance: named(template), executor: false, limits }
     }
 
     /// An executor template.
     pub fn executor(template: &str, limits: Limits) -> TemplateOracle {
-        TemplateOracle { template: template.to_string(), executor: true, limits }
+        TemplateOracle { template: template.to_string(), instance: named(template), executor: true, limits }
     }
 
     fn failed(&self, reason: impl std::fmt::Display) -> OracleError {
@@ -171,22 +173,64 @@ impl TemplateOracle {
     }
 }
 
-impl Oracle for TemplateOracle {
-    fn name(&self) -> &str {
-        &self.template
-    }
+/// A template's instance: named by the template itself.
+fn named(template: &str) -> Instance {
+    Instance::named(template.to_string())
+}
 
-    fn capabilities(&self) -> &'static [Capability] {
-        if self.executor {
-            &[Capability::Execute]
-        } else {
-            &[Capability::Validate]
-        }
+impl Oracle for TemplateOracle {
+    fn instance(&self) -> &Instance {
+        &self.instance
     }
 
     fn available(&self) -> Result<(), OracleError> {
         check(&self.template)
             .map_err(|e| OracleError::Unavailable { oracle: self.template.clone(), reason: e.to_string() })
+    }
+
+    fn version(&self) -> Option<String> {
+        None
+    }
+
+    /// A user's command: no project is known to answer through it.
+    fn components(&self) -> &'static [Owner] {
+        &[]
+    }
+
+    /// A validator template validates, an executor template runs.
+    fn as_validator(&self) -> Option<&dyn Validator> {
+        if self.executor {
+            None
+        } else {
+            Some(self)
+        }
+    }
+
+    fn as_executor(&self) -> Option<&dyn Executor> {
+        if self.executor {
+            Some(self)
+        } else {
+            None
+        }
+    }
+
+    fn as_producer(&self) -> Option<&dyn Producer> {
+        None
+    }
+
+    fn as_reader(&self) -> Option<&dyn Reader> {
+        None
+    }
+
+    fn as_referee(&self) -> Option<&dyn Referee> {
+        None
+    }
+}
+
+impl Validator for TemplateOracle {
+    /// A command says nothing rule by rule.
+    fn rule_claim(&self, _: RuleId) -> RuleClaim {
+        RuleClaim::Unknown
     }
 
     fn validate(&self, module: &[u32], options: &ValidateOptions) -> Result<Verdict, OracleError> {
@@ -205,7 +249,9 @@ impl Oracle for TemplateOracle {
             }])),
         }
     }
+}
 
+impl Executor for TemplateOracle {
     fn execute(&self, request: &ExecRequest<'_>) -> Result<ExecOutcome, OracleError> {
         let module = Module::decode_words(request.module)
             .map_err(|e| self.failed(format!("the module does not decode: {e}")))?;

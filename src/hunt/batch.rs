@@ -36,7 +36,11 @@ pub struct BatchResult {
 fn run_batch(oracle: &dyn Oracle, requests: &[ExecRequest<'_>]) -> (Vec<Result<ExecOutcome, OracleError>>, Duration) {
     let name = oracle.name().to_string();
     let start = Instant::now();
-    let outcomes = match guard("backend", || oracle.execute_batch(requests)) {
+    let run = || match oracle.executor() {
+        Ok(e) => e.execute_batch(requests),
+        Err(e) => requests.iter().map(|_| Err(e.clone())).collect(),
+    };
+    let outcomes = match guard("backend", run) {
         Ok(o) if o.len() == requests.len() => o,
         Ok(o) => {
             let e = format!("{name} answered {} requests of a batch of {}", o.len(), requests.len());
@@ -185,7 +189,7 @@ pub fn run_producer(member: &Sampled, oracles: &OracleSet, pending: Vec<Pending>
             let case_start = Instant::now();
             for debug_info in [false, true] {
                 let ask = ProduceRequest { mlir, debug_info };
-                let outcome = match guard("producer", || producer.produce(&ask)) {
+                let outcome = match guard("producer", || producer.producer().and_then(|p| p.produce(&ask))) {
                     Ok(o) => o,
                     Err(c) => Err(OracleError::Failed {
                         oracle: name.clone(),
@@ -254,9 +258,10 @@ fn read_productions<'a>(
                     reason: format!("panicked at {}: {}", c.location, c.message),
                 })
             };
-            read("module", false, guard("reader", || r.read(words)).unwrap_or_else(panicked));
+            read("module", false, guard("reader", || r.reader().and_then(|x| x.read(words))).unwrap_or_else(panicked));
             if let Some(bytes) = container {
-                read("container", true, guard("reader", || r.read_container(bytes)).unwrap_or_else(panicked));
+                let container = guard("reader", || r.reader().and_then(|x| x.read_container(bytes)));
+                read("container", true, container.unwrap_or_else(panicked));
             }
         }
     }

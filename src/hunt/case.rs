@@ -453,7 +453,7 @@ impl Hunter<'_> {
                 if inject && first {
                     panic!("injected panic (--inject-panic {})", out.seed);
                 }
-                v.validate(words, &options)
+                v.validator().and_then(|x| x.validate(words, &options))
             });
             out.durations.push((v.name().to_string(), start.elapsed()));
             match answer {
@@ -474,7 +474,7 @@ impl Hunter<'_> {
         let mut readings = Vec::new();
         for r in &self.oracles.readers {
             let start = std::time::Instant::now();
-            let answer = guard("reader", || r.read(words));
+            let answer = guard("reader", || r.reader().and_then(|x| x.read(words)));
             out.durations.push((r.name().to_string(), start.elapsed()));
             match answer {
                 Ok(outcome) => {

@@ -7,7 +7,7 @@
 //! with its section, the expected and actual values on the reduced case,
 //! and a reproducer that needs only that project's own tools, written into
 //! `upstream/` by the culprit oracle's adapter
-//! ([`spvgraph_oracle::oracle::Oracle::standalone_execute`] and its
+//! ([`spvgraph_oracle::oracle::Executor::standalone_execute`] and its
 //! siblings). `graph.svg` is a picture of the reduced graph with the culprit
 //! operator marked, which `spvgraph report` shows.
 
@@ -357,7 +357,7 @@ fn values_section(
             if executes =>
         {
             let expected = Executor::default().execute(&request.exec());
-            let actual = o.execute(&request.exec());
+            let actual = o.executor().and_then(|e| e.execute(&request.exec()));
             let _ = writeln!(md, "On {which}, entry point `{}`:\n", request.entry.as_deref().unwrap_or("-"));
             let _ = writeln!(
                 md,
@@ -381,7 +381,7 @@ fn values_section(
                 md,
                 "- actual ({} on {which}): {}\n",
                 o.name(),
-                verdict_text(&o.validate(&request.words, &options))
+                verdict_text(&o.validator().and_then(|v| v.validate(&request.words, &options)))
             );
         }
         _ => {
@@ -409,20 +409,22 @@ fn standalone(
                 return Ok(None);
             };
             let debug_info = f["discriminator"].as_str().is_some_and(|d| d.contains("debug info"));
-            o.standalone_produce(&ProduceRequest { mlir: &mlir, debug_info }, dir)
+            let request = ProduceRequest { mlir: &mlir, debug_info };
+            o.as_producer().map_or(Ok(None), |p| p.standalone_produce(&request, dir))
         }
         Some(Kind::ReaderCrash | Kind::ReaderRejectsValid | Kind::ReaderDiffers) => {
-            o.standalone_read(&request.words, dir)
+            o.as_reader().map_or(Ok(None), |r| r.standalone_read(&request.words, dir))
         }
         _ if caps.contains(&Capability::Execute) && !caps.contains(&Capability::Validate) => {
-            o.standalone_execute(&request.exec(), dir)
+            o.as_executor().map_or(Ok(None), |e| e.standalone_execute(&request.exec(), dir))
         }
         _ if caps.contains(&Capability::Validate) => {
             let env = f["target_env"]
                 .as_str()
                 .and_then(spvgraph_ir::env::TargetEnv::parse)
                 .unwrap_or(spvgraph_ir::env::TargetEnv::VULKAN_1_3);
-            o.standalone_validate(&request.words, &ValidateOptions::for_case(env, None), dir)
+            let options = ValidateOptions::for_case(env, None);
+            o.as_validator().map_or(Ok(None), |v| v.standalone_validate(&request.words, &options, dir))
         }
         _ => Ok(None),
     }

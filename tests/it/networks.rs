@@ -6,7 +6,7 @@
 use spvgraph::networks::{self, Network};
 use spvgraph_oracle::exec::Executor;
 use spvgraph_oracle::external::model_converter::ModelConverter;
-use spvgraph_oracle::oracle::{ExecOutcome, Oracle};
+use spvgraph_oracle::oracle::ExecOutcome;
 use spvgraph_oracle::tools::Tool;
 use spvgraph_testkit::{bin, scratch};
 use std::path::{Path, PathBuf};

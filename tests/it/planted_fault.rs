@@ -22,10 +22,11 @@ use spvgraph_ir::inst::{Id, Inst};
 use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::Module;
+use spvgraph_oracle::attribution::Owner;
 use spvgraph_oracle::exec::Executor;
 use spvgraph_oracle::external::tosa_reference::TosaReferenceModel;
 use spvgraph_oracle::judge::{Disagreement, Kind};
-use spvgraph_oracle::oracle::{Capability, ExecOutcome, ExecRequest, Oracle, OracleError};
+use spvgraph_oracle::oracle::{self, ExecOutcome, ExecRequest, Instance, Oracle, OracleError};
 use spvgraph_oracle::registry::InTree;
 use spvgraph_reducer::{Candidate, InputKey};
 use std::collections::BTreeMap;
@@ -68,16 +69,26 @@ impl PlantedFault {
     }
 }
 
+/// The stand-in's name.
+static INSTANCE: Instance = Instance::release(PLANTED);
+
 impl Oracle for PlantedFault {
-    fn name(&self) -> &str {
-        PLANTED
-    }
-    fn capabilities(&self) -> &'static [Capability] {
-        &[Capability::Execute]
+    fn instance(&self) -> &Instance {
+        &INSTANCE
     }
     fn available(&self) -> Result<(), OracleError> {
         Ok(())
     }
+    fn version(&self) -> Option<String> {
+        None
+    }
+    fn components(&self) -> &'static [Owner] {
+        &[]
+    }
+    spvgraph_oracle::capabilities! { validator: no, executor: yes, producer: no, reader: no, referee: no }
+}
+
+impl oracle::Executor for PlantedFault {
     fn execute(&self, request: &ExecRequest<'_>) -> Result<ExecOutcome, OracleError> {
         let module =
             self.plant(request.module).map_err(|reason| OracleError::Failed { oracle: PLANTED.into(), reason })?;

@@ -58,7 +58,8 @@ pub use interface::{Fitted, Interface, Port, MAX_ARRAY_PORTS};
 pub use intmath::{LevelLimit, Require};
 pub use unary::erf;
 
-use crate::oracle::{Capability, ExecOutcome, ExecRequest, Level, Oracle, OracleError, Refusal};
+use crate::attribution::Owner;
+use crate::oracle::{ExecOutcome, ExecRequest, Instance, Level, Oracle, OracleError, Refusal};
 use spvgraph_ir::analysis::Analysis;
 use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::Module;
@@ -202,25 +203,45 @@ pub fn interface(module: &Module, entry: Option<&str>) -> Result<Interface, Exec
 /// The name this executor reports as an oracle.
 pub const ORACLE_NAME: &str = "spvgraph-executor";
 
-impl Oracle for Executor {
-    fn name(&self) -> &str {
-        ORACLE_NAME
-    }
+/// Who this executor is as an oracle.
+static INSTANCE: Instance = Instance::release(ORACLE_NAME);
 
-    fn capabilities(&self) -> &'static [Capability] {
-        &[Capability::Execute]
+impl Executor {
+    /// Runs a request as an oracle does ([`crate::oracle::Executor::execute`]):
+    /// the reference answer the harness compares backends with. Inherent so
+    /// that the many places that ask the reference need no trait in scope.
+    pub fn execute(&self, request: &ExecRequest<'_>) -> Result<ExecOutcome, OracleError> {
+        let module = match Module::decode_words(request.module) {
+            Ok(m) => m,
+            Err(e) => return Ok(ExecOutcome::Refused { kind: Refusal::Invalid, reason: e.to_string() }),
+        };
+        outcome_of(self.run(&module, request.entry_point, request.inputs, request.graph_constants))
+    }
+}
+
+impl Oracle for Executor {
+    fn instance(&self) -> &Instance {
+        &INSTANCE
     }
 
     fn available(&self) -> Result<(), OracleError> {
         Ok(())
     }
 
+    fn version(&self) -> Option<String> {
+        None
+    }
+
+    fn components(&self) -> &'static [Owner] {
+        &[]
+    }
+
+    crate::capabilities! { validator: no, executor: yes, producer: no, reader: no, referee: no }
+}
+
+impl crate::oracle::Executor for Executor {
     fn execute(&self, request: &ExecRequest<'_>) -> Result<ExecOutcome, OracleError> {
-        let module = match Module::decode_words(request.module) {
-            Ok(m) => m,
-            Err(e) => return Ok(ExecOutcome::Refused { kind: Refusal::Invalid, reason: e.to_string() }),
-        };
-        outcome_of(self.run(&module, request.entry_point, request.inputs, request.graph_constants))
+        Executor::execute(self, request)
     }
 }
 

@@ -30,10 +30,8 @@ use super::translate::tosa_mlir_or_unsupported;
 use crate::attribution::{Owner, Status};
 use crate::compliance::{compare_run, ReferenceTensor};
 pub use crate::compliance::{Agreement, PreciseOutcome, PreciseOutput, RowTally, SweepTally};
-use crate::oracle::{
-    Abnormal, Capability, ExecOutcome, ExecRequest, KnownDiscrepancy, Oracle, OracleError, PhaseTimes, Refusal,
-    Standalone,
-};
+use crate::oracle::{Abnormal, ExecOutcome, ExecRequest, Executor, Instance, KnownDiscrepancy, Oracle, OracleError};
+use crate::oracle::{PhaseTimes, Referee, Refusal, Standalone};
 use crate::tools::{Tool, Tools};
 use spvgraph_ir::analysis::{Analysis, Type};
 use spvgraph_ir::elem::ElemType;
@@ -52,6 +50,7 @@ const NAME: &str = "tosa-ref";
 /// The TOSA reference model behind the [`Oracle`] interface.
 #[derive(Clone, Debug)]
 pub struct TosaReferenceModel {
+    instance: Instance,
     tools: Result<(PathBuf, PathBuf), String>,
     timeout: Duration,
     level: Option<String>,
@@ -99,6 +98,7 @@ impl TosaReferenceModel {
             Ok((opt, model))
         })();
         TosaReferenceModel {
+            instance: Instance::release(NAME),
             tools: found.map_err(|e: String| format!("{e} (tosa-tools: run ci/setup-oracles)")),
             timeout: Self::DEFAULT_TIMEOUT,
             level: None,
@@ -114,19 +114,28 @@ impl TosaReferenceModel {
         let Some(dir) = dir else {
             let mut m = TosaReferenceModel::discover();
             m.version = tools.package_version(Tool::TosaReferenceModel);
+            m.instance = Instance::of(NAME, tools);
             return m;
         };
         let find = |name: &str| [dir.join(name), dir.join("bin").join(name)].into_iter().find(|p| p.is_file());
-        let tools = match (find("tosa-opt"), find("tosa_reference_model")) {
+        let found = match (find("tosa-opt"), find("tosa_reference_model")) {
             (Some(opt), Some(model)) => Ok((opt, model)),
             _ => Err(format!("{}: tosa-opt and tosa_reference_model not both found there", dir.display())),
         };
-        TosaReferenceModel { tools, timeout: Self::DEFAULT_TIMEOUT, level: None, version: None, times: Arc::default() }
+        TosaReferenceModel {
+            instance: Instance::of(NAME, tools),
+            tools: found,
+            timeout: Self::DEFAULT_TIMEOUT,
+            level: None,
+            version: None,
+            times: Arc::default(),
+        }
     }
 
     /// Uses these two executables.
     pub fn with_tools(tosa_opt: PathBuf, reference_model: PathBuf) -> TosaReferenceModel {
         TosaReferenceModel {
+            instance: Instance::release(NAME),
             tools: Ok((tosa_opt, reference_model)),
             timeout: Self::DEFAULT_TIMEOUT,
             level: None,
@@ -243,7 +252,7 @@ impl TosaReferenceModel {
         }
     }
 
-    /// [`Oracle::execute`], with what each of the model's tools cost.
+    /// [`crate::oracle::Executor::execute`], with what each of the model's tools cost.
     pub fn execute_measured(&self, request: &ExecRequest<'_>) -> Result<(ExecOutcome, ReferenceCosts), OracleError> {
         self.paths()?;
         let mut costs = ReferenceCosts::default();
@@ -468,12 +477,8 @@ const KNOWN: &[KnownDiscrepancy] = &[
 ];
 
 impl Oracle for TosaReferenceModel {
-    fn name(&self) -> &str {
-        NAME
-    }
-
-    fn capabilities(&self) -> &'static [Capability] {
-        &[Capability::Execute, Capability::Reference]
+    fn instance(&self) -> &Instance {
+        &self.instance
     }
 
     fn known_discrepancies(&self) -> &'static [KnownDiscrepancy] {
@@ -484,10 +489,6 @@ impl Oracle for TosaReferenceModel {
     /// that serializes the graph for it.
     fn components(&self) -> &'static [Owner] {
         &[Owner::TosaReferenceModel, Owner::LlvmMlir]
-    }
-
-    fn execute_precise(&self, request: &ExecRequest<'_>) -> Result<PreciseOutcome, OracleError> {
-        TosaReferenceModel::execute_precise(self, request)
     }
 
     // About 50 ms a graph: a twentieth of the hunt's cases, as a second
@@ -506,7 +507,7 @@ impl Oracle for TosaReferenceModel {
     }
 
     fn available(&self) -> Result<(), OracleError> {
-        self.paths().map(|_| ())
+        self.instance.own(self.paths().map(|_| ()))
     }
 
     /// Where the time went, over every run (the referee's precise runs
@@ -519,9 +520,33 @@ impl Oracle for TosaReferenceModel {
         *self.times.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
+    crate::capabilities! { validator: no, executor: yes, producer: no, reader: no, referee: yes }
+}
+
+impl Executor for TosaReferenceModel {
+    fn execute(&self, request: &ExecRequest<'_>) -> Result<ExecOutcome, OracleError> {
+        self.instance.own(self.paths().and_then(|_| match self.prepare(request)? {
+            Err(refused) => Ok(refused),
+            Ok(g) => self.run_mlir(&g.mlir, request.inputs, &g.outputs),
+        }))
+    }
+
     /// The graph's TOSA MLIR, its inputs, the test descriptor, and the
     /// `tosa-opt` (serialize) and `tosa_reference_model` lines.
     fn standalone_execute(&self, request: &ExecRequest<'_>, dir: &Path) -> Result<Option<Standalone>, OracleError> {
+        self.instance.own(self.reproducer(request, dir))
+    }
+}
+
+impl Referee for TosaReferenceModel {
+    fn execute_precise(&self, request: &ExecRequest<'_>) -> Result<PreciseOutcome, OracleError> {
+        self.instance.own(TosaReferenceModel::execute_precise(self, request))
+    }
+}
+
+impl TosaReferenceModel {
+    /// Writes [`Executor::standalone_execute`]'s reproducer into `dir`.
+    fn reproducer(&self, request: &ExecRequest<'_>, dir: &Path) -> Result<Option<Standalone>, OracleError> {
         let (opt, _) = self.paths()?;
         let Ok(g) = self.prepare(request)? else { return Ok(None) };
         write_file(&dir.join("graph.mlir"), g.mlir.as_bytes())?;
@@ -562,14 +587,6 @@ impl Oracle for TosaReferenceModel {
                 .into(),
         }))
     }
-
-    fn execute(&self, request: &ExecRequest<'_>) -> Result<ExecOutcome, OracleError> {
-        self.paths()?;
-        match self.prepare(request)? {
-            Err(refused) => Ok(refused),
-            Ok(g) => self.run_mlir(&g.mlir, request.inputs, &g.outputs),
-        }
-    }
 }
 
 /// Runs `request` on `candidate` and on the reference model (precise mode)
@@ -580,7 +597,7 @@ pub fn check_against_reference(
     request: &ExecRequest<'_>,
 ) -> Result<Agreement, OracleError> {
     let reference = model.execute_precise(request)?;
-    compare_run(request, &reference, candidate.name(), candidate.execute(request))
+    compare_run(request, &reference, candidate.name(), candidate.executor().and_then(|e| e.execute(request)))
 }
 
 /// How the model runs: precise mode, and whether it writes bounds tensors.
@@ -858,6 +875,7 @@ mod tests {
     #[test]
     fn missing_tools_make_the_oracle_unavailable() {
         let o = TosaReferenceModel {
+            instance: Instance::release(NAME),
             tools: Err("not installed".into()),
             timeout: Duration::from_secs(1),
             level: None,

@@ -390,7 +390,7 @@ pub fn run_form(oracle: &dyn Oracle, form: &Rewritten) -> Result<ExecOutcome, Or
                 reason: format!("stage {k}'s inputs do not fit the outputs that feed them"),
             });
         };
-        match oracle.execute(&request.request())? {
+        match oracle.executor()?.execute(&request.request())? {
             ExecOutcome::Outputs(o) => outputs.push(o),
             other => return Ok(other),
         }

@@ -72,7 +72,7 @@ impl<'a> Vote<'a> {
 
     fn get(&mut self, request: &ExecRequest<'_>) -> Option<&Result<PreciseOutcome, OracleError>> {
         let referee = self.referee?;
-        Some(self.outcome.get_or_insert_with(|| referee.execute_precise(request)))
+        Some(self.outcome.get_or_insert_with(|| referee.referee().and_then(|r| r.execute_precise(request))))
     }
 
     /// The in-tree executor's outputs computed with subnormal operands
@@ -87,7 +87,7 @@ impl<'a> Vote<'a> {
         if self.flushed.is_none() {
             let run = self.referee.and_then(|referee| {
                 let owned = flush_request(request)?;
-                let precise = referee.execute_precise(&owned.request()).ok()?;
+                let precise = referee.referee().and_then(|r| r.execute_precise(&owned.request())).ok()?;
                 Some((owned, precise))
             });
             self.flushed = Some(run);
@@ -103,7 +103,8 @@ impl<'a> Vote<'a> {
             return known.clone();
         }
         let Some(referee) = self.referee else { return Vec::new() };
-        let normal = self.normal.get_or_insert_with(|| referee.execute(request).ok()).clone();
+        let normal =
+            self.normal.get_or_insert_with(|| referee.executor().and_then(|e| e.execute(request)).ok()).clone();
         let name = referee.name().to_string();
         let mut found = Vec::new();
         if let Some(normal @ ExecOutcome::Outputs(_)) = normal {

@@ -7,7 +7,7 @@
 //! [`Disagreement::disposition`] alone decides what a disagreement amounts
 //! to (a finding, documented, a note, or charged to no oracle). It never
 //! names an oracle: what a validator claims to check comes from
-//! [`Oracle::rule_claim`], documented discrepancies from
+//! [`crate::oracle::Validator::rule_claim`], documented discrepancies from
 //! [`Oracle::known_discrepancies`], and a disagreement about outputs is
 //! settled by the oracle passed as the referee (one with
 //! [`Capability::Reference`], whose precise run is the yardstick of the TOSA
@@ -30,7 +30,7 @@
 //! such modules are [`Severity::Note`], not findings, unless
 //! [`Observations::strict_consumers`] asks for them.
 //! | valid TOSA | the producer crashes / refuses / emits an invalid module / one that computes something else | `producer-crash` / `producer-rejects` / `producer-invalid-output` / `producer-wrong-semantics` |
-//! | any | of two versions of one tool ([`Oracle::tool`], [`Oracle::channel`]), the newer / the older is wrong and the other right | `regression` / `fix` |
+//! | any | of two versions of one tool ([`crate::oracle::Instance::tool`], [`crate::oracle::Instance::channel`]), the newer / the older is wrong and the other right | `regression` / `fix` |
 //! | valid | a backend's results for two equivalent forms of the case differ where the operator sequence is the same (see `forms` for floating point) | `form-differs` |
 //! | any / valid | a reader crashes or hangs / refuses the module / shows it otherwise (see `reading`) | `reader-crash` / `reader-rejects-valid` / `reader-differs` |
 
@@ -463,5 +463,5 @@ fn document(d: &mut Disagreement, expectation: &Expectation, observations: &Obse
 
 /// Whether an oracle answers a question (it lists the capability).
 pub fn can(oracle: &dyn Oracle, what: Capability) -> bool {
-    oracle.capabilities().contains(&what)
+    oracle.can(what)
 }

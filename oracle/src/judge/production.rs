@@ -152,7 +152,8 @@ pub fn check_production<'a>(
     let mut outputs = None;
     if let Ok(produced @ ProduceOutcome::Module { words, .. }) = &outcome {
         for v in validators {
-            validity.push(ValidityAnswer { oracle: *v, verdict: v.validate(words, &ValidateOptions::default()) });
+            let verdict = v.validator().and_then(|x| x.validate(words, &ValidateOptions::default()));
+            validity.push(ValidityAnswer { oracle: *v, verdict });
         }
         if matches!(validity.first(), Some(ValidityAnswer { verdict: Ok(Verdict::Valid), .. })) {
             outputs = Some(run_produced(request, produced));

@@ -1,7 +1,7 @@
 //! The release differential: two versions of one tool on the same case.
 //!
-//! Oracles that are channels of one tool ([`Oracle::tool`] the same,
-//! [`Oracle::channel`] different: `emulation-layer` and `emulation-layer@dev`)
+//! Oracles that are channels of one tool ([`crate::oracle::Instance::tool`] the same,
+//! [`crate::oracle::Instance::channel`] different: `emulation-layer` and `emulation-layer@dev`)
 //! answer the same case. When the judgement finds the newer one wrong and the
 //! older one right, that is a `regression`; the other way round, a `fix`.
 //! Nothing here names an oracle: the channel is what makes one newer (a

@@ -76,7 +76,8 @@ mod tensor_ops;
 mod tosa;
 mod types;
 
-use crate::oracle::{Capability, Diagnostic, Oracle, OracleError, ValidateOptions, Verdict};
+use crate::oracle::{Diagnostic, Instance, Oracle, OracleError, RuleClaim};
+use crate::oracle::{ValidateOptions, Verdict};
 use context::{Cx, Issue, Scratch};
 use spvgraph_ir::binary::DecodeErrorKind;
 pub use spvgraph_ir::env::TargetEnv;
@@ -592,20 +593,37 @@ fn finish(module: &Module, mut issues: Vec<Issue>) -> Vec<Finding> {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct InTreeValidator;
 
-impl Oracle for InTreeValidator {
-    fn name(&self) -> &str {
-        "spvgraph-validator"
-    }
+/// Who the in-tree validator is as an oracle.
+static INSTANCE: Instance = Instance::release("spvgraph-validator");
 
-    fn capabilities(&self) -> &'static [Capability] {
-        &[Capability::Validate]
+impl Oracle for InTreeValidator {
+    fn instance(&self) -> &Instance {
+        &INSTANCE
     }
 
     fn available(&self) -> Result<(), OracleError> {
         Ok(())
     }
 
+    fn version(&self) -> Option<String> {
+        None
+    }
+
+    fn components(&self) -> &'static [crate::attribution::Owner] {
+        &[]
+    }
+
+    crate::capabilities! { validator: yes, executor: no, producer: no, reader: no, referee: no }
+}
+
+impl crate::oracle::Validator for InTreeValidator {
     fn validate(&self, module: &[u32], options: &ValidateOptions) -> Result<Verdict, OracleError> {
         Ok(Validator::new(options.clone()).check_words(module).verdict())
+    }
+
+    /// Nothing is claimed under this name: the registry's `in-tree` oracle
+    /// is the one that claims exact rules.
+    fn rule_claim(&self, _: RuleId) -> RuleClaim {
+        RuleClaim::Unknown
     }
 }

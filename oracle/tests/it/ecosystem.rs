@@ -22,6 +22,7 @@
 //! 6. Provenance: each changed rule records what it follows.
 
 use crate::validate_common as common;
+use spvgraph_oracle::oracle::Validator as _;
 
 use common::*;
 use spvgraph_ir::builder::ModuleBuilder;
@@ -32,7 +33,7 @@ use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::Module;
 use spvgraph_oracle::external::spirv_val::known::{SPIRV_VAL_MAIN_KNOWN, SPIRV_VAL_REJECTS_VALID};
 use spvgraph_oracle::external::spirv_val::SpirvVal;
-use spvgraph_oracle::oracle::{Oracle, ValidateOptions};
+use spvgraph_oracle::oracle::ValidateOptions;
 use spvgraph_oracle::tools::Tool;
 use spvgraph_oracle::validate::{PipelineError, Validator};
 use std::path::{Path, PathBuf};

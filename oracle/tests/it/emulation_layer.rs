@@ -14,6 +14,7 @@ use spvgraph_oracle::compliance::{compare_run, Agreement, PreciseOutcome, Precis
 use spvgraph_oracle::exec::Executor;
 use spvgraph_oracle::external::consumer::glslang;
 use spvgraph_oracle::external::emulation_layer::EmulationLayer;
+use spvgraph_oracle::oracle::Executor as _;
 use spvgraph_oracle::oracle::{Abnormal, ExecOutcome, ExecRequest, Oracle, OracleError, Refusal};
 use spvgraph_oracle::registry::{self, OracleConfig};
 use std::collections::BTreeMap;
@@ -58,7 +59,7 @@ fn float_and_integer_graph_is_compliant_with_the_in_tree_executor() {
     ];
     let req = request(&words, &inputs);
     let got = el.execute(&req);
-    let verdict = compare_run(&req, &in_tree_reference(&req), el.name(), got.clone()).expect("judged");
+    let verdict = compare_run(&req, &in_tree_reference(&req), el.instance().name(), got.clone()).expect("judged");
     assert!(matches!(verdict, Agreement::Compliant(_)), "{verdict:?}");
     let got = outputs(got);
     assert_eq!(got[1].to_bits(), tensor(ElemType::I32, &[2, 3], &[5, 0, 7, i64::from(i32::MAX), 1, 123_456]).to_bits());
@@ -216,7 +217,7 @@ fn a_bogus_oracle_path_makes_the_oracle_unavailable() {
     }
     let words = abs_module();
     let a = [tensor(ElemType::I32, &[4], &[-1, 2, -3, 4])];
-    assert!(matches!(o.execute(&request(&words, &a)), Err(OracleError::Unavailable { .. })));
+    assert!(matches!(o.executor().and_then(|e| e.execute(&request(&words, &a))), Err(OracleError::Unavailable { .. })));
 }
 
 #[test]
@@ -239,7 +240,7 @@ fn a_user_build_directory_with_only_the_libraries_runs() {
     assert!(version.starts_with("ai-ml-emulation-layer-for-vulkan 0.11.0 ("), "{version}");
     let words = abs_module();
     let a = [tensor(ElemType::I32, &[4], &[-1, 2, -3, 4])];
-    assert_eq!(outputs(user.execute(&request(&words, &a)))[0].to_bits(), vec![1, 2, 3, 4]);
+    assert_eq!(outputs(user.executor().and_then(|e| e.execute(&request(&words, &a))))[0].to_bits(), vec![1, 2, 3, 4]);
 }
 
 #[test]

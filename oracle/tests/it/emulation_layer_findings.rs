@@ -27,6 +27,7 @@ use spvgraph_oracle::external::emulation_layer::scenario::{self, Names};
 use spvgraph_oracle::external::emulation_layer::{prepare, EmulationLayer, Preparation, Prepared, Workarounds};
 use spvgraph_oracle::external::process::{self, Ended, Limits, ScratchDir};
 use spvgraph_oracle::external::tosa_reference;
+use spvgraph_oracle::oracle::Executor as _;
 use spvgraph_oracle::oracle::{Abnormal, ExecOutcome, ExecRequest, Oracle, Refusal, ValidateOptions};
 use spvgraph_oracle::tools::{Tool, Tools};
 use spvgraph_oracle::validate::Validator;

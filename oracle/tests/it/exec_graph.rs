@@ -308,7 +308,7 @@ fn oracle_interface_maps_refusals() {
     let m = two_graphs();
     let words = m.encode_words().expect("encode");
     let e = Executor::default();
-    assert_eq!(e.name(), "spvgraph-executor");
+    assert_eq!(e.instance().name(), "spvgraph-executor");
     assert!(e.available().is_ok());
     let gc = BTreeMap::new();
     let inputs = [ints(I32, &[2], &[1, 2])];

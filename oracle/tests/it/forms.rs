@@ -9,14 +9,14 @@
 use spvgraph_generator::{generate_from_seed, Config};
 use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::tosa::TosaOp;
+use spvgraph_oracle::attribution::Owner;
 use spvgraph_oracle::exec::Executor;
 use spvgraph_oracle::external::spirv_val::SpirvVal;
 use spvgraph_oracle::forms::run::run_form;
 use spvgraph_oracle::forms::{apply, rescue, Form, FormError};
 use spvgraph_oracle::judge::{judge, ExecAnswer, Expectation, FormAnswer, Kind, Observations, AS_GIVEN};
-use spvgraph_oracle::oracle::{
-    Capability, ExecOutcome, ExecRequest, Oracle, OracleError, OwnedExecRequest, Refusal, ValidateOptions, Verdict,
-};
+use spvgraph_oracle::oracle::{self, ExecOutcome, ExecRequest, Instance, Oracle, OracleError, OwnedExecRequest};
+use spvgraph_oracle::oracle::{Executor as _, Refusal, ValidateOptions, Validator as _, Verdict};
 use std::collections::BTreeMap;
 
 fn seeds() -> u64 {
@@ -189,16 +189,26 @@ impl Planted {
     }
 }
 
+/// The stand-in's name.
+static PLANTED: Instance = Instance::release("planted");
+
 impl Oracle for Planted {
-    fn name(&self) -> &str {
-        "planted"
-    }
-    fn capabilities(&self) -> &'static [Capability] {
-        &[Capability::Execute]
+    fn instance(&self) -> &Instance {
+        &PLANTED
     }
     fn available(&self) -> Result<(), OracleError> {
         Ok(())
     }
+    fn version(&self) -> Option<String> {
+        None
+    }
+    fn components(&self) -> &'static [Owner] {
+        &[]
+    }
+    spvgraph_oracle::capabilities! { validator: no, executor: yes, producer: no, reader: no, referee: no }
+}
+
+impl oracle::Executor for Planted {
     fn execute(&self, request: &ExecRequest<'_>) -> Result<ExecOutcome, OracleError> {
         match self.fault {
             Fault::AddAsSub => {
@@ -331,7 +341,13 @@ fn a_fault_only_one_form_brings_out_is_a_form_difference_and_equal_forms_are_not
             let pair = format!("{AS_GIVEN} vs {}", form.label());
             let named =
                 found.iter().any(|d| d.kind == Kind::FormDiffers && d.discriminator.as_deref() == Some(pair.as_str()));
-            assert_eq!(named, expect_difference, "{} in the {} form: {found:?}", backend.name(), form.label());
+            assert_eq!(
+                named,
+                expect_difference,
+                "{} in the {} form: {found:?}",
+                backend.instance().name(),
+                form.label()
+            );
             differs += usize::from(named);
         }
     }

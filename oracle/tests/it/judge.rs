@@ -7,21 +7,21 @@
 use spvgraph_ir::rules::RuleId;
 use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::tosa::TosaOp;
+use spvgraph_oracle::attribution::Owner;
 use spvgraph_oracle::exec::Executor;
 use spvgraph_oracle::external::tosa_reference::TosaReferenceModel;
 use spvgraph_oracle::judge::{
     judge, Disagreement, ExecAnswer, Expectation, Kind, Observations, Severity, ValidityAnswer,
 };
-use spvgraph_oracle::oracle::{
-    Abnormal, Capability, Diagnostic, ExecOutcome, ExecRequest, Oracle, OracleError, Refusal, RuleClaim,
-    ValidateOptions, Verdict,
-};
+use spvgraph_oracle::oracle::{self, Abnormal, Diagnostic, ExecOutcome, ExecRequest, Instance, Oracle};
+use spvgraph_oracle::oracle::{Executor as _, OracleError, Refusal, RuleClaim};
+use spvgraph_oracle::oracle::{ValidateOptions, Validator, Verdict};
 use spvgraph_oracle::registry::InTree;
 use std::collections::BTreeMap;
 
 /// A backend or validator that answers what it is told to.
 struct Fixed {
-    name: &'static str,
+    instance: Instance,
     verdict: Option<Verdict>,
     outcome: Option<ExecOutcome>,
     claim: RuleClaim,
@@ -29,32 +29,49 @@ struct Fixed {
 
 impl Fixed {
     fn backend(outcome: ExecOutcome) -> Fixed {
-        Fixed { name: "backend", verdict: None, outcome: Some(outcome), claim: RuleClaim::Unknown }
+        Fixed {
+            instance: Instance::release("backend"),
+            verdict: None,
+            outcome: Some(outcome),
+            claim: RuleClaim::Unknown,
+        }
     }
 
     fn validator(verdict: Verdict, claim: RuleClaim) -> Fixed {
-        Fixed { name: "validator", verdict: Some(verdict), outcome: None, claim }
+        Fixed { instance: Instance::release("validator"), verdict: Some(verdict), outcome: None, claim }
     }
 }
 
 impl Oracle for Fixed {
-    fn name(&self) -> &str {
-        self.name
-    }
-    fn capabilities(&self) -> &'static [Capability] {
-        &[Capability::Validate, Capability::Execute]
+    fn instance(&self) -> &Instance {
+        &self.instance
     }
     fn available(&self) -> Result<(), OracleError> {
         Ok(())
     }
-    fn validate(&self, _: &[u32], _: &ValidateOptions) -> Result<Verdict, OracleError> {
-        self.verdict.clone().ok_or(OracleError::Unsupported { oracle: self.name.into(), what: "validation" })
+    fn version(&self) -> Option<String> {
+        None
     }
-    fn execute(&self, _: &ExecRequest<'_>) -> Result<ExecOutcome, OracleError> {
-        self.outcome.clone().ok_or(OracleError::Unsupported { oracle: self.name.into(), what: "execution" })
+    fn components(&self) -> &'static [Owner] {
+        &[]
+    }
+    spvgraph_oracle::capabilities! { validator: yes, executor: yes, producer: no, reader: no, referee: no }
+}
+
+impl Validator for Fixed {
+    fn validate(&self, _: &[u32], _: &ValidateOptions) -> Result<Verdict, OracleError> {
+        let name = self.instance.name().into();
+        self.verdict.clone().ok_or(OracleError::Unsupported { oracle: name, what: "validation" })
     }
     fn rule_claim(&self, _: RuleId) -> RuleClaim {
         self.claim
+    }
+}
+
+impl oracle::Executor for Fixed {
+    fn execute(&self, _: &ExecRequest<'_>) -> Result<ExecOutcome, OracleError> {
+        let name = self.instance.name().into();
+        self.outcome.clone().ok_or(OracleError::Unsupported { oracle: name, what: "execution" })
     }
 }
 
@@ -70,7 +87,10 @@ fn diag(rule: RuleId) -> Diagnostic {
 
 fn validity(expect: &Expectation, oracle: &dyn Oracle) -> Vec<Disagreement> {
     let obs = Observations {
-        validity: vec![ValidityAnswer { oracle, verdict: oracle.validate(&[], &ValidateOptions::default()) }],
+        validity: vec![ValidityAnswer {
+            oracle,
+            verdict: oracle.validator().and_then(|v| v.validate(&[], &ValidateOptions::default())),
+        }],
         ..Observations::default()
     };
     judge(expect, &obs)
@@ -327,20 +347,26 @@ fn documented_discrepancies_are_marked() {
     // Stand in spirv-val's answer with its documented behaviour, under its name.
     struct Named<'a>(&'a spvgraph_oracle::external::spirv_val::SpirvVal);
     impl Oracle for Named<'_> {
-        fn name(&self) -> &str {
-            self.0.name()
-        }
-        fn capabilities(&self) -> &'static [Capability] {
-            self.0.capabilities()
+        fn instance(&self) -> &Instance {
+            self.0.instance()
         }
         fn available(&self) -> Result<(), OracleError> {
             Ok(())
         }
-        fn validate(&self, _: &[u32], _: &ValidateOptions) -> Result<Verdict, OracleError> {
-            Ok(Verdict::Valid)
+        fn version(&self) -> Option<String> {
+            None
+        }
+        fn components(&self) -> &'static [Owner] {
+            self.0.components()
         }
         fn known_discrepancies(&self) -> &'static [spvgraph_oracle::oracle::KnownDiscrepancy] {
             self.0.known_discrepancies()
+        }
+        spvgraph_oracle::capabilities! { validator: yes, executor: no, producer: no, reader: no, referee: no }
+    }
+    impl Validator for Named<'_> {
+        fn validate(&self, _: &[u32], _: &ValidateOptions) -> Result<Verdict, OracleError> {
+            Ok(Verdict::Valid)
         }
         fn rule_claim(&self, r: RuleId) -> RuleClaim {
             self.0.rule_claim(r)
@@ -646,30 +672,27 @@ fn a_product_that_overflows_before_a_zero_is_not_judged() {
 /// `backend@CHANNEL` with tool `backend` (as the registry names channel instances).
 struct Version {
     inner: Fixed,
-    name: &'static str,
-    channel: Option<&'static str>,
+    instance: Instance,
     version: &'static str,
 }
 
 impl Oracle for Version {
-    fn name(&self) -> &str {
-        self.name
-    }
-    fn tool(&self) -> &str {
-        "backend"
-    }
-    fn channel(&self) -> Option<&str> {
-        self.channel
+    fn instance(&self) -> &Instance {
+        &self.instance
     }
     fn version(&self) -> Option<String> {
         Some(self.version.to_string())
     }
-    fn capabilities(&self) -> &'static [Capability] {
-        self.inner.capabilities()
-    }
     fn available(&self) -> Result<(), OracleError> {
         Ok(())
     }
+    fn components(&self) -> &'static [Owner] {
+        &[]
+    }
+    spvgraph_oracle::capabilities! { validator: no, executor: yes, producer: no, reader: no, referee: no }
+}
+
+impl oracle::Executor for Version {
     fn execute(&self, r: &ExecRequest<'_>) -> Result<ExecOutcome, OracleError> {
         self.inner.execute(r)
     }
@@ -682,11 +705,11 @@ fn two_versions(release: ExecOutcome, dev: ExecOutcome) -> Vec<Disagreement> {
     let request =
         ExecRequest { module: &words, entry_point: Some("add"), inputs: &inputs, graph_constants: &constants };
     let reference = Executor::default().execute(&request).expect("answers");
-    let old = Version { inner: Fixed::backend(release), name: "backend", channel: None, version: "backend 0.11.0" };
+    let old =
+        Version { inner: Fixed::backend(release), instance: Instance::release("backend"), version: "backend 0.11.0" };
     let new = Version {
         inner: Fixed::backend(dev),
-        name: "backend@dev",
-        channel: Some("dev"),
+        instance: Instance::on("backend", Some("dev")),
         version: "backend 0.12.0.dev20261024",
     };
     let obs = Observations {

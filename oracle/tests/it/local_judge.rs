@@ -25,21 +25,38 @@ use spvgraph_oracle::judge::{
     judge_counted, judge_operators, Disagreement, ExecAnswer, Expectation, Judgement, Kind, Observations,
     ObservedAnswer, OperatorOutcome, UnjudgedReason,
 };
-use spvgraph_oracle::oracle::{Capability, ExecOutcome, ExecRequest, Oracle, OracleError};
+use spvgraph_oracle::oracle::Executor as _;
+use spvgraph_oracle::oracle::{self, ExecOutcome, ExecRequest, Instance, Oracle, OracleError};
 use std::collections::BTreeMap;
 
 /// A backend known by name only: its answers are given to the judgement.
-struct Named(&'static str);
+struct Named(Instance);
+
+impl Named {
+    fn new(name: &'static str) -> Named {
+        Named(Instance::release(name))
+    }
+}
 
 impl Oracle for Named {
-    fn name(&self) -> &str {
-        self.0
-    }
-    fn capabilities(&self) -> &'static [Capability] {
-        &[Capability::Execute]
+    fn instance(&self) -> &Instance {
+        &self.0
     }
     fn available(&self) -> Result<(), OracleError> {
         Ok(())
+    }
+    fn version(&self) -> Option<String> {
+        None
+    }
+    fn components(&self) -> &'static [Owner] {
+        &[]
+    }
+    spvgraph_oracle::capabilities! { validator: no, executor: yes, producer: no, reader: no, referee: no }
+}
+
+impl oracle::Executor for Named {
+    fn execute(&self, _: &ExecRequest<'_>) -> Result<ExecOutcome, OracleError> {
+        Err(OracleError::Unsupported { oracle: self.0.name().into(), what: "execution" })
     }
 }
 
@@ -132,7 +149,7 @@ fn a_wrong_intermediate_a_later_operator_hides_is_named_by_its_operator() {
     let mut observed = run(&observed_words, &inputs);
     let at = form.outputs.iter().position(|o| o.value == add).expect("the ADD is observed");
     observed[at] = bumped(&observed[at], 1);
-    let backend = Named("backend");
+    let backend = Named::new("backend");
     let j = judge_answers(
         &backend,
         &words,
@@ -183,7 +200,7 @@ fn a_plain_form_that_the_observed_form_contradicts_is_its_own_finding() {
     let mut plain = run(&words, &inputs);
     let observed = run(&form.module.encode_words().expect("encodes"), &inputs);
     plain[0] = bumped(&plain[0], 3);
-    let backend = Named("backend");
+    let backend = Named::new("backend");
     let j = judge_answers(
         &backend,
         &words,
@@ -337,7 +354,7 @@ fn a_computed_operand_used_unrounded_is_not_a_wrong_output() {
     let fused: Vec<f32> = [-4.0f32, -5.0, -6.0, 0.5].iter().map(|x| x.tanh().ceil()).collect();
     assert_eq!(run(&words, &inputs)[0].to_f64()[0], -1.0, "CEIL of the rounded TANH");
     assert!(fused[0] == 0.0 && fused[0].is_sign_negative(), "the fused chain gives -0");
-    let backend = Named("backend");
+    let backend = Named::new("backend");
     let judged = |ceil_values: &[f32]| {
         let mut observed = observed.clone();
         observed[at] = bf16s(ceil_values);
@@ -437,7 +454,7 @@ fn transpose_conv2d_nan_from_an_extra_multiply_is_allowed_and_from_an_input_is_n
     assert_eq!(run(&words, &inputs)[0].to_f64(), [f64::INFINITY, 0.0, 0.0, 2.0]);
     let answer = vec![f32s(&[1, 1, 4, 1], &[inf, f32::NAN, f32::NAN, 2.0])];
     let j = judge_answers(
-        &Named("backend"),
+        &Named::new("backend"),
         &words,
         &form,
         &inputs,

@@ -8,6 +8,7 @@
 use spvgraph_oracle::external::model_explorer::{ModelExplorer, KNOWN};
 use spvgraph_oracle::external::process::Limits;
 use spvgraph_oracle::judge::{judge, Disagreement, Expectation, Kind, Observations, ReadSubject, ReadingAnswer};
+use spvgraph_oracle::oracle::Reader as _;
 use spvgraph_oracle::oracle::{Abnormal, Oracle, ReadOutcome};
 use spvgraph_testkit::{registry_oracle, scratch};
 use std::collections::BTreeMap;
@@ -24,7 +25,7 @@ fn words_of(path: &Path) -> Vec<u32> {
 }
 
 fn read_judged(reader: &dyn Oracle, words: &[u32], expect: &Expectation) -> Vec<Disagreement> {
-    let outcome = reader.read(words);
+    let outcome = reader.reader().and_then(|r| r.read(words));
     let obs = Observations {
         readings: vec![ReadingAnswer { oracle: reader, subject: ReadSubject::Module(words), outcome }],
         module: Some(words),
@@ -97,9 +98,9 @@ fn every_documented_bug_still_shows_with_its_minimal_module() {
                 graph_constants: BTreeMap::new(),
                 container: true,
             };
-            (reader.read_container(&bytes), subject)
+            (reader.reader().and_then(|r| r.read_container(&bytes)), subject)
         } else {
-            (reader.read(&words), ReadSubject::Module(&words))
+            (reader.reader().and_then(|r| r.read(&words)), ReadSubject::Module(&words))
         };
         let obs = Observations {
             readings: vec![ReadingAnswer { oracle: reader.as_ref(), subject, outcome }],

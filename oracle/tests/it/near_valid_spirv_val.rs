@@ -59,7 +59,10 @@ fn disagreements(sv: &dyn Oracle, words: &[u32], options: &ValidateOptions, expe
     let in_tree = InTree::default();
     let oracles: [&dyn Oracle; 2] = [&in_tree, sv];
     let observations = Observations {
-        validity: oracles.iter().map(|o| ValidityAnswer { oracle: *o, verdict: o.validate(words, options) }).collect(),
+        validity: oracles
+            .iter()
+            .map(|o| ValidityAnswer { oracle: *o, verdict: o.validator().and_then(|v| v.validate(words, options)) })
+            .collect(),
         module: Some(words),
         ..Observations::default()
     };
@@ -178,7 +181,10 @@ fn known_discrepancies_reproduce(release: Release, sv: Option<&dyn Oracle>) {
             "{name}: in-tree reports {rules:?}"
         );
         if let Some(sv) = sv {
-            let verdict = sv.validate(&words, &ValidateOptions::default()).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let verdict = sv
+                .validator()
+                .and_then(|v| v.validate(&words, &ValidateOptions::default()))
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
             assert_eq!(verdict.is_valid(), spirv_val_accepts(k), "{name}: spirv-val no longer behaves as documented");
             let expect = Expectation::Breaks { rule, mutator: k.mutator.map(str::to_string) };
             let ds = disagreements(sv, &words, &ValidateOptions::default(), &expect);
@@ -204,8 +210,10 @@ fn the_sdk_library_shows_exactly_the_rows_its_table_keeps() {
     for k in rows {
         let bytes = std::fs::read(root.join(k.finding)).unwrap_or_else(|e| panic!("{}: {e}", k.finding));
         let words: Vec<u32> = bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
-        let verdict =
-            sdk.validate(&words, &ValidateOptions::default()).unwrap_or_else(|e| panic!("{}: {e}", k.finding));
+        let verdict = sdk
+            .validator()
+            .and_then(|v| v.validate(&words, &ValidateOptions::default()))
+            .unwrap_or_else(|e| panic!("{}: {e}", k.finding));
         // A miss shows as acceptance, a false rejection as rejection.
         let shows = verdict.is_valid() == spirv_val_accepts(k);
         let line = format!("{} ({:?}): {}", k.finding, k.mutator, if shows { "still" } else { "fixed" });

@@ -9,11 +9,12 @@
 //! network_graphs -- --nocapture` runs N seeds.
 
 use crate::validate_common as common;
+use spvgraph_oracle::oracle::Validator as _;
 
 use common::*;
 use spvgraph_generator::{generate_from_seed, Config};
 use spvgraph_oracle::exec::{ExecConfig, Executor};
-use spvgraph_oracle::oracle::{Oracle, ValidateOptions};
+use spvgraph_oracle::oracle::ValidateOptions;
 use spvgraph_oracle::validate::Validator;
 use std::time::Instant;
 

@@ -4,26 +4,39 @@
 //! reader whose answers are fixed (what is tested is the decision).
 
 use spvgraph_ir::rules::RuleId;
+use spvgraph_oracle::attribution::Owner;
 use spvgraph_oracle::judge::{judge, Expectation, Kind, Observations, ReadSubject, ReadingAnswer, Severity};
-use spvgraph_oracle::oracle::{
-    Abnormal, Capability, Oracle, OracleError, ReadGraph, ReadNode, ReadOperand, ReadOutcome, ReadSource, Reading,
-};
+use spvgraph_oracle::oracle::{Abnormal, Instance, Oracle, OracleError, ReadGraph, ReadNode};
+use spvgraph_oracle::oracle::{ReadOperand, ReadOutcome, ReadSource, Reader, Reading};
 
 /// A reader that answers what it is told to.
 struct Fixed(ReadOutcome);
 
+/// The stand-in's name.
+static READER: Instance = Instance::release("reader");
+
 impl Oracle for Fixed {
-    fn name(&self) -> &str {
-        "reader"
-    }
-    fn capabilities(&self) -> &'static [Capability] {
-        &[Capability::Describe]
+    fn instance(&self) -> &Instance {
+        &READER
     }
     fn available(&self) -> Result<(), OracleError> {
         Ok(())
     }
+    fn version(&self) -> Option<String> {
+        None
+    }
+    fn components(&self) -> &'static [Owner] {
+        &[]
+    }
+    spvgraph_oracle::capabilities! { validator: no, executor: no, producer: no, reader: yes, referee: no }
+}
+
+impl Reader for Fixed {
     fn read(&self, _: &[u32]) -> Result<ReadOutcome, OracleError> {
         Ok(self.0.clone())
+    }
+    fn read_container(&self, _: &[u8]) -> Result<ReadOutcome, OracleError> {
+        Err(OracleError::Unsupported { oracle: READER.name().into(), what: "reading containers" })
     }
 }
 

@@ -15,6 +15,7 @@ use spvgraph_oracle::external::emulation_layer::EmulationLayer;
 use spvgraph_oracle::external::tosa_reference::TosaReferenceModel;
 use spvgraph_oracle::features::{self, Feature};
 use spvgraph_oracle::judge::{judge, Disagreement, ExecAnswer, Expectation, Kind, Observations};
+use spvgraph_oracle::oracle::Executor as _;
 use spvgraph_oracle::oracle::{ExecOutcome, ExecRequest, Oracle};
 use std::collections::BTreeMap;
 

@@ -8,6 +8,7 @@
 //! when spirv-val is available.
 
 use crate::validate_common as common;
+use spvgraph_oracle::oracle::Validator as _;
 
 use common::*;
 use spvgraph_ir::builder::ModuleBuilder;

@@ -6,6 +6,7 @@
 //! below with the reason, so a change in either validator shows up here.
 
 use crate::validate_common as common;
+use spvgraph_oracle::oracle::Validator as _;
 
 use common::*;
 use spvgraph_ir::rules::RuleId;

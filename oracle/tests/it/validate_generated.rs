@@ -5,13 +5,14 @@
 //! spvgraph-oracle --test it -- --ignored validate_generated::` runs N.
 
 use crate::validate_common as common;
+use spvgraph_oracle::oracle::Validator as _;
 
 use common::*;
 use spvgraph_generator::{generate_from_seed, Config};
 use spvgraph_ir::inst::{Id, Inst};
 use spvgraph_ir::tosa::{ResultKind, TosaOp};
 use spvgraph_ir::Module;
-use spvgraph_oracle::oracle::{Oracle, ValidateOptions};
+use spvgraph_oracle::oracle::ValidateOptions;
 use spvgraph_oracle::validate::Validator;
 use std::collections::BTreeSet;
 

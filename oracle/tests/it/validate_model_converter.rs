@@ -6,6 +6,7 @@
 //! documented 2025.5 disagreement, fixed in SPIRV-Tools v2026.3).
 
 use crate::validate_common as common;
+use spvgraph_oracle::oracle::Validator as _;
 
 use common::*;
 use spvgraph_ir::rules::RuleId;

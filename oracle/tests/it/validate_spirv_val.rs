@@ -3,6 +3,7 @@
 //! many threads and on any bytes, and it says clearly when it is missing.
 
 use crate::validate_common as common;
+use spvgraph_oracle::oracle::Validator as _;
 
 use common::*;
 use spvgraph_ir::builder::ModuleBuilder;

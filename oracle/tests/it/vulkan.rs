@@ -17,6 +17,7 @@ use spvgraph_oracle::compliance::{compare_run, Agreement, PreciseOutcome, Precis
 use spvgraph_oracle::exec::Executor;
 use spvgraph_oracle::external::process::{Limits, ScratchDir};
 use spvgraph_oracle::external::vulkan::{Fault, Vulkan, WorkerCommand};
+use spvgraph_oracle::oracle::Executor as _;
 use spvgraph_oracle::oracle::{Abnormal, ExecOutcome, ExecRequest, Oracle, OracleError, Refusal};
 use spvgraph_oracle::registry::{self, OracleConfig};
 use std::collections::BTreeMap;
@@ -73,7 +74,7 @@ fn float_and_integer_graph_is_compliant_with_the_in_tree_executor() {
             .map(|t| PreciseOutput { reference: ReferenceTensor::Typed(t), bounds: None })
             .collect(),
     );
-    let verdict = compare_run(&req, &reference, vk.name(), got.clone()).expect("judged");
+    let verdict = compare_run(&req, &reference, vk.instance().name(), got.clone()).expect("judged");
     assert!(matches!(verdict, Agreement::Compliant(_)), "{verdict:?}");
     assert_eq!(
         outputs(got)[1].to_bits(),
@@ -430,7 +431,7 @@ fn a_driver_directory_without_the_layers_has_no_data_graph_device() {
     o.available().expect("the layers are found");
     let words = abs_module();
     let a = [tensor(ElemType::I32, &[4], &[-1, 2, -3, 4])];
-    assert_eq!(outputs(o.execute(&request(&words, &a)))[0].to_bits(), vec![1, 2, 3, 4]);
+    assert_eq!(outputs(o.executor().and_then(|e| e.execute(&request(&words, &a))))[0].to_bits(), vec![1, 2, 3, 4]);
     // Neither a driver nor layers.
     let empty = ScratchDir::new("vulkan-driver-test").expect("scratch");
     config.set_path(&format!("vulkan={}", empty.path().display())).expect("exists");

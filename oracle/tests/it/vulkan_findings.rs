@@ -15,6 +15,7 @@ use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::Module;
 use spvgraph_oracle::exec::Executor;
 use spvgraph_oracle::external::vulkan::{Vulkan, CPP_EXCEPTION};
+use spvgraph_oracle::oracle::Executor as _;
 use spvgraph_oracle::oracle::{Abnormal, ExecOutcome, ExecRequest, Oracle, ValidateOptions};
 use spvgraph_oracle::validate::Validator;
 use std::collections::BTreeMap;

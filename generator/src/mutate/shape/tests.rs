@@ -6,7 +6,7 @@ use super::plan::{follow_dims, refit};
 use super::*;
 use spvgraph_ir::tosa::{ShapeInputs, MAX_RANK};
 use spvgraph_oracle::external::spirv_val::SpirvVal;
-use spvgraph_oracle::oracle::{Oracle, ValidateOptions};
+use spvgraph_oracle::oracle::{ValidateOptions, Validator as _};
 use spvgraph_oracle::tools::{locate, Tool};
 use spvgraph_oracle::validate::Validator;
 use std::collections::BTreeSet;

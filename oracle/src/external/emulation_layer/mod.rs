@@ -6,7 +6,7 @@
 //! shader resource, a tensor per interface variable at its
 //! DescriptorSet/Binding, a graph constant per GraphConstantID and a
 //! `dispatch_spirv_graph` command. Start-up (instance, device, process) is
-//! shared by batching: [`Oracle::execute_batch`] puts up to
+//! shared by batching: [`crate::oracle::Executor::execute_batch`] puts up to
 //! [`EmulationLayer::batch_size`] graphs in one scenario, and a failed batch
 //! is split until every graph has its own outcome (the runner's log names
 //! the graph whose pipeline failed; otherwise the batch is halved). Pipeline
@@ -64,9 +64,8 @@ use crate::attribution::{Owner, Status};
 use crate::external::consumer::glslang::{self, Preload};
 use crate::external::consumer::TensorArrays;
 use crate::features::Feature;
-use crate::oracle::{
-    Capability, ExecOutcome, ExecRequest, KnownDiscrepancy, Oracle, OracleError, PhaseTimes, Standalone,
-};
+use crate::oracle::{ExecOutcome, ExecRequest, Executor, Instance, KnownDiscrepancy, Oracle, OracleError};
+use crate::oracle::{PhaseTimes, Standalone};
 use crate::tools::{Tool, Tools};
 use run::{Job, Runner};
 use spvgraph_ir::tosa::TosaOp;
@@ -92,6 +91,7 @@ pub const NAME: &str = crate::registry::EMULATION_LAYER;
 /// The emulation layer behind the [`Oracle`] interface.
 #[derive(Debug)]
 pub struct EmulationLayer {
+    instance: Instance,
     setup: Result<Setup, Vec<String>>,
     tools: Tools,
     timeout: Duration,
@@ -124,6 +124,7 @@ impl EmulationLayer {
             Some(d) => setup::from_dir(tools, d),
         };
         EmulationLayer {
+            instance: Instance::of(NAME, tools),
             setup,
             tools: tools.clone(),
             timeout: Self::DEFAULT_TIMEOUT,
@@ -295,8 +296,8 @@ fn request_failed(e: &RequestError) -> OracleError {
 }
 
 impl Oracle for EmulationLayer {
-    fn name(&self) -> &str {
-        NAME
+    fn instance(&self) -> &Instance {
+        &self.instance
     }
 
     /// A scenario costs about 250 ms to start: most hunt cases go to the
@@ -309,12 +310,8 @@ impl Oracle for EmulationLayer {
         self.batch_size
     }
 
-    fn capabilities(&self) -> &'static [Capability] {
-        &[Capability::Execute]
-    }
-
     fn available(&self) -> Result<(), OracleError> {
-        self.setup().map(|_| ())
+        self.instance.own(self.setup().map(|_| ()))
     }
 
     fn version(&self) -> Option<String> {
@@ -323,6 +320,12 @@ impl Oracle for EmulationLayer {
 
     fn known_discrepancies(&self) -> &'static [KnownDiscrepancy] {
         KNOWN
+    }
+
+    /// The layer's own code, then the runner that drives it, the driver it
+    /// runs on, and the SPIRV-Tools it reads modules with.
+    fn components(&self) -> &'static [Owner] {
+        &[Owner::EmulationLayer, Owner::ScenarioRunner, Owner::Mesa, Owner::SpirvTools]
     }
 
     /// From the runner's log timestamps ([`RunnerLog::phases`], millisecond
@@ -335,23 +338,21 @@ impl Oracle for EmulationLayer {
         self.stats().phases
     }
 
-    /// The layer's own code, then the runner that drives it, the driver it
-    /// runs on, and the SPIRV-Tools it reads modules with.
-    fn components(&self) -> &'static [Owner] {
-        &[Owner::EmulationLayer, Owner::ScenarioRunner, Owner::Mesa, Owner::SpirvTools]
-    }
+    crate::capabilities! { validator: no, executor: yes, producer: no, reader: no, referee: no }
+}
 
+impl Executor for EmulationLayer {
     /// The graph as the layer gets it (after the adapter's work-arounds), its
     /// inputs and graph constants, and a `scenario.json` for the runner.
     fn standalone_execute(&self, request: &ExecRequest<'_>, dir: &Path) -> Result<Option<Standalone>, OracleError> {
         let p = match prepare(request, self.workarounds) {
             Ok(Preparation::Ready(p)) => p,
             Ok(Preparation::Refused(..)) => return Ok(None),
-            Err(e) => return Err(request_failed(&e)),
+            Err(e) => return Err(self.instance.own_error(request_failed(&e))),
         };
         let entry = scenario::Entry { label: "graph".into(), graph: &p, inputs: request.inputs };
         scenario::write(dir, &[entry]).map_err(|e| OracleError::Failed {
-            oracle: NAME.into(),
+            oracle: self.instance.name().into(),
             reason: format!("cannot write the scenario: {e}"),
         })?;
         let mut look = format!("the runner's exit status and log, and `{}/graph.out<j>.npy`", scenario::OUTPUT_DIR);
@@ -372,12 +373,15 @@ impl Oracle for EmulationLayer {
 
     fn execute(&self, request: &ExecRequest<'_>) -> Result<ExecOutcome, OracleError> {
         self.execute_batch(std::slice::from_ref(request)).pop().unwrap_or_else(|| {
-            Err(OracleError::Failed { oracle: NAME.into(), reason: "no outcome for the request".into() })
+            Err(OracleError::Failed {
+                oracle: self.instance.name().into(),
+                reason: "no outcome for the request".into(),
+            })
         })
     }
 
     fn execute_batch(&self, requests: &[ExecRequest<'_>]) -> Vec<Result<ExecOutcome, OracleError>> {
-        let setup = match self.setup() {
+        let setup = match self.instance.own(self.setup()) {
             Ok(s) => s,
             Err(e) => return requests.iter().map(|_| Err(e.clone())).collect(),
         };
@@ -407,6 +411,7 @@ impl Oracle for EmulationLayer {
         results
             .into_iter()
             .map(|r| r.unwrap_or_else(|| Err(OracleError::Failed { oracle: NAME.into(), reason: "not run".into() })))
+            .map(|r| self.instance.own(r))
             .collect()
     }
 }

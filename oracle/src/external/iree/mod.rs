@@ -16,7 +16,7 @@
 //!   per element either way); bool is one byte per element.
 //! * Compilation dominates: 0.16 to 1.9 s per small graph, of which about
 //!   0.3 s is a fixed cost per `iree-compile` run; a run of
-//!   `iree-run-module` takes about 3 ms. So [`Oracle::execute_batch`]
+//!   `iree-run-module` takes about 3 ms. So [`crate::oracle::Executor::execute_batch`]
 //!   compiles the graphs of a batch as the functions of one module
 //!   ([`batch`]), and compiled modules are cached by the MLIR's hash for
 //!   the life of the oracle, and compile failures with them.
@@ -40,10 +40,8 @@ use super::raw;
 use crate::attribution::Owner;
 use crate::exec::{self, Port};
 use crate::features::Feature;
-use crate::oracle::{
-    Abnormal, Capability, ExecOutcome, ExecRequest, KnownDiscrepancy, Oracle, OracleError, PhaseTimes, Refusal,
-    Standalone,
-};
+use crate::oracle::{Abnormal, ExecOutcome, ExecRequest, Executor, Instance, KnownDiscrepancy, Oracle, OracleError};
+use crate::oracle::{PhaseTimes, Refusal, Standalone};
 use crate::tools::{Tool, Tools};
 use batch::BatchModule;
 use spvgraph_ir::elem::ElemType;
@@ -116,6 +114,7 @@ pub const MAX_MODULE_FUNCTIONS: usize = 48;
 /// IREE behind the [`Oracle`] interface.
 #[derive(Clone, Debug)]
 pub struct Iree {
+    instance: Instance,
     tools: Result<IreeTools, String>,
     limits: Limits,
     target: TargetCpu,
@@ -206,7 +205,7 @@ impl Iree {
         {
             let _ = version.set(Some(format!("{c}, {r}")));
         }
-        let iree = Iree { version, ..Iree::new(found) };
+        let iree = Iree { version, ..Iree::new(Instance::of(NAME, tools), found) };
         match batch_from_env() {
             Ok(None) => iree,
             Ok(Some(BatchSetting::Off)) => iree.with_batching(false).with_preferred_batch(1),
@@ -218,11 +217,12 @@ impl Iree {
 
     /// Uses these executables.
     pub fn with_tools(tools: IreeTools) -> Iree {
-        Iree::new(Ok(tools))
+        Iree::new(Instance::release(NAME), Ok(tools))
     }
 
-    fn new(tools: Result<IreeTools, String>) -> Iree {
+    fn new(instance: Instance, tools: Result<IreeTools, String>) -> Iree {
         Iree {
+            instance,
             tools,
             limits: Limits { timeout: Self::DEFAULT_TIMEOUT, ..Limits::default() },
             target: TargetCpu::default(),
@@ -256,9 +256,9 @@ impl Iree {
         self
     }
 
-    /// Whether [`Oracle::execute_batch`] compiles a batch's graphs as one
+    /// Whether [`crate::oracle::Executor::execute_batch`] compiles a batch's graphs as one
     /// module (the default) or each graph by itself (what
-    /// [`Oracle::execute`] does): the answers are the same, only the time
+    /// [`crate::oracle::Executor::execute`] does): the answers are the same, only the time
     /// differs.
     pub fn with_batching(mut self, batching: bool) -> Iree {
         self.batching = batching;
@@ -457,7 +457,7 @@ impl Iree {
 
     /// Compiles `group` as one module. When it does not compile, the
     /// functions the diagnostics name are compiled alone (by the path
-    /// [`Oracle::execute`] takes, so each gets its own classification,
+    /// [`crate::oracle::Executor::execute`] takes, so each gets its own classification,
     /// cache entry and message) and the rest together again; when they
     /// name none, each half is compiled as a group; when `iree-compile`
     /// crashes, times out or runs out of memory, each graph alone (the
@@ -1010,8 +1010,8 @@ pub const IREE_KNOWN: &[KnownDiscrepancy] = &[
     ),
 ];
 impl Oracle for Iree {
-    fn name(&self) -> &str {
-        NAME
+    fn instance(&self) -> &Instance {
+        &self.instance
     }
 
     fn known_discrepancies(&self) -> &'static [KnownDiscrepancy] {
@@ -1040,12 +1040,8 @@ impl Oracle for Iree {
         false
     }
 
-    fn capabilities(&self) -> &'static [Capability] {
-        &[Capability::Execute]
-    }
-
     fn available(&self) -> Result<(), OracleError> {
-        self.tools().map(|_| ())
+        self.instance.own(self.tools().map(|_| ()))
     }
 
     /// The packages (or what `iree-compile --version` says), then the CPU
@@ -1065,11 +1061,33 @@ impl Oracle for Iree {
         *self.times.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
+    crate::capabilities! { validator: no, executor: yes, producer: no, reader: no, referee: no }
+}
+
+impl Executor for Iree {
+    fn execute(&self, request: &ExecRequest<'_>) -> Result<ExecOutcome, OracleError> {
+        let answer = self.answer(std::slice::from_ref(request)).pop();
+        self.instance.own(answer.unwrap_or_else(|| Err(failed("no answer for the request"))))
+    }
+
+    /// The batch's graphs compiled as one module (see [`batch`]), then each
+    /// run; the answers are those [`crate::oracle::Executor::execute`] gives each request.
+    fn execute_batch(&self, requests: &[ExecRequest<'_>]) -> Vec<Result<ExecOutcome, OracleError>> {
+        self.answer(requests).into_iter().map(|r| self.instance.own(r)).collect()
+    }
+
     /// The TOSA MLIR IREE compiles (`graph.mlir`: the printed graph, in
     /// generic form, with the adapter's fp8 barriers), its inputs as raw
     /// binaries, and the `iree-compile` / `iree-run-module` lines: IREE's
     /// own two tools are all it takes.
     fn standalone_execute(&self, request: &ExecRequest<'_>, dir: &Path) -> Result<Option<Standalone>, OracleError> {
+        self.instance.own(self.reproducer(request, dir))
+    }
+}
+
+impl Iree {
+    /// Writes [`Executor::standalone_execute`]'s reproducer into `dir`.
+    fn reproducer(&self, request: &ExecRequest<'_>, dir: &Path) -> Result<Option<Standalone>, OracleError> {
         let Ok(Ok(p)) = self.prepare(request) else { return Ok(None) };
         let work = ScratchDir::new("iree-standalone").map_err(|e| failed(e.to_string()))?;
         let Ok(text) = self.compilable(work.path(), &p.mlir)? else { return Ok(None) };
@@ -1089,16 +1107,6 @@ impl Oracle for Iree {
             commands: vec![format!("iree-compile {} graph.mlir -o graph.vmfb", self.compile_flags().join(" ")), run],
             look: "the compiler's message, or the values iree-run-module prints (i48 results print as i64)".into(),
         }))
-    }
-
-    fn execute(&self, request: &ExecRequest<'_>) -> Result<ExecOutcome, OracleError> {
-        self.answer(std::slice::from_ref(request)).pop().unwrap_or_else(|| Err(failed("no answer for the request")))
-    }
-
-    /// The batch's graphs compiled as one module (see [`batch`]), then each
-    /// run; the answers are those [`Oracle::execute`] gives each request.
-    fn execute_batch(&self, requests: &[ExecRequest<'_>]) -> Vec<Result<ExecOutcome, OracleError>> {
-        self.answer(requests)
     }
 }
 

@@ -33,7 +33,8 @@ use super::raw;
 use crate::attribution::{Owner, Status};
 use crate::exec;
 use crate::features::Feature;
-use crate::oracle::{Capability, KnownDiscrepancy, Oracle, OracleError, ProduceOutcome, ProduceRequest, Standalone};
+use crate::oracle::{Instance, KnownDiscrepancy, Oracle, OracleError, ProduceOutcome, ProduceRequest};
+use crate::oracle::{Producer, Standalone};
 use crate::produced::{InterfaceMap, OutputSource, ProducerNote, Side};
 use crate::tools::{Tool, Tools};
 use spvgraph_ir::rules::RuleId;
@@ -65,6 +66,7 @@ pub struct ConverterTools {
 /// model-converter behind the [`Oracle`] interface.
 #[derive(Clone, Debug)]
 pub struct ModelConverter {
+    instance: Instance,
     tools: Result<ConverterTools, String>,
     limits: Limits,
     /// The recorded package versions, or what the tools report (asked once, when first needed).
@@ -106,6 +108,7 @@ impl ModelConverter {
                 let _ = version.set(Some(format!("{a}, {b}")));
             }
             return ModelConverter {
+                instance: Instance::of(NAME, tools),
                 tools: found.map_err(|e| format!("{e} (ai-ml-sdk-model-converter: run ci/setup-oracles)")),
                 limits,
                 version,
@@ -119,12 +122,18 @@ impl ModelConverter {
                 Err(e) => Err(format!("{}: no vgf_dump there, and {e}", dir.display())),
             },
         };
-        ModelConverter { tools: found, limits, version: std::sync::OnceLock::new() }
+        ModelConverter {
+            instance: Instance::of(NAME, tools),
+            tools: found,
+            limits,
+            version: std::sync::OnceLock::new(),
+        }
     }
 
     /// Uses these two executables.
     pub fn with_tools(converter: PathBuf, vgf_dump: PathBuf) -> ModelConverter {
         ModelConverter {
+            instance: Instance::release(NAME),
             tools: Ok(ConverterTools { converter, vgf_dump }),
             limits: Limits { timeout: Self::DEFAULT_TIMEOUT, ..Limits::default() },
             version: std::sync::OnceLock::new(),
@@ -448,8 +457,8 @@ pub const MODEL_CONVERTER_KNOWN: &[KnownDiscrepancy] = &[
 ];
 
 impl Oracle for ModelConverter {
-    fn name(&self) -> &str {
-        NAME
+    fn instance(&self) -> &Instance {
+        &self.instance
     }
 
     /// Two conversions per case (without and with debug info), about 50 ms each.
@@ -457,12 +466,8 @@ impl Oracle for ModelConverter {
         0.05
     }
 
-    fn capabilities(&self) -> &'static [Capability] {
-        &[Capability::Produce]
-    }
-
     fn available(&self) -> Result<(), OracleError> {
-        self.tools().map(|_| ())
+        self.instance.own(self.tools().map(|_| ()))
     }
 
     fn version(&self) -> Option<String> {
@@ -478,10 +483,14 @@ impl Oracle for ModelConverter {
         &[Owner::ModelConverter, Owner::LlvmMlir]
     }
 
+    crate::capabilities! { validator: no, executor: no, producer: yes, reader: no, referee: no }
+}
+
+impl Producer for ModelConverter {
     /// The TOSA MLIR, and the converter and `vgf_dump` lines that take the
     /// module out of the VGF file.
     fn standalone_produce(&self, request: &ProduceRequest<'_>, dir: &Path) -> Result<Option<Standalone>, OracleError> {
-        write(&dir.join("graph.mlir"), request.mlir.as_bytes())?;
+        self.instance.own(write(&dir.join("graph.mlir"), request.mlir.as_bytes()))?;
         let debug = if request.debug_info { " --emit-debug-info" } else { "" };
         Ok(Some(Standalone {
             tools: vec!["model-converter".into(), "vgf_dump".into()],
@@ -498,9 +507,11 @@ impl Oracle for ModelConverter {
     }
 
     fn produce(&self, request: &ProduceRequest<'_>) -> Result<ProduceOutcome, OracleError> {
-        self.tools()?;
-        let dir = ScratchDir::new("model-converter").map_err(|e| failed(e.to_string()))?;
-        self.produce_in(dir.path(), request)
+        let produced = self.tools().and_then(|_| {
+            let dir = ScratchDir::new("model-converter").map_err(|e| failed(e.to_string()))?;
+            self.produce_in(dir.path(), request)
+        });
+        self.instance.own(produced)
     }
 }
 
@@ -528,6 +539,6 @@ mod tests {
         }
         let r = m.produce(&ProduceRequest { mlir: "", debug_info: false });
         assert!(matches!(r, Err(OracleError::Unavailable { .. })));
-        assert_eq!(m.capabilities(), &[Capability::Produce]);
+        assert_eq!((&m as &dyn Oracle).capabilities(), &[crate::oracle::Capability::Produce]);
     }
 }

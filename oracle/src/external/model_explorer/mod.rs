@@ -1,5 +1,5 @@
 //! Arm's adapters for Google's Model Explorer as a reader oracle
-//! (`model-explorer`, [`Capability::Describe`]): spirv-adapter-model-explorer
+//! (`model-explorer`, [`crate::oracle::Capability::Describe`]): spirv-adapter-model-explorer
 //! draws a SPIR-V module's graphs (operators, edges, typed and shaped
 //! values, constants and their values), vgf-adapter-model-explorer a VGF
 //! file's (model-converter's output). Both run in one persistent Python
@@ -18,7 +18,8 @@ pub mod display;
 
 use crate::attribution::Owner;
 use crate::external::process::{Ended, Limits};
-use crate::oracle::{Abnormal, Capability, KnownDiscrepancy, Oracle, OracleError, PhaseTimes, ReadOutcome, Standalone};
+use crate::oracle::{Abnormal, Instance, KnownDiscrepancy, Oracle, OracleError, PhaseTimes};
+use crate::oracle::{ReadOutcome, Reader, Standalone};
 use crate::tools::{Tool, Tools};
 use client::{Exchange, Pool};
 use std::path::{Path, PathBuf};
@@ -47,6 +48,7 @@ m.__path__=list(u.find_spec('model_explorer').submodule_search_locations);sys.mo
 
 /// The adapters behind the oracle interface.
 pub struct ModelExplorer {
+    instance: Instance,
     python: Result<PathBuf, String>,
     limits: Limits,
     pool: Pool,
@@ -81,6 +83,7 @@ impl ModelExplorer {
             }),
         };
         ModelExplorer {
+            instance: Instance::of(NAME, tools),
             python,
             limits: Limits { memory_bytes: Some(READER_MEMORY), ..Limits::default() },
             pool: Pool::default(),
@@ -214,20 +217,18 @@ impl ModelExplorer {
 }
 
 impl Oracle for ModelExplorer {
-    fn name(&self) -> &str {
-        NAME
-    }
-
-    fn capabilities(&self) -> &'static [Capability] {
-        &[Capability::Describe]
+    fn instance(&self) -> &Instance {
+        &self.instance
     }
 
     fn available(&self) -> Result<(), OracleError> {
-        self.python()?;
-        self.version_line().as_ref().map(|_| ()).map_err(|reason| OracleError::Unavailable {
-            oracle: NAME.into(),
-            reason: format!("{reason} (install with ci/setup-oracles --channel {SDK_CHANNEL})"),
-        })
+        let ready = self.python().and_then(|_| {
+            self.version_line().as_ref().map(|_| ()).map_err(|reason| OracleError::Unavailable {
+                oracle: NAME.into(),
+                reason: format!("{reason} (install with ci/setup-oracles --channel {SDK_CHANNEL})"),
+            })
+        });
+        self.instance.own(ready)
     }
 
     fn version(&self) -> Option<String> {
@@ -244,17 +245,27 @@ impl Oracle for ModelExplorer {
         &[Owner::SpirvAdapterModelExplorer, Owner::VgfAdapterModelExplorer]
     }
 
+    /// Workers started, as start-up; requests, as running.
+    fn phase_times(&self) -> PhaseTimes {
+        let s = self.pool.stats();
+        PhaseTimes { start: s.starting, run: s.busy, ..PhaseTimes::default() }
+    }
+
+    crate::capabilities! { validator: no, executor: no, producer: no, reader: yes, referee: no }
+}
+
+impl Reader for ModelExplorer {
     fn read(&self, module: &[u32]) -> Result<ReadOutcome, OracleError> {
         let bytes: Vec<u8> = module.iter().flat_map(|w| w.to_le_bytes()).collect();
         let request = serde_json::json!({"kind": "spirv", "show_graph_constants": true});
-        let exchange = self.request(request, Some(("module.spv", &bytes)))?;
-        self.outcome(exchange, answer::Answer::module_reading)
+        let exchange = self.request(request, Some(("module.spv", &bytes)));
+        self.instance.own(exchange.and_then(|e| self.outcome(e, answer::Answer::module_reading)))
     }
 
     fn read_container(&self, bytes: &[u8]) -> Result<ReadOutcome, OracleError> {
         let request = serde_json::json!({"kind": "vgf", "show_constants": true});
-        let exchange = self.request(request, Some(("model.vgf", bytes)))?;
-        self.outcome(exchange, answer::Answer::vgf_reading)
+        let exchange = self.request(request, Some(("model.vgf", bytes)));
+        self.instance.own(exchange.and_then(|e| self.outcome(e, answer::Answer::vgf_reading)))
     }
 
     /// The module and one `python3 -c` line that builds the graphs with the
@@ -262,7 +273,7 @@ impl Oracle for ModelExplorer {
     fn standalone_read(&self, module: &[u32], dir: &Path) -> Result<Option<Standalone>, OracleError> {
         let bytes: Vec<u8> = module.iter().flat_map(|w| w.to_le_bytes()).collect();
         std::fs::write(dir.join("module.spv"), &bytes).map_err(|e| OracleError::Failed {
-            oracle: NAME.into(),
+            oracle: self.instance.name().into(),
             reason: format!("cannot write module.spv: {e}"),
         })?;
         Ok(Some(Standalone {
@@ -273,12 +284,6 @@ impl Oracle for ModelExplorer {
                    types and shapes), or the adapter's exception"
                 .into(),
         }))
-    }
-
-    /// Workers started, as start-up; requests, as running.
-    fn phase_times(&self) -> PhaseTimes {
-        let s = self.pool.stats();
-        PhaseTimes { start: s.starting, run: s.busy, ..PhaseTimes::default() }
     }
 }
 

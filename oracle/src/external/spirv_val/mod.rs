@@ -13,9 +13,8 @@
 pub mod known;
 
 use super::process::{self, Limits};
-use crate::oracle::{
-    Capability, Diagnostic, KnownDiscrepancy, Oracle, OracleError, RuleClaim, Standalone, ValidateOptions, Verdict,
-};
+use crate::oracle::{Diagnostic, Instance, KnownDiscrepancy, Oracle, OracleError};
+use crate::oracle::{RuleClaim, Standalone, ValidateOptions, Validator, Verdict};
 use crate::tools::{Tool, Tools};
 use crate::validate::TargetEnv;
 use spvgraph_ir::rules::RuleId;
@@ -246,8 +245,12 @@ pub enum Backend {
     Process(PathBuf),
 }
 
+/// The oracle's registry name.
+const NAME: &str = crate::registry::SPIRV_VAL;
+
 /// spirv-val behind the uniform oracle interface.
 pub struct SpirvVal {
+    instance: Instance,
     library: Option<PathBuf>,
     executable: Option<PathBuf>,
     problems: Vec<String>,
@@ -278,7 +281,8 @@ impl SpirvVal {
             tools.get(Tool::LibSpirvTools).map(Path::to_path_buf).map_err(|e| problems.push(e.to_string())).ok();
         let executable =
             tools.get(Tool::SpirvVal).map(Path::to_path_buf).map_err(|e| problems.push(e.to_string())).ok();
-        SpirvVal { library, executable, problems, api: OnceLock::new(), release: OnceLock::new() }
+        let instance = Instance::of(NAME, tools);
+        SpirvVal { instance, library, executable, problems, api: OnceLock::new(), release: OnceLock::new() }
     }
 
     /// The registry's constructor: the tools `ci/setup-oracles` installed, or,
@@ -296,12 +300,20 @@ impl SpirvVal {
         if executable.is_none() && library.is_none() {
             problems.push(format!("{}: neither spirv-val nor libSPIRV-Tools-shared.so found there", dir.display()));
         }
-        SpirvVal { library, executable, problems, api: OnceLock::new(), release: OnceLock::new() }
+        let instance = Instance::of(NAME, tools);
+        SpirvVal { instance, library, executable, problems, api: OnceLock::new(), release: OnceLock::new() }
     }
 
     /// Uses explicit paths (either may be absent).
     pub fn with_paths(library: Option<PathBuf>, executable: Option<PathBuf>) -> SpirvVal {
-        SpirvVal { library, executable, problems: Vec::new(), api: OnceLock::new(), release: OnceLock::new() }
+        SpirvVal {
+            instance: Instance::release(NAME),
+            library,
+            executable,
+            problems: Vec::new(),
+            api: OnceLock::new(),
+            release: OnceLock::new(),
+        }
     }
 
     /// Only the process backend (for tests of the fallback).
@@ -330,7 +342,7 @@ impl SpirvVal {
             reasons.push("neither libSPIRV-Tools-shared.so nor spirv-val was given".into());
         }
         Err(OracleError::Unavailable {
-            oracle: "spirv-val".into(),
+            oracle: NAME.into(),
             reason: format!("{} (install with ci/setup-oracles)", reasons.join("; ")),
         })
     }
@@ -356,21 +368,21 @@ impl SpirvVal {
     /// Validates with the library (must be available).
     pub fn validate_in_process(&self, words: &[u32], env: TargetEnv) -> Result<Verdict, OracleError> {
         let api = self.api().ok_or_else(|| OracleError::Unavailable {
-            oracle: "spirv-val".into(),
+            oracle: NAME.into(),
             reason: "libSPIRV-Tools-shared.so is not loaded".into(),
         })?;
         match api.validate(words, env) {
             Ok(None) => Ok(Verdict::Valid),
             Ok(Some(d)) => Ok(Verdict::Invalid(vec![d])),
-            Err(reason) => Err(OracleError::Failed { oracle: "spirv-val".into(), reason }),
+            Err(reason) => Err(OracleError::Failed { oracle: NAME.into(), reason }),
         }
     }
 
     /// Validates by running the executable on a temporary file.
     pub fn validate_process(&self, words: &[u32], env: TargetEnv) -> Result<Verdict, OracleError> {
-        let failed = |reason: String| OracleError::Failed { oracle: "spirv-val".into(), reason };
+        let failed = |reason: String| OracleError::Failed { oracle: NAME.into(), reason };
         let exe = self.executable.as_ref().ok_or_else(|| OracleError::Unavailable {
-            oracle: "spirv-val".into(),
+            oracle: NAME.into(),
             reason: "no spirv-val executable".into(),
         })?;
         let file = temp_module_path();
@@ -420,22 +432,51 @@ fn parse_cli_output(text: &str, words: &[u32]) -> Option<Diagnostic> {
 }
 
 impl Oracle for SpirvVal {
-    fn name(&self) -> &str {
-        "spirv-val"
+    fn instance(&self) -> &Instance {
+        &self.instance
     }
 
-    fn capabilities(&self) -> &'static [Capability] {
-        &[Capability::Validate]
+    fn available(&self) -> Result<(), OracleError> {
+        self.instance.own(self.backend().map(|_| ()))
+    }
+
+    fn version(&self) -> Option<String> {
+        // The library's string is the release alone (`v2025.5`).
+        let library =
+            self.library_version().map(|v| if v.contains("SPIRV-Tools") { v } else { format!("SPIRV-Tools {v}") });
+        library.or_else(|| {
+            let exe = self.executable.as_ref()?;
+            let out = std::process::Command::new(exe).arg("--version").output().ok()?;
+            String::from_utf8_lossy(&out.stdout).lines().next().map(str::to_string)
+        })
+    }
+
+    /// The validator, then the grammar it reads.
+    fn components(&self) -> &'static [crate::attribution::Owner] {
+        &[crate::attribution::Owner::SpirvTools, crate::attribution::Owner::SpirvHeaders]
+    }
+
+    fn known_discrepancies(&self) -> &'static [KnownDiscrepancy] {
+        self.release_or_pinned().known_discrepancies()
+    }
+
+    crate::capabilities! { validator: yes, executor: no, producer: no, reader: no, referee: no }
+}
+
+impl Validator for SpirvVal {
+    fn validate(&self, module: &[u32], options: &ValidateOptions) -> Result<Verdict, OracleError> {
+        let env = options.target_env;
+        self.instance.own(match self.backend() {
+            Ok(Backend::Library(_)) => self.validate_in_process(module, env),
+            Ok(Backend::Process(_)) => self.validate_process(module, env),
+            Err(e) => Err(e),
+        })
     }
 
     /// Measured rule by rule for each release it knows; a build it does not
     /// know is taken for the pinned release.
     fn rule_claim(&self, rule: RuleId) -> RuleClaim {
         self.release_or_pinned().rule_claim(rule)
-    }
-
-    fn known_discrepancies(&self) -> &'static [KnownDiscrepancy] {
-        self.release_or_pinned().known_discrepancies()
     }
 
     /// The module, its text form when `spirv-dis` and `spirv-as` carry it
@@ -447,7 +488,7 @@ impl Oracle for SpirvVal {
         options: &ValidateOptions,
         dir: &Path,
     ) -> Result<Option<Standalone>, OracleError> {
-        let failed = |e: String| OracleError::Failed { oracle: "spirv-val".into(), reason: e };
+        let failed = |e: String| OracleError::Failed { oracle: self.instance.name().into(), reason: e };
         let bytes: Vec<u8> = module.iter().flat_map(|w| w.to_le_bytes()).collect();
         std::fs::write(dir.join("module.spv"), &bytes).map_err(|e| failed(format!("cannot write module.spv: {e}")))?;
         let env = options.target_env.to_string();
@@ -481,34 +522,6 @@ impl Oracle for SpirvVal {
             commands,
             look: "spirv-val's exit status (0: valid) and message".into(),
         }))
-    }
-
-    /// The validator, then the grammar it reads.
-    fn components(&self) -> &'static [crate::attribution::Owner] {
-        &[crate::attribution::Owner::SpirvTools, crate::attribution::Owner::SpirvHeaders]
-    }
-
-    fn version(&self) -> Option<String> {
-        // The library's string is the release alone (`v2025.5`).
-        let library =
-            self.library_version().map(|v| if v.contains("SPIRV-Tools") { v } else { format!("SPIRV-Tools {v}") });
-        library.or_else(|| {
-            let exe = self.executable.as_ref()?;
-            let out = std::process::Command::new(exe).arg("--version").output().ok()?;
-            String::from_utf8_lossy(&out.stdout).lines().next().map(str::to_string)
-        })
-    }
-
-    fn available(&self) -> Result<(), OracleError> {
-        self.backend().map(|_| ())
-    }
-
-    fn validate(&self, module: &[u32], options: &ValidateOptions) -> Result<Verdict, OracleError> {
-        let env = options.target_env;
-        match self.backend()? {
-            Backend::Library(_) => self.validate_in_process(module, env),
-            Backend::Process(_) => self.validate_process(module, env),
-        }
     }
 }
 

@@ -67,7 +67,7 @@ use crate::external::process::{self, Ended, Limits};
 use crate::external::raw;
 use crate::features::Feature;
 use crate::oracle::{
-    Abnormal, Capability, ExecOutcome, ExecRequest, KnownDiscrepancy, Oracle, OracleError, PhaseTimes, Refusal,
+    Abnormal, ExecOutcome, ExecRequest, Executor, Instance, KnownDiscrepancy, Oracle, OracleError, PhaseTimes, Refusal,
 };
 use crate::tools::{Tool, Tools};
 use client::{Exchange, Launch, Pool, StartError};
@@ -85,6 +85,7 @@ pub const DEVICE_VARIABLE: &str = "SPVGRAPH_VULKAN_DEVICE";
 
 /// The Vulkan oracle behind the [`Oracle`] interface.
 pub struct Vulkan {
+    instance: Instance,
     env: Result<VulkanEnv, Vec<String>>,
     worker: Result<WorkerCommand, String>,
     device: Option<String>,
@@ -137,6 +138,7 @@ impl Vulkan {
             _ => None,
         };
         Vulkan {
+            instance: Instance::of(NAME, tools),
             env,
             worker: WorkerCommand::discover(),
             device: std::env::var(DEVICE_VARIABLE).ok().filter(|s| !s.trim().is_empty()),
@@ -465,12 +467,8 @@ fn refusal(f: &protocol::Failure, stderr: &str, notes: &str) -> Result<ExecOutco
 }
 
 impl Oracle for Vulkan {
-    fn name(&self) -> &str {
-        NAME
-    }
-
-    fn capabilities(&self) -> &'static [Capability] {
-        &[Capability::Execute]
+    fn instance(&self) -> &Instance {
+        &self.instance
     }
 
     /// A graph costs its pipeline creation and little else: a larger share
@@ -480,7 +478,7 @@ impl Oracle for Vulkan {
     }
 
     fn available(&self) -> Result<(), OracleError> {
-        self.device_report().map(|_| ())
+        self.instance.own(self.device_report().map(|_| ()))
     }
 
     /// The device, driver and layers, and whether the layers' glslang is
@@ -507,6 +505,15 @@ impl Oracle for Vulkan {
         ))
     }
 
+    /// The emulation layer's documented discrepancies, when the layers are
+    /// in use; none for a driver without them.
+    fn known_discrepancies(&self) -> &'static [KnownDiscrepancy] {
+        match &self.env {
+            Ok(VulkanEnv { layers: Some(_), .. }) => &KNOWN_WITH_LAYERS,
+            _ => &[],
+        }
+    }
+
     /// Worker start-ups (spares' included, on their own thread) under
     /// `start`; preparing the module and pipeline creation (shader module,
     /// layouts, `vkCreateDataGraphPipelinesARM`) under `compile`; tensors,
@@ -518,17 +525,28 @@ impl Oracle for Vulkan {
         self.pool.stats().phases
     }
 
-    /// The emulation layer's documented discrepancies, when the layers are
-    /// in use; none for a driver without them.
-    fn known_discrepancies(&self) -> &'static [KnownDiscrepancy] {
+    /// None: it runs whatever driver and layers it finds, so a new finding
+    /// of it is left for a person to attribute (a documented one names its
+    /// owner in its row).
+    /// With the emulation layers: the layers (and the SPIRV-Tools passes
+    /// they run), on the provisioned lavapipe (Mesa) unless the user gave a
+    /// driver; a user's driver alone names no project spvgraph knows.
+    fn components(&self) -> &'static [Owner] {
         match &self.env {
-            Ok(VulkanEnv { layers: Some(_), .. }) => &KNOWN_WITH_LAYERS,
-            _ => &[],
+            Ok(VulkanEnv { layers: Some(_), user_icd: false, .. }) => {
+                &[Owner::EmulationLayer, Owner::Mesa, Owner::SpirvTools]
+            }
+            Ok(VulkanEnv { layers: Some(_), user_icd: true, .. }) => &[Owner::EmulationLayer, Owner::SpirvTools],
+            Ok(VulkanEnv { layers: None, .. }) | Err(_) => &[],
         }
     }
 
+    crate::capabilities! { validator: no, executor: yes, producer: no, reader: no, referee: no }
+}
+
+impl Executor for Vulkan {
     fn execute(&self, request: &ExecRequest<'_>) -> Result<ExecOutcome, OracleError> {
-        self.run(request, None)
+        self.instance.own(self.run(request, None))
     }
 }
 

@@ -35,6 +35,7 @@ use spvgraph_oracle::external::spirv_val::SpirvVal;
 use spvgraph_oracle::oracle::{
     ExecOutcome, ExecRequest, Oracle, ProduceOutcome, ProduceRequest, Refusal, ValidateOptions, Verdict,
 };
+use spvgraph_oracle::oracle::{Executor as _, Producer as _, Validator as _};
 use spvgraph_oracle::tools::{Tool, Tools};
 use spvgraph_oracle::validate::Validator;
 use std::collections::BTreeMap;
