@@ -500,3 +500,16 @@ fn the_counts_the_docs_quote_are_the_catalogues() {
     assert!(seen >= 3, "the counts were not found in the docs ({seen}): the phrasing changed");
     assert!(wrong.is_empty(), "stale counts: {wrong:#?}");
 }
+
+/// Every oracle of the registry, and every channel instance `all` names,
+/// has its row in docs/oracles.md's table of oracles: adding an oracle is
+/// not done until a user can read what it is (a trial addition of one
+/// found nothing else that would have said so).
+#[test]
+fn every_oracle_has_its_row_in_the_oracles_table() {
+    let text = std::fs::read_to_string(root().join("docs/oracles.md")).expect("docs/oracles.md");
+    let names = spvgraph_oracle::registry::NAMES.iter().chain(spvgraph_oracle::registry::PINNED_INSTANCES);
+    let missing: Vec<&str> =
+        names.filter(|n| !text.lines().any(|l| l.starts_with(&format!("| `{n}` |")))).map(|n| &**n).collect();
+    assert!(missing.is_empty(), "docs/oracles.md has no table row for {missing:?}");
+}
