@@ -12,7 +12,7 @@ use super::gemm;
 use super::interface::{tensor_of, Interface};
 use spvgraph_ir::analysis::{Analysis, GraphView, Type};
 use spvgraph_ir::elem::ElemType;
-use spvgraph_ir::tosa::{ResultKind, TosaOp};
+use spvgraph_ir::tosa::TosaOp;
 use spvgraph_ir::{Id, Inst};
 use std::collections::HashSet;
 
@@ -97,11 +97,85 @@ fn extra_scratch(a: &Analysis<'_>, op: TosaOp, args: &[Id], result_ty: Id) -> u6
             let k = weight.map_or(1, |(_, s)| (count(&s) / oc as u64).max(1));
             gemm::scratch_bytes(k as usize, oc)
         }
-        _ if spec.result.kind == ResultKind::RealImagStruct => {
+        TosaOp::Fft2d | TosaOp::Rfft2d => {
             // Two f64 planes of the full (not half) spectrum, plus their copies.
             let input = spec.operand_named("input_real").and_then(|(i, _)| args.get(i)).and_then(|&x| a.type_of(x));
             input.map_or(0, |t| 32u64.saturating_mul(type_size(a, t).0))
         }
-        _ => 0,
+        // Every other operator works in its output (and inputs) alone; a
+        // new operator must say here what scratch it takes.
+        TosaOp::Argmax
+        | TosaOp::AvgPool2d
+        | TosaOp::MaxPool2d
+        | TosaOp::Clamp
+        | TosaOp::Erf
+        | TosaOp::Sigmoid
+        | TosaOp::Tanh
+        | TosaOp::Add
+        | TosaOp::ArithmeticRightShift
+        | TosaOp::BitwiseAnd
+        | TosaOp::BitwiseOr
+        | TosaOp::BitwiseXor
+        | TosaOp::Intdiv
+        | TosaOp::LogicalAnd
+        | TosaOp::LogicalLeftShift
+        | TosaOp::LogicalRightShift
+        | TosaOp::LogicalOr
+        | TosaOp::LogicalXor
+        | TosaOp::Maximum
+        | TosaOp::Minimum
+        | TosaOp::Mul
+        | TosaOp::Pow
+        | TosaOp::Sub
+        | TosaOp::Table
+        | TosaOp::Abs
+        | TosaOp::BitwiseNot
+        | TosaOp::Ceil
+        | TosaOp::Clz
+        | TosaOp::Cos
+        | TosaOp::Exp
+        | TosaOp::Floor
+        | TosaOp::Log
+        | TosaOp::LogicalNot
+        | TosaOp::Negate
+        | TosaOp::Reciprocal
+        | TosaOp::Rsqrt
+        | TosaOp::Sin
+        | TosaOp::Select
+        | TosaOp::Equal
+        | TosaOp::Greater
+        | TosaOp::GreaterEqual
+        | TosaOp::ReduceAll
+        | TosaOp::ReduceAny
+        | TosaOp::ReduceMax
+        | TosaOp::ReduceMin
+        | TosaOp::ReduceProduct
+        | TosaOp::ReduceSum
+        | TosaOp::Concat
+        | TosaOp::Pad
+        | TosaOp::Reshape
+        | TosaOp::Reverse
+        | TosaOp::Slice
+        | TosaOp::Tile
+        | TosaOp::Transpose
+        | TosaOp::Gather
+        | TosaOp::Scatter
+        | TosaOp::Resize
+        | TosaOp::Cast
+        | TosaOp::Rescale => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use spvgraph_ir::tosa::{ResultKind, TosaOp};
+
+    /// The operators `extra_scratch` gives spectrum planes are exactly the
+    /// catalogue's operators with a real and an imaginary result.
+    #[test]
+    fn the_spectrum_operators_are_the_real_imag_ones() {
+        let real_imag: Vec<TosaOp> =
+            TosaOp::ALL.into_iter().filter(|op| op.spec().result.kind == ResultKind::RealImagStruct).collect();
+        assert_eq!(real_imag, [TosaOp::Fft2d, TosaOp::Rfft2d]);
     }
 }
