@@ -146,25 +146,13 @@ checkout with the oracles set up:
 /// MUL with a graph constant as its shift operand: the layer refuses it by
 /// throwing (`emulation-layer-graph-constant-ctc-rejected`).
 fn exception_through_the_api() -> Finding {
-    let mut b = ModuleBuilder::new();
-    let t = b.type_tensor(ElemType::I32, Some(&[4]));
-    let shift_ty = b.type_tensor(ElemType::I8, Some(&[1]));
-    let gty = b.type_graph(&[t, t], &[t]);
-    let vars = vec![b.interface_variable(t, 0, 0), b.interface_variable(t, 0, 1), b.interface_variable(t, 0, 2)];
-    let shift = b.graph_constant(shift_ty, 0);
-    let g = b.begin_graph(gty);
-    b.graph_entry_point(g, "main", vars);
-    let x = b.graph_input(t, 0, None);
-    let y = b.graph_input(t, 1, None);
-    let p = b.tosa(TosaOp::Mul, t, vec![x, y, shift]);
-    b.graph_output(p, 0, None);
-    b.end_graph();
+    let words = mul_module(|b, shift_ty| b.graph_constant(shift_ty, 0));
     let mut constants = BTreeMap::new();
     constants.insert(0, tensor(ElemType::I8, &[1], &[0]));
     Finding {
         stem: "emulation-layer-exception-through-vulkan-api",
-        words: b.finish().encode_words().expect("encodes"),
-        inputs: vec![tensor(ElemType::I32, &[4], &[1, 2, 3, 4]), tensor(ElemType::I32, &[4], &[5, 6, 7, 8])],
+        words,
+        inputs: mul_inputs(),
         constants,
         how: Abnormal::Threw,
         detail: CPP_EXCEPTION,
@@ -325,20 +313,24 @@ fn the_guard_keeps_the_worker_through_an_exception() {
     let Ok(ExecOutcome::Abnormal { how: Abnormal::Threw, detail }) = threw else { panic!("with the guard: {threw:?}") };
     // The exception's own message is kept (the layer's SPIR-V pass names the constant it misses).
     assert!(detail.contains("Missing declared constant"), "{detail}");
-    let fine = mul_with_a_constant_shift();
-    assert!(matches!(vk.execute(&fine.request()), Ok(ExecOutcome::Outputs(_))));
+    // The same MUL with its shift a tensor constant, which the layer runs.
+    let words = mul_module(|b, _| b.const_tensor(ElemType::I8, &[1], &[0]).expect("a tensor constant"));
+    let inputs = mul_inputs();
+    let fine = ExecRequest { module: &words, entry_point: None, inputs: &inputs, graph_constants: &BTreeMap::new() };
+    assert!(matches!(vk.execute(&fine), Ok(ExecOutcome::Outputs(_))));
     let s = vk.stats();
     assert_eq!((s.cold_starts, s.lost), (1, 0), "one worker served both graphs: {s:?}");
 }
 
-/// A graph the layer runs: MUL of the exception finding's two inputs with
-/// a shift given as a tensor constant rather than a graph constant.
-fn mul_with_a_constant_shift() -> Finding {
+/// MUL of two i32 `[4]` inputs with the shift `shift` makes from the i8
+/// `[1]` type (set 0, bindings 0 to 2, entry point `main`).
+fn mul_module(shift: impl FnOnce(&mut ModuleBuilder, spvgraph_ir::Id) -> spvgraph_ir::Id) -> Vec<u32> {
     let mut b = ModuleBuilder::new();
     let t = b.type_tensor(ElemType::I32, Some(&[4]));
+    let shift_ty = b.type_tensor(ElemType::I8, Some(&[1]));
     let gty = b.type_graph(&[t, t], &[t]);
     let vars = vec![b.interface_variable(t, 0, 0), b.interface_variable(t, 0, 1), b.interface_variable(t, 0, 2)];
-    let shift = b.const_tensor(ElemType::I8, &[1], &[0]).expect("a tensor constant");
+    let shift = shift(&mut b, shift_ty);
     let g = b.begin_graph(gty);
     b.graph_entry_point(g, "main", vars);
     let x = b.graph_input(t, 0, None);
@@ -346,15 +338,11 @@ fn mul_with_a_constant_shift() -> Finding {
     let p = b.tosa(TosaOp::Mul, t, vec![x, y, shift]);
     b.graph_output(p, 0, None);
     b.end_graph();
-    Finding {
-        stem: "mul-with-a-constant-shift",
-        words: b.finish().encode_words().expect("encodes"),
-        inputs: vec![tensor(ElemType::I32, &[4], &[1, 2, 3, 4]), tensor(ElemType::I32, &[4], &[5, 6, 7, 8])],
-        constants: BTreeMap::new(),
-        how: Abnormal::Threw,
-        detail: "",
-        note: "",
-    }
+    b.finish().encode_words().expect("encodes")
+}
+
+fn mul_inputs() -> Vec<TensorData> {
+    vec![tensor(ElemType::I32, &[4], &[1, 2, 3, 4]), tensor(ElemType::I32, &[4], &[5, 6, 7, 8])]
 }
 
 #[test]

@@ -375,10 +375,17 @@ fn crash_detail(stderr: &str) -> String {
     let said = process::tail_of(&without_marks(stderr), 12);
     let threw = said.contains(FOREIGN_EXCEPTION);
     match (call, threw) {
-        (Some(c), true) => format!("in {c}: {CPP_EXCEPTION} {c}; {said}"),
+        (Some(c), true) => threw_in(&c, &said),
         (Some(c), false) => format!("in {c}: {said}"),
         (None, _) => said,
     }
+}
+
+/// How a detail says that a C++ exception left `call`, whether the worker
+/// died of it or its guard caught it (the documented discrepancy matches
+/// either), followed by what was said.
+fn threw_in(call: &str, said: &str) -> String {
+    format!("in {call}: {CPP_EXCEPTION} {call}; {said}")
 }
 
 /// `stderr` without the worker's call marks.
@@ -451,7 +458,7 @@ fn refusal(f: &protocol::Failure, stderr: &str, notes: &str) -> Result<ExecOutco
         // that the documented discrepancy matches either way.
         Stage::Threw => {
             let call = device::PIPELINE_CALL;
-            let detail = format!("while running the graph{notes}: in {call}: {CPP_EXCEPTION} {call}; {}", f.message);
+            let detail = format!("while running the graph{notes}: {}", threw_in(call, &f.message));
             return Ok(ExecOutcome::Abnormal { how: Abnormal::Threw, detail });
         }
         Stage::Resources if f.result.as_deref() == Some("VK_ERROR_FORMAT_NOT_SUPPORTED") => Refusal::Unsupported,
