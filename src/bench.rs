@@ -5,14 +5,18 @@
 //!
 //! Each backend is measured alone (the in-tree oracles beside it, and the
 //! TOSA reference model as the referee only), through the same library
-//! hunt as `spvgraph hunt`, in three variants that differ by switches only:
+//! hunt as `spvgraph hunt`, in four variants that differ by switches only:
 //!
 //! * `before`: every valid case (a fixed sample of 1), every case's forms,
 //!   the adapters' amortizations off ([`OracleConfig::amortize`]) — the
 //!   path as it was before backends were amortized and guided;
 //! * `fixed`: every valid case, amortizations on — what the adapters gain;
-//! * `guided`: the judged-coverage map chooses cases and forms,
-//!   amortizations on — the hunt's default.
+//! * `guided-by-cells`: the judged-coverage map chooses cases and forms by
+//!   the new cells they bring, whatever they cost
+//!   ([`feed::GuideBy::Cells`]), amortizations on — the guided path before
+//!   it weighed cost;
+//! * `guided`: the same map, by new cells per second of the backend's time
+//!   ([`feed::GuideBy::CellsPerSecond`]) — the hunt's default.
 //!
 //! Every variant starts at the same seed and runs for the same time, so
 //! the judged-cell counts compare guided and fixed spending on one budget.
@@ -32,19 +36,22 @@ pub enum Variant {
     Before,
     /// Every case, amortized.
     Fixed,
-    /// Guided by the judged-coverage map, amortized: the default.
+    /// Guided by the judged-coverage map's new cells alone, amortized.
+    GuidedByCells,
+    /// Guided by new cells per second of the backend, amortized: the default.
     Guided,
 }
 
 impl Variant {
     /// Every variant, in the order they run.
-    pub const ALL: [Variant; 3] = [Variant::Before, Variant::Fixed, Variant::Guided];
+    pub const ALL: [Variant; 4] = [Variant::Before, Variant::Fixed, Variant::GuidedByCells, Variant::Guided];
 
     /// Its name in the report.
     pub fn name(self) -> &'static str {
         match self {
             Variant::Before => "before",
             Variant::Fixed => "fixed",
+            Variant::GuidedByCells => "guided-by-cells",
             Variant::Guided => "guided",
         }
     }
@@ -134,7 +141,7 @@ fn oracle_set(options: &BenchOptions, backend: &str, variant: Variant) -> Result
     }
     let samples: BTreeMap<String, f64> = match variant {
         Variant::Before | Variant::Fixed => BTreeMap::from([(backend.to_string(), 1.0)]),
-        Variant::Guided => BTreeMap::new(),
+        Variant::GuidedByCells | Variant::Guided => BTreeMap::new(),
     };
     let mut set = OracleSet::build_with(Some(&names), &config, &samples, true)?;
     set.executors.retain(|m| m.has(backend));
@@ -171,6 +178,10 @@ fn hunt_once(options: &BenchOptions, backend: &str, variant: Variant) -> anyhow:
         reduce: None,
         neighbours: 0,
         guide_floor: feed::DEFAULT_FLOOR,
+        guide_by: match variant {
+            Variant::GuidedByCells => feed::GuideBy::Cells,
+            Variant::Before | Variant::Fixed | Variant::Guided => feed::GuideBy::CellsPerSecond,
+        },
         guide_pool: feed::DEFAULT_POOL as usize,
         networks: None,
     };
@@ -203,7 +214,7 @@ fn measured(s: &Value, backend: &str, variant: Variant) -> Measured {
 pub fn table(rows: &[Measured]) -> String {
     use std::fmt::Write as _;
     let mut t = format!(
-        "{:<18}{:<8}{:>7}{:>9}{:>10}{:>8}{:>10}{:>11}{:>8}{:>9}\n",
+        "{:<18}{:<16}{:>7}{:>9}{:>10}{:>8}{:>10}{:>11}{:>8}{:>9}\n",
         "backend", "variant", "cases", "busy s", "cases/s", "judged", "judged/s", "judged/min", "cells", "x before"
     );
     for r in rows {
@@ -214,7 +225,7 @@ pub fn table(rows: &[Measured]) -> String {
         };
         let _ = writeln!(
             t,
-            "{:<18}{:<8}{:>7}{:>9.1}{:>10.2}{:>8}{:>10.2}{:>11.1}{:>8}{:>9}",
+            "{:<18}{:<16}{:>7}{:>9.1}{:>10.2}{:>8}{:>10.2}{:>11.1}{:>8}{:>9}",
             r.backend,
             r.variant,
             r.cases,

@@ -22,8 +22,10 @@ pub struct Args {
     #[arg(long, value_delimiter = ',', default_value = DEFAULT_BACKENDS)]
     backends: Vec<String>,
     /// The variants: `before` (every case and form, no amortization),
-    /// `fixed` (every case, amortized), `guided` (the default hunt).
-    #[arg(long, value_delimiter = ',', default_value = "before,fixed,guided", value_parser = parse_variant)]
+    /// `fixed` (every case, amortized), `guided-by-cells` (guided by new
+    /// cells alone), `guided` (the default hunt: new cells per second).
+    #[arg(long, value_delimiter = ',', default_value = "before,fixed,guided-by-cells,guided",
+          value_parser = parse_variant)]
     variants: Vec<Variant>,
     /// The first seed of every run.
     #[arg(long, default_value_t = 424_242_000)]

@@ -119,6 +119,11 @@ pub struct Args {
     /// whatever they bring (so nothing is starved for good).
     #[arg(long, value_name = "F", default_value_t = spvgraph::hunt::feed::DEFAULT_FLOOR, value_parser = parse_ratio)]
     guide_floor: f64,
+    /// What a guided backend ranks its candidates by: the new cells each
+    /// brings, or those cells per second of what a case of its size has
+    /// cost that backend so far (smaller cases first where they bring as much).
+    #[arg(long, value_name = "BY", value_enum, default_value = "cells-per-second")]
+    guide_by: spvgraph::hunt::feed::GuideBy,
     /// How many candidate cases a guided backend's pool keeps; a full pool
     /// drops the one that would bring the fewest new cells.
     #[arg(long, value_name = "N", default_value_t = spvgraph::hunt::feed::DEFAULT_POOL,
@@ -454,6 +459,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         observe: !args.no_observed_form,
         neighbours: args.neighbours,
         guide_floor: args.guide_floor,
+        guide_by: args.guide_by,
         guide_pool: args.guide_pool as usize,
         networks,
         reduce: (!args.no_reduce).then(|| FindingReduction {

@@ -239,6 +239,30 @@ pub struct CaseOutcome {
 }
 
 impl CaseOutcome {
+    /// A case with nothing learned yet (for tests of what comes after).
+    #[cfg(test)]
+    pub fn empty(index: u64, seed: u64) -> CaseOutcome {
+        CaseOutcome {
+            index,
+            seed,
+            planned_rule: None,
+            subject: Subject::Nothing,
+            unavailable: None,
+            words: None,
+            target_env: TargetEnv::VULKAN_1_3,
+            profiles: None,
+            roundtrip: RoundTrip::NotRun,
+            answers: Vec::new(),
+            durations: Vec::new(),
+            entry: None,
+            operators: Vec::new(),
+            disagreements: Vec::new(),
+            coverage: Vec::new(),
+            neighbour: None,
+            network: None,
+        }
+    }
+
     /// What the case is expected to be.
     pub fn expectation(&self) -> Expectation {
         match (&self.subject, self.planned_rule) {

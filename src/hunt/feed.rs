@@ -19,10 +19,16 @@
 //!   its sample, decided by seed and name alone (reproducible at any
 //!   `--jobs`); the first phase waits when the backend falls behind.
 //!
+//! A guided feed ranks by new cells per second of the backend's time
+//! ([`GuideBy::CellsPerSecond`], the default): what a candidate brings,
+//! divided by what a case of its size costs this backend
+//! ([`super::cost::CostModel`], learnt from its batches).
+//!
 //! The feed also keeps the backend's judged-coverage curve (cells judged
 //! over the hunt's time) for the summary and the report.
 
 use super::case::Pending;
+use super::cost::CostModel;
 use super::oracles::Sampled;
 use spvgraph_generator::prng::SplitMix64;
 use spvgraph_oracle::cells::{CaseCells, Cell, CoverageMap};
@@ -44,6 +50,8 @@ pub enum Policy {
     Guided {
         /// The share of picks made at random among the pool.
         floor: f64,
+        /// What a candidate is ranked by.
+        by: GuideBy,
         /// The most candidates the pool keeps.
         pool: usize,
         /// In a hunt bounded by a number of cases, the share of the cases
@@ -59,10 +67,32 @@ impl Policy {
     pub fn describe(&self) -> String {
         match self {
             Policy::Fixed { sample } => format!("fixed sample {sample}"),
-            Policy::Guided { floor, pool, budget: None } => format!("guided (pool {pool}, random floor {floor})"),
-            Policy::Guided { floor, pool, budget: Some(b) } => {
-                format!("guided (pool {pool}, random floor {floor}, at most {b} of the cases)")
+            Policy::Guided { floor, pool, by, budget: None } => {
+                format!("guided by {} (pool {pool}, random floor {floor})", by.name())
             }
+            Policy::Guided { floor, pool, by, budget: Some(b) } => {
+                format!("guided by {} (pool {pool}, random floor {floor}, at most {b} of the cases)", by.name())
+            }
+        }
+    }
+}
+
+/// What a guided feed ranks its candidates by (`--guide-by`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum GuideBy {
+    /// The cells a candidate brings that the backend has not been judged on.
+    Cells,
+    /// Those cells divided by what a case of the candidate's size costs the
+    /// backend ([`CostModel`]): smaller cases first, where they bring as much.
+    CellsPerSecond,
+}
+
+impl GuideBy {
+    /// The name on the command line and in the summary.
+    pub fn name(self) -> &'static str {
+        match self {
+            GuideBy::Cells => "cells",
+            GuideBy::CellsPerSecond => "cells-per-second",
         }
     }
 }
@@ -81,6 +111,13 @@ pub struct Candidate {
     pub pending: Pending,
     /// Its cells in the judged-coverage map.
     pub cells: Arc<CaseCells>,
+}
+
+impl Candidate {
+    /// Its operator nodes: what its cost grows with.
+    pub fn operators(&self) -> usize {
+        self.cells.operators.len()
+    }
 }
 
 /// What a feed took and dropped, for the summary.
@@ -102,6 +139,7 @@ struct State {
     curve: Vec<(f64, usize)>,
     rng: SplitMix64,
     tally: FeedTally,
+    cost: CostModel,
     /// No more offers will come.
     closed: bool,
 }
@@ -134,6 +172,7 @@ impl Feed {
                 curve: vec![(0.0, 0)],
                 rng: SplitMix64::new(seed ^ mix),
                 tally: FeedTally::default(),
+                cost: CostModel::new(),
                 closed: false,
             }),
             changed: Condvar::new(),
@@ -188,7 +227,7 @@ impl Feed {
                     // The least useful candidate, the oldest among equals.
                     let worst = (0..s.waiting.len())
                         .min_by(|&a, &b| {
-                            let (x, y) = (score(&s.map, &s.waiting[a]), score(&s.map, &s.waiting[b]));
+                            let (x, y) = (self.value(&s, &s.waiting[a]), self.value(&s, &s.waiting[b]));
                             x.total_cmp(&y).then(a.cmp(&b))
                         })
                         .unwrap_or(0);
@@ -260,7 +299,7 @@ impl Feed {
                     } else {
                         (0..s.waiting.len())
                             .max_by(|&a, &b| {
-                                let (x, y) = (score(&s.map, &s.waiting[a]), score(&s.map, &s.waiting[b]));
+                                let (x, y) = (self.value(&s, &s.waiting[a]), self.value(&s, &s.waiting[b]));
                                 // The oldest among equals.
                                 x.total_cmp(&y).then(b.cmp(&a))
                             })
@@ -308,24 +347,53 @@ impl Feed {
         }
     }
 
-    /// Whether running `form` on a case of these cells would judge a form
-    /// cell this backend has not been judged on (or it is the floor's turn),
-    /// and if so, counts those cells as judged: a form is run once per
-    /// (form, operator, type row) and backend, plus the random floor.
+    /// Learns what a batch cost the backend: `seconds` of its time for
+    /// `cases` cases with `operators` operator nodes in all (see
+    /// [`CostModel`]).
+    pub fn learn_cost(&self, cases: usize, operators: usize, seconds: f64) {
+        self.lock().cost.learn(cases, operators, seconds);
+    }
+
+    /// The backend's fitted cost per case and per operator, in seconds, if
+    /// its batches have told them apart (for the summary).
+    pub fn fitted_cost(&self) -> Option<(f64, f64)> {
+        self.lock().cost.fitted()
+    }
+
+    /// Whether running `form` on a case of these cells is worth its time,
+    /// and if so, counts its form cells as judged. Guided by cells, a form
+    /// runs when it would judge a form cell (form, operator, type row) this
+    /// backend has not been judged on; by cells per second, only when its
+    /// new form cells per second of a run are at least what the best case
+    /// waiting would bring, since the form costs about a case of its size.
+    /// The random floor runs a few forms whatever they bring.
     pub fn wants_form(&self, cells: &CaseCells, form: &Rewritten) -> bool {
         let mut s = self.lock();
-        let floor = match self.policy {
+        let (floor, by) = match self.policy {
             Policy::Fixed { .. } => return true,
-            Policy::Guided { floor, .. } => floor,
+            Policy::Guided { floor, by, .. } => (floor, by),
         };
         let name = form.label();
         let form_cells: BTreeSet<Cell> = cells.rows.iter().map(|&(op, row)| Cell::form(&name, op, row)).collect();
-        let new = form_cells.iter().any(|c| !s.map.is_judged(c));
-        if new || s.rng.chance(floor / 4.0) {
+        let new = form_cells.iter().filter(|c| !s.map.is_judged(c)).count();
+        let worth = match by {
+            GuideBy::Cells => new > 0,
+            GuideBy::CellsPerSecond => {
+                let per_second = new as f64 / s.cost.cost(cells.operators.len());
+                new > 0 && per_second >= self.best_waiting(&s)
+            }
+        };
+        if worth || s.rng.chance(floor / 4.0) {
             s.map.judge(form_cells.iter());
             return true;
         }
         false
+    }
+
+    /// What the most wanted candidate waiting would bring ([`Feed::value`]);
+    /// 0 with none waiting.
+    fn best_waiting(&self, s: &State) -> f64 {
+        s.waiting.iter().map(|c| self.value(s, c)).fold(0.0, f64::max)
     }
 
     /// Cells judged so far, with the curve of that count over the hunt's
@@ -339,6 +407,92 @@ impl Feed {
     }
 }
 
-fn score(map: &CoverageMap, c: &Candidate) -> f64 {
-    map.score(c.cells.all())
+impl Feed {
+    /// How much the feed wants `c` now: its new cells, per what it costs
+    /// when the policy says so.
+    fn value(&self, s: &State, c: &Candidate) -> f64 {
+        let cells = s.map.score(c.cells.all());
+        match self.policy {
+            Policy::Guided { by: GuideBy::CellsPerSecond, .. } => cells / s.cost.cost(c.operators()),
+            Policy::Guided { by: GuideBy::Cells, .. } | Policy::Fixed { .. } => cells,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hunt::case::CaseOutcome;
+    use spvgraph_ir::tosa::TosaOp;
+    use spvgraph_oracle::oracle::{Oracle, OwnedExecRequest};
+    use std::collections::BTreeMap;
+
+    fn feed(by: GuideBy) -> Feed {
+        let oracle: Arc<dyn Oracle> = Arc::new(spvgraph_oracle::registry::InTree::default());
+        let member = Sampled { oracle, channels: Vec::new(), sample: 1.0, batch: 1, guided: true };
+        // No random floor: every pick is the ranking's.
+        Feed::new(member, false, Policy::Guided { floor: 0.0, by, pool: 16, budget: None }, 7)
+    }
+
+    /// A candidate whose `cells` new cells are spread over `operators`
+    /// operator nodes (named apart by `tag`).
+    fn candidate(index: u64, tag: &str, operators: u32, cells: usize) -> Candidate {
+        let mut c = CaseCells::default();
+        for k in 0..cells {
+            let node = spvgraph_ir::Id(1 + (k as u32 % operators));
+            c.operators.entry(node).or_default().push(Cell(format!("{tag}:{k}")));
+        }
+        c.rows.insert((TosaOp::Add, 0));
+        let request = OwnedExecRequest {
+            module: Vec::new(),
+            entry_point: None,
+            inputs: Vec::new(),
+            graph_constants: BTreeMap::new(),
+        };
+        let pending = Pending {
+            case: CaseOutcome::empty(index, index),
+            request,
+            reference: None,
+            mlir: None,
+            observed: Err("none".into()),
+            cells: Arc::new(CaseCells::default()),
+        };
+        Candidate { pending, cells: Arc::new(c) }
+    }
+
+    fn first_taken(by: GuideBy) -> u64 {
+        let f = feed(by);
+        // The large case first: the oldest wins a tie.
+        f.offer(candidate(1, "large", 8, 8));
+        f.offer(candidate(2, "small", 1, 8));
+        f.close();
+        f.take(1, None).first().map(|c| c.pending.case.index).unwrap_or(0)
+    }
+
+    #[test]
+    fn by_cells_per_second_the_smaller_of_two_equally_new_candidates_goes_first() {
+        assert_eq!(first_taken(GuideBy::CellsPerSecond), 2);
+        // By cells alone the two tie, and the older goes first.
+        assert_eq!(first_taken(GuideBy::Cells), 1);
+    }
+
+    #[test]
+    fn a_form_gives_way_to_a_waiting_case_that_brings_more_per_second() {
+        let form = Rewritten {
+            forms: vec![spvgraph_oracle::forms::Form::Renumbered],
+            stages: Vec::new(),
+            outputs: Vec::new(),
+        };
+        let case = candidate(1, "ran", 1, 1);
+        for (by, wanted) in [(GuideBy::Cells, true), (GuideBy::CellsPerSecond, false)] {
+            let f = feed(by);
+            f.offer(candidate(2, "rich", 1, 40));
+            assert_eq!(f.wants_form(&case.cells, &form), wanted, "{by:?}");
+        }
+        // With nothing better waiting, the form's one new cell is worth its run.
+        let f = feed(GuideBy::CellsPerSecond);
+        assert!(f.wants_form(&case.cells, &form));
+        // And once run, it is not new any more.
+        assert!(!f.wants_form(&case.cells, &form));
+    }
 }

@@ -16,6 +16,7 @@
 
 pub mod batch;
 pub mod case;
+pub mod cost;
 pub mod feed;
 pub mod findings;
 pub mod guard;
@@ -97,6 +98,8 @@ pub struct HuntOptions {
     pub neighbours: usize,
     /// The share of a guided backend's picks made at random ([`feed::Policy::Guided`]).
     pub guide_floor: f64,
+    /// What a guided backend's candidates are ranked by.
+    pub guide_by: feed::GuideBy,
     /// The most candidates a guided backend's pool keeps.
     pub guide_pool: usize,
     /// Real networks to make every case a neighbour of (`--profile
@@ -314,6 +317,8 @@ impl Shared<'_> {
     /// Runs one batch a backend's feed gave, records what it found and
     /// what it judged, and finishes each case for this backend.
     fn run_batch(&self, q: &feed::Feed, batch: Vec<feed::Candidate>, stats: &mut Stats) {
+        let started = Instant::now();
+        let (count, operators) = (batch.len(), batch.iter().map(feed::Candidate::operators).sum());
         let cells: std::collections::BTreeMap<u64, Arc<spvgraph_oracle::cells::CaseCells>> =
             batch.iter().map(|c| (c.pending.case.index, c.cells.clone())).collect();
         let pending: Vec<Pending> = batch.into_iter().map(|c| c.pending).collect();
@@ -351,6 +356,9 @@ impl Shared<'_> {
             }
             self.batch_ran(case.index);
         }
+        // The whole batch, judgement included, is what the backend's thread
+        // spent on these cases.
+        q.learn_cost(count, operators, started.elapsed().as_secs_f64());
     }
 
     /// Finishes cases a feed dropped: they are done for that backend.
@@ -495,6 +503,7 @@ pub fn run(options: &HuntOptions, progress: &dyn Progress) -> anyhow::Result<Hun
             let policy = match m.guided {
                 true => feed::Policy::Guided {
                     floor: options.guide_floor,
+                    by: options.guide_by,
                     pool: options.guide_pool,
                     // A hunt of a number of cases costs what it did: each
                     // backend runs its default share, chosen by its map.
@@ -673,6 +682,7 @@ pub fn run(options: &HuntOptions, progress: &dyn Progress) -> anyhow::Result<Hun
                 cells,
                 curve,
                 tally,
+                cost: q.fitted_cost(),
             }
         })
         .collect();

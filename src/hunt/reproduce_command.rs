@@ -171,25 +171,7 @@ mod tests {
     fn the_check_command_rescues_when_the_finding_came_through_the_rescue() {
         use spvgraph_oracle::judge::{Disagreement, Kind};
         use spvgraph_oracle::oracle::{ExecOutcome, Refusal};
-        let mut case = CaseOutcome {
-            index: 0,
-            seed: 0,
-            planned_rule: None,
-            subject: super::super::case::Subject::Nothing,
-            unavailable: None,
-            words: None,
-            target_env: spvgraph_ir::env::TargetEnv::VULKAN_1_3,
-            profiles: None,
-            roundtrip: super::super::case::RoundTrip::NotRun,
-            answers: Vec::new(),
-            durations: Vec::new(),
-            entry: Some("g".into()),
-            operators: Vec::new(),
-            disagreements: Vec::new(),
-            coverage: Vec::new(),
-            neighbour: None,
-            network: None,
-        };
+        let mut case = CaseOutcome { entry: Some("g".into()), ..CaseOutcome::empty(0, 0) };
         let refused = Ok(ExecOutcome::Refused { kind: Refusal::Unsupported, reason: "no".into() });
         case.answers.push(("iree".into(), super::super::case::Answer::of_outcome(&refused)));
         let context = StoreContext { referee: Some("tosa-ref".into()), ..StoreContext::default() };

@@ -37,6 +37,9 @@ pub struct FeedReport {
     pub curve: Vec<(f64, usize)>,
     /// Candidates offered, taken (at random), dropped.
     pub tally: super::feed::FeedTally,
+    /// The backend's fitted cost per case and per operator node, in
+    /// seconds, once its batches told them apart.
+    pub cost: Option<(f64, f64)>,
 }
 
 /// The most points of a coverage curve the summary keeps.
@@ -375,6 +378,10 @@ fn guidance_json(feeds: &[FeedReport]) -> Value {
                 "taken": f.tally.taken,
                 "taken_at_random": f.tally.random,
                 "dropped": f.tally.dropped,
+                "cost_s": f.cost.map(|(case, operator)| json!({
+                    "per_case": round(case, 4),
+                    "per_operator": round(operator, 4),
+                })),
                 "curve": curve,
             });
             (f.oracle.clone(), v)
