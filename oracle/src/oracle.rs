@@ -447,6 +447,9 @@ pub struct ReadGraphConstant {
 pub struct ReadResource {
     /// Its index in the container's table.
     pub index: Option<u64>,
+    /// The descriptor binding of its slot in the container's graph segment
+    /// (an input or output resource), when the container says.
+    pub binding: Option<u32>,
     /// Its role as the reader names it (`INPUT`, `OUTPUT`, `CONSTANT`, `INTERMEDIATE`).
     pub category: String,
     /// Its element format in the container's words (a VkFormat name, or

@@ -700,12 +700,14 @@ fn compare_container(words: &[u32], graph_constants: &BTreeMap<u32, TensorData>,
         match r.category.as_str() {
             "CONSTANT" => compare_constant_resource(r, graph_constants, &mut diffs),
             "OUTPUT" => {
-                let out = info.graphs.first().and_then(|g| g.graph_outputs.iter().find(|o| o.index == r.index));
+                let index = module_output_index(&info, r).or(r.index);
+                let out = info.graphs.first().and_then(|g| g.graph_outputs.iter().find(|o| o.index == index));
                 // A graph constant is a constant too: the VGF view keeps it
                 // as a constant resource, and an output set from it is
                 // drawn from that resource or shows its value.
                 let constant = out
                     .is_some_and(|o| matches!(o.value, ValueInfo::Constant { .. } | ValueInfo::GraphConstant { .. }));
+                let at = format!("output resource {:?} (binding {:?}, OutputIndex {index:?})", r.index, r.binding);
                 if r.sources.is_empty() && r.constant.is_none() {
                     diffs.push(Diff {
                         aspect: if constant { Aspect::DroppedConstant } else { Aspect::Edge },
@@ -715,14 +717,43 @@ fn compare_container(words: &[u32], graph_constants: &BTreeMap<u32, TensorData>,
                         } else {
                             "an output resource drawn from nothing".into()
                         },
-                        detail: format!("output resource for OutputIndex {:?}: {:?}", r.index, out.map(|o| o.value)),
+                        detail: format!("{at}: {:?}", out.map(|o| o.value)),
                     });
+                } else if let Some(o) = out.filter(|o| matches!(o.value, ValueInfo::Node { .. })) {
+                    // Edges from operation nodes (resources have no id in the
+                    // view): each must be the operation that sets the output.
+                    let wrong: Vec<String> = (r.sources.iter().filter(|s| s.id.is_some()))
+                        .filter(|s| !source_is(o.value, s))
+                        .map(|s| format!("{:?} (result {})", s.id, s.output))
+                        .collect();
+                    if !wrong.is_empty() {
+                        diffs.push(Diff {
+                            aspect: Aspect::Edge,
+                            operator: None,
+                            message: "an output resource drawn from another operation".into(),
+                            detail: format!("{at}: {}, drawn from {}", describe_value(o.value), wrong.join(", ")),
+                        });
+                    }
                 }
             }
             _ => {}
         }
     }
     diffs
+}
+
+/// The module's OutputIndex of an output resource, through its descriptor
+/// binding: the graph entry point's output variable with that binding. A
+/// container's output slots need not line up with the module's outputs
+/// (model-converter writes one module output for a value returned twice,
+/// and a slot per model output), so the slot's position is only the
+/// fallback when the container or the module names no binding.
+fn module_output_index(info: &ModuleInfo, r: &ReadResource) -> Option<u64> {
+    let binding = r.binding?;
+    let graph = info.graphs.first()?;
+    let entry = info.entry_points.iter().find(|e| e.graph == graph.name).or(info.entry_points.first())?;
+    let variable = entry.interface.iter().find(|v| v.role == "output" && v.binding == Some(binding))?;
+    u64::try_from(variable.index).ok()
 }
 
 /// A constant resource's value against the graph constants of the same
@@ -791,6 +822,7 @@ mod tests {
         let constants = BTreeMap::from([(0, i16s)]);
         let resource = |format: &str| ReadResource {
             index: Some(0),
+            binding: None,
             category: "CONSTANT".into(),
             format: Some(format.into()),
             elem: Some("i16".into()),
@@ -809,6 +841,43 @@ mod tests {
         assert_eq!(diffs.len(), 0, "the UINT resource shows the constant");
         compare_constant_resource(&resource("VK_FORMAT_R16_SINT"), &constants, &mut diffs);
         assert_eq!(diffs.len(), 1, "the SINT resource shows other values");
+    }
+
+    /// model-converter's VGF of a graph returning ABS twice, then CEIL: the
+    /// module has two outputs (ABS through Binding 1, CEIL through Binding
+    /// 2), the segment three slots (0 and 1 on binding 1, 2 on binding 2).
+    /// An output resource is the module output of its binding, whatever its
+    /// slot's position.
+    #[test]
+    fn an_output_resource_is_the_module_output_of_its_binding() {
+        let bytes = include_bytes!("../../../corpus/findings/vgf-adapter-shared-output-edges-shifted.spv");
+        let words: Vec<u32> = bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+        let output = |slot: u64, binding: u32, sources: &[u32]| ReadResource {
+            index: Some(slot),
+            binding: Some(binding),
+            category: "OUTPUT".into(),
+            format: Some("VK_FORMAT_R32_SFLOAT".into()),
+            elem: Some("fp32".into()),
+            shape: Some(vec![2, 3]),
+            constant: None,
+            sources: sources.iter().map(|&id| ReadSource { id: Some(id), output: 0 }).collect(),
+        };
+        let shown = |resources| Reading { graphs: Vec::new(), resources };
+        // ABS is %16, CEIL %18.
+        let right = compare_container(&words, &BTreeMap::new(), &shown(vec![output(0, 1, &[16]), output(2, 2, &[18])]));
+        // The test shows no operation nodes: only the resources' edges count.
+        let right: Vec<&str> = right.iter().filter(|d| d.aspect == Aspect::Edge).map(|d| d.detail.as_str()).collect();
+        assert!(right.is_empty(), "the binding's output, not the slot's position: {right:?}");
+        let adapter = shown(vec![output(0, 1, &[16, 18]), output(2, 2, &[])]);
+        let messages: Vec<String> = compare_container(&words, &BTreeMap::new(), &adapter)
+            .into_iter()
+            .filter(|d| d.aspect == Aspect::Edge)
+            .map(|d| format!("{}: {}", d.message, d.detail))
+            .collect();
+        assert_eq!(messages.len(), 2, "{messages:?}");
+        assert!(messages[0].starts_with("an output resource drawn from another operation"), "{messages:?}");
+        assert!(messages[1].starts_with("an output resource drawn from nothing"), "{messages:?}");
+        assert!(messages[1].contains("OutputIndex Some(1)"), "{messages:?}");
     }
 
     #[test]

@@ -191,8 +191,12 @@ pub struct Segment {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct Binding {
-    /// The slot (InputIndex / OutputIndex of the segment's graph).
+    /// The slot's position in the segment's list (the model's input or
+    /// output it is; not always the module's InputIndex / OutputIndex: a
+    /// value set as two outputs may be one output of the module).
     pub index: Option<u64>,
+    /// The descriptor binding the segment's module reads or writes it through.
+    pub binding: Option<u32>,
     /// The resource.
     pub mrt_index: Option<u64>,
 }
@@ -220,7 +224,7 @@ impl Answer {
         // Which slot of the graph segment each input and output resource is.
         let segment = self.vgf.as_ref().and_then(|v| v.segments.iter().find(|s| s.kind == "GRAPH"));
         let slot = |bindings: fn(&Segment) -> &Vec<Binding>, mrt: Option<u64>| {
-            segment.and_then(|s| bindings(s).iter().find(|b| b.mrt_index.is_some() && b.mrt_index == mrt)?.index)
+            segment.and_then(|s| bindings(s).iter().find(|b| b.mrt_index.is_some() && b.mrt_index == mrt))
         };
         for g in &self.graphs {
             reading.graphs.push(g.read());
@@ -232,7 +236,7 @@ impl Answer {
             ];
             for (category, ports) in groups {
                 for r in ports {
-                    let index = match category {
+                    let slot = match category {
                         "INPUT" => slot(|s| &s.inputs, r.mrt_index),
                         "OUTPUT" => slot(|s| &s.outputs, r.mrt_index),
                         _ => None,
@@ -248,7 +252,8 @@ impl Answer {
                         .chain(resources.filter_map(|p| Some((p.node.as_deref()?, None))))
                         .collect();
                     reading.resources.push(ReadResource {
-                        index,
+                        index: slot.and_then(|b| b.index),
+                        binding: slot.and_then(|b| b.binding),
                         category: r.category.clone().unwrap_or_else(|| category.to_string()),
                         format: r.format.clone(),
                         elem: r.elem.clone(),
