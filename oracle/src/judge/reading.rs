@@ -605,6 +605,14 @@ fn same(x: &ReadScalar, y: &ReadScalar) -> bool {
     }
 }
 
+/// Whether every element of `bits` is zero as a value (a float's -0.0 is
+/// zero: a reader that says "all zeroes" of it says what `==` says, as the
+/// element-by-element comparison does).
+fn all_zero(bits: &[u64], scalar: ScalarKind, elem: ElemType) -> bool {
+    bits.iter()
+        .all(|&b| b == 0 || value(b, scalar, elem, Decoding::Own, false).is_some_and(|v| same(&v, &ReadScalar::Int(0))))
+}
+
 /// Whether `shown` is what `bits` read as `how` give (a prefix when the
 /// reader shows a preview).
 fn shows(
@@ -628,7 +636,7 @@ fn compare_constant(a: &Analysis<'_>, id: Id, c: &ReadConstant, at: &str) -> Opt
     let (scalar, elem) = element(a, id)?;
     let bits = a.const_tensor_bits(id, VALUE_LIMIT)?;
     if c.all_zero {
-        if bits.iter().all(|&b| b == 0) {
+        if all_zero(&bits, scalar, elem) {
             return None;
         }
     } else if shows(c, shown, &bits, scalar, elem, Decoding::Own) {
@@ -791,7 +799,7 @@ fn compare_constant_resource(r: &ReadResource, graph_constants: &BTreeMap<u32, T
         let bits = t.to_bits();
         let reads = |how| shows(c, shown, &bits, scalar, elem, how);
         !c.all_zero && (reads(Decoding::Own) || unsigned_too && reads(Decoding::Unsigned))
-            || c.all_zero && bits.iter().all(|&b| b == 0)
+            || c.all_zero && all_zero(&bits, scalar, elem)
     });
     if !fits {
         let text: String = c.shown.chars().take(160).collect();
@@ -890,6 +898,17 @@ mod tests {
         assert!(type_fits("tensor<i48, 1x2>", &t("tensor<i64, 1x2>", false)));
         assert_eq!(elem_of("array<2, tensor<i8, 3>>"), "i8");
         assert_eq!(elem_of("tensor<bf16, 2x3>"), "bf16");
+    }
+
+    /// A replicated fp32 -0.0 (seed 919192276) shown as `<all zeroes>`: -0.0
+    /// is zero; a tiny value is not.
+    #[test]
+    fn negative_zeros_are_all_zeroes() {
+        let fp32 = ElemType::Fp32.to_spirv();
+        assert!(all_zero(&[0x8000_0000, 0], fp32, ElemType::Fp32));
+        assert!(!all_zero(&[0x8000_0001], fp32, ElemType::Fp32));
+        let i8_kind = ElemType::I8.to_spirv();
+        assert!(!all_zero(&[0x80], i8_kind, ElemType::I8), "i8 -128 is not zero");
     }
 
     #[test]
