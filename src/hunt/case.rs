@@ -239,8 +239,8 @@ pub struct CaseOutcome {
 }
 
 impl CaseOutcome {
-    /// A case with nothing learned yet (for tests of what comes after).
-    #[cfg(test)]
+    /// Case `index` of seed `seed` with nothing learned yet: every other
+    /// field is filled in as the case is made and run.
     pub fn empty(index: u64, seed: u64) -> CaseOutcome {
         CaseOutcome {
             index,
@@ -384,25 +384,7 @@ impl Hunter<'_> {
     pub fn run(&self, index: u64) -> (CaseOutcome, Option<Pending>) {
         let seed = self.base_seed.wrapping_add(index);
         let planned_rule = self.plan(seed);
-        let mut out = CaseOutcome {
-            index,
-            seed,
-            planned_rule,
-            subject: Subject::Nothing,
-            unavailable: None,
-            words: None,
-            target_env: TargetEnv::VULKAN_1_3,
-            profiles: None,
-            roundtrip: RoundTrip::NotRun,
-            answers: Vec::new(),
-            durations: Vec::new(),
-            entry: None,
-            operators: Vec::new(),
-            disagreements: Vec::new(),
-            coverage: Vec::new(),
-            neighbour: None,
-            network: None,
-        };
+        let mut out = CaseOutcome { planned_rule, ..CaseOutcome::empty(index, seed) };
         match planned_rule {
             None if self.networks.is_some() => {
                 if let Some(seeds) = self.networks {

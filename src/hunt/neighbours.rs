@@ -13,7 +13,7 @@
 //! neighbours, which keeps their number bounded by `--neighbours` per
 //! finding.
 
-use super::case::{CaseOutcome, Hunter, Pending, RoundTrip, Subject};
+use super::case::{CaseOutcome, Hunter, Pending, Subject};
 use spvgraph_generator::mutate::{self, Mutation};
 use spvgraph_ir::Module;
 use spvgraph_oracle::oracle::ValidateOptions;
@@ -84,24 +84,14 @@ impl Hunter<'_> {
             let mut c = case.clone();
             c.module = module;
             let mut o = CaseOutcome {
-                index: parent.index,
-                seed: parent.seed,
-                planned_rule: None,
                 subject: Subject::Valid(c),
-                unavailable: None,
                 words: Some(words.clone()),
                 target_env: parent.target_env,
                 profiles: parent.profiles.clone(),
-                roundtrip: RoundTrip::NotRun,
-                answers: Vec::new(),
-                durations: Vec::new(),
-                entry: None,
-                operators: Vec::new(),
-                disagreements: Vec::new(),
-                coverage: Vec::new(),
                 neighbour: Some(NeighbourOf { seed: parent.seed, mutant, mutation }),
                 // A mutant of a network's neighbour is still of that network.
                 network: parent.network.clone(),
+                ..CaseOutcome::empty(parent.index, parent.seed)
             };
             self.check(&mut o, &words);
             let pending = self.pending(&mut o, words);

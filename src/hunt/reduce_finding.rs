@@ -429,23 +429,11 @@ pub fn stored_case(path: &Path) -> anyhow::Result<StoredFinding> {
         _ => Subject::Valid(base),
     };
     let case = CaseOutcome {
-        index: f["hunt_index"].as_u64().unwrap_or(0),
-        seed: f["seed"].as_u64().unwrap_or(0),
         planned_rule: rule,
         subject,
-        unavailable: None,
-        words: None,
         target_env,
         profiles,
-        roundtrip: RoundTrip::NotRun,
-        answers: Vec::new(),
-        durations: Vec::new(),
-        entry: None,
-        operators: Vec::new(),
-        disagreements: Vec::new(),
-        coverage: Vec::new(),
-        neighbour: None,
-        network: None,
+        ..CaseOutcome::empty(f["hunt_index"].as_u64().unwrap_or(0), f["seed"].as_u64().unwrap_or(0))
     };
     let oracles = f["oracles"].as_array().map(|a| a.iter().filter_map(|o| o.as_str().map(str::to_string)).collect());
     Ok(StoredFinding {

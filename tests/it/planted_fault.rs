@@ -11,13 +11,12 @@
 //! cuts the case down to that one operator.
 
 use spvgraph::diff::{diff_module, DiffInputs};
-use spvgraph::hunt::case::{CaseOutcome, Hunter, RoundTrip, Subject};
+use spvgraph::hunt::case::{CaseOutcome, Hunter, Subject};
 use spvgraph::hunt::oracles::{OracleSet, Sampled};
 use spvgraph::hunt::reduce_finding::{judge_again, reduce, FindingReduction};
 use spvgraph_ir::builder::ModuleBuilder;
 use spvgraph_ir::decls;
 use spvgraph_ir::elem::ElemType;
-use spvgraph_ir::env::TargetEnv;
 use spvgraph_ir::inst::{Id, Inst};
 use spvgraph_ir::tensor::TensorData;
 use spvgraph_ir::tosa::TosaOp;
@@ -182,23 +181,9 @@ fn diff_names_the_planted_operator_not_exp_or_conv2d() {
 /// The case as the hunt holds it: a valid case with seed 0.
 fn hunt_case(candidate: &Candidate) -> CaseOutcome {
     CaseOutcome {
-        index: 0,
-        seed: 0,
-        planned_rule: None,
         subject: Subject::Valid(spvgraph::reduce::candidate_to_case(candidate)),
-        unavailable: None,
         words: candidate.module.encode_words().ok(),
-        target_env: TargetEnv::VULKAN_1_3,
-        profiles: None,
-        roundtrip: RoundTrip::NotRun,
-        answers: Vec::new(),
-        durations: Vec::new(),
-        entry: None,
-        operators: Vec::new(),
-        disagreements: Vec::new(),
-        coverage: Vec::new(),
-        neighbour: None,
-        network: None,
+        ..CaseOutcome::empty(0, 0)
     }
 }
 
